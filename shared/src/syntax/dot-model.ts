@@ -1,0 +1,84 @@
+/**
+ * The DOT graph model the rest of the engine reads (E§13 semantics), with exact spans.
+ * Produced by `parseDot` in ./dot-parser.ts. Attribute maps are `Map`s so that keys such as
+ * `__proto__` are inert.
+ */
+import type { Span } from '../text';
+import type { Diagnostic } from '../diagnostics';
+
+export interface DotAttribute {
+  readonly key: string;
+  /** The value after DarkPrint's string reading (`\"` unescaped, backslash-newline removed, `+` concatenation applied). */
+  readonly value: string;
+  readonly keySpan: Span;
+  /** Span of the value token(s) as written, quotes included. */
+  readonly valueSpan: Span;
+  readonly quoted: boolean;
+  /** True when the value came from a `node [...]`/`edge [...]` default rather than the statement itself. */
+  readonly fromDefault: boolean;
+}
+
+export type DotAttributes = ReadonlyMap<string, DotAttribute>;
+
+export interface DotNode {
+  readonly id: string;
+  /** The id token of its first appearance (quotes included when quoted). */
+  readonly span: Span;
+  readonly quoted: boolean;
+  /** Effective attributes: defaults in scope merged with explicit ones (E§13). */
+  readonly attrs: DotAttributes;
+  /** Every token where this id occurs in node position (statements and edge endpoints), in source order. */
+  readonly occurrences: readonly Span[];
+  /** Spans of the node statements that declare it (id through `]`), in source order. */
+  readonly statements: readonly Span[];
+}
+
+export interface DotEdge {
+  readonly source: string;
+  readonly target: string;
+  readonly sourceSpan: Span;
+  readonly targetSpan: Span;
+  /** From the source endpoint to the end of the edge statement's attribute list (or its last endpoint). */
+  readonly span: Span;
+  readonly attrs: DotAttributes;
+}
+
+export interface DotGraph {
+  readonly strict: boolean;
+  readonly directed: boolean;
+  readonly name?: string;
+  readonly nameSpan?: Span;
+  /** Span of the `graph`/`digraph` keyword. */
+  readonly keywordSpan: Span;
+  readonly strictSpan?: Span;
+  readonly graphAttrs: DotAttributes;
+  /** First-appearance order (including edge-only mentions). */
+  readonly nodes: readonly DotNode[];
+  /** Source order; chains expanded to pairs; subgraph endpoints expanded to member ids. */
+  readonly edges: readonly DotEdge[];
+}
+
+export type DotTokenKind =
+  | 'id' | 'number' | 'string' | 'html' | 'keyword'
+  | 'arrow' | 'line' /* -> and -- */
+  | 'lbrace' | 'rbrace' | 'lbracket' | 'rbracket' | 'semicolon' | 'comma' | 'equals' | 'colon' | 'plus'
+  | 'hash-comment' | 'line-comment' | 'block-comment'
+  | 'unknown';
+
+export interface DotToken {
+  readonly kind: DotTokenKind;
+  readonly span: Span;
+  /** Source text of the token. */
+  readonly text: string;
+  /** For strings: the value after DarkPrint's reading; otherwise the text. */
+  readonly value: string;
+}
+
+export interface DotParseResult {
+  /** Undefined only when no graph header could be found at all. Recovered even after errors. */
+  readonly graph?: DotGraph;
+  /** Every token including comments, for the IDE and the lint. */
+  readonly tokens: readonly DotToken[];
+  /** dot/* diagnostics (parse errors, unsupported, not-directed, duplicate-node, self-loop). */
+  readonly diagnostics: readonly Diagnostic[];
+}

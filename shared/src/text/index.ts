@@ -1,0 +1,72 @@
+/**
+ * Text: spans and offset <-> line/column conversion.
+ *
+ * Architecture invariant: everything in the engine speaks UTF-16 offsets into a file's text
+ * (`Span`). Line/column pairs exist only at the edges (CLI output, LSP conversion), and are
+ * computed here, never stored in the model.
+ */
+
+/** A half-open range `[start, end)` of UTF-16 code-unit offsets into one file's text. */
+export interface Span {
+  readonly start: number;
+  readonly end: number;
+}
+
+/** A 0-based line and a 0-based UTF-16 column (the LSP convention). */
+export interface Position {
+  readonly line: number;
+  readonly character: number;
+}
+
+export function span(start: number, end: number): Span {
+  return { start, end: Math.max(start, end) };
+}
+
+/** Offsets at which each line starts. CRLF, lone CR and LF each end one line. */
+export function lineStarts(text: string): number[] {
+  const starts = [0];
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 13) {
+      if (text.charCodeAt(i + 1) === 10) i++;
+      starts.push(i + 1);
+    } else if (c === 10) {
+      starts.push(i + 1);
+    }
+  }
+  return starts;
+}
+
+/** A reusable converter for one text. */
+export interface LineIndex {
+  readonly text: string;
+  positionAt(offset: number): Position;
+  offsetAt(position: Position): number;
+}
+
+export function lineIndex(text: string): LineIndex {
+  let starts: number[] | undefined;
+  const get = (): number[] => (starts ??= lineStarts(text));
+  return {
+    text,
+    positionAt(offset: number): Position {
+      const s = get();
+      const clamped = Math.max(0, Math.min(offset, text.length));
+      let lo = 0;
+      let hi = s.length - 1;
+      while (lo < hi) {
+        const mid = (lo + hi + 1) >> 1;
+        if (s[mid] <= clamped) lo = mid;
+        else hi = mid - 1;
+      }
+      return { line: lo, character: clamped - s[lo] };
+    },
+    offsetAt(position: Position): number {
+      const s = get();
+      if (position.line < 0) return 0;
+      if (position.line >= s.length) return text.length;
+      const lineEnd = position.line + 1 < s.length ? s[position.line + 1] : text.length;
+      return Math.max(s[position.line], Math.min(s[position.line] + position.character, lineEnd));
+    },
+  };
+}
