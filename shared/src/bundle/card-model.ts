@@ -50,6 +50,8 @@ export type CardLocator = (path: string, part?: 'key' | 'value') => Span;
 
 export interface CardReadResult {
   readonly file: string;
+  /** The text that was read (diagnostic positions are offsets into it). */
+  readonly text: string;
   /** The validated model; absent when any error was found (E§3: "card returned only when no ERROR"). */
   readonly card?: Card;
   /**

@@ -31,6 +31,11 @@ export interface DotNode {
   readonly occurrences: readonly Span[];
   /** Spans of the node statements that declare it (id through `]`), in source order. */
   readonly statements: readonly Span[];
+  /**
+   * Set when the id could only be read by recovering from a `dot/parse-error` that names it:
+   * an unquoted id with a hyphen (`code-builder`) or a DOT keyword in node position (`node -> x`).
+   */
+  readonly idError?: 'hyphenated' | 'keyword';
 }
 
 export interface DotEdge {
@@ -70,8 +75,12 @@ export interface DotToken {
   readonly span: Span;
   /** Source text of the token. */
   readonly text: string;
-  /** For strings: the value after DarkPrint's reading; otherwise the text. */
+  /** For strings: the value after DarkPrint's reading; for HTML-like literals: the text between the outer `<` `>`; otherwise the text. */
   readonly value: string;
+  /** An `id` token that runs across hyphens (`code-builder`): not DOT, reported by the parser where it stands. */
+  readonly hyphenated?: boolean;
+  /** A string, HTML-like literal or block comment that is never closed (a `dot/parse-error`). */
+  readonly unterminated?: boolean;
 }
 
 export interface DotParseResult {
@@ -81,4 +90,6 @@ export interface DotParseResult {
   readonly tokens: readonly DotToken[];
   /** dot/* diagnostics (parse errors, unsupported, not-directed, duplicate-node, self-loop). */
   readonly diagnostics: readonly Diagnostic[];
+  /** The first token after the `}` that closes the first graph, when there is one (everything from there on is ignored). */
+  readonly trailing?: Span;
 }

@@ -16,11 +16,28 @@ export interface Term {
   readonly governsFlow?: boolean;
   /** Abstract categories exist for subsumption questions; a card should not use them directly. */
   readonly abstract?: boolean;
+  /** The top of its kind's hierarchy (`tool-capability` for tools, `any` for data types). */
+  readonly root?: boolean;
   /** How a risk marker arrives: declared on a card, inferred by the analyzer, or a category. */
   readonly arrival?: 'declared' | 'inferred' | 'category';
   readonly deprecated?: { readonly replacedBy?: string };
   /** Present for local terms: where `ontology/extensions.yaml` declares it. */
-  readonly local?: { readonly file: string; readonly span: Span; readonly since?: string };
+  readonly local?: LocalOrigin;
+}
+
+/** Where a local term is declared. `span` is the entry's `id` value; the others locate its fields. */
+export interface LocalOrigin {
+  readonly file: string;
+  readonly span: Span;
+  readonly since?: string;
+  /** The whole `- id: ...` entry. */
+  readonly entrySpan?: Span;
+  /** The `kind` value. */
+  readonly kindSpan?: Span;
+  /** The `broader` value. */
+  readonly broaderSpan?: Span;
+  /** The `defaultWeight` value. */
+  readonly defaultWeightSpan?: Span;
 }
 
 /** A view of the vocabulary: the 54 core terms plus a bundle's local terms (E§7). */

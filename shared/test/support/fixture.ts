@@ -10,6 +10,8 @@
  *   comment marker is `^`. It is removed from the file; its carets mark columns of the closest
  *   preceding non-annotation line. `^^^...` means the range starts there and runs past the line.
  *   After the carets: `<severity> <code>`, optionally `: <text the message must contain>`.
+ * - `//[a,b) <severity> <code>` (or `#[a,b)`) gives the columns explicitly, for tokens at column 0
+ *   or 1 that carets cannot reach.
  * - `//! <severity> <code>[: text]` (or `#!`) expects a diagnostic of this file with no range.
  * - `//- @bundle` holds lines `<severity> <code>[: text]` for diagnostics with no file at all.
  * - `$0` marks a cursor (removed from the text).
@@ -41,6 +43,7 @@ export interface Fixture {
 
 const header = /^(?:\/\/|#)- (.+)$/;
 const caretLine = /^(\s*(?:\/\/|#)\s*)(\^+)(\.\.\.)?\s+(error|warning|info)\s+(\S+?)(?::\s*(.*))?\s*$/;
+const columnLine = /^\s*(?:\/\/|#)\[(\d+),(\d+)\)\s+(error|warning|info)\s+(\S+?)(?::\s*(.*))?\s*$/;
 const fileLevel = /^\s*(?:\/\/|#)!\s*(error|warning|info)\s+(\S+?)(?::\s*(.*))?\s*$/;
 const bundleLevel = /^\s*(error|warning|info)\s+(\S+?)(?::\s*(.*))?\s*$/;
 
@@ -95,6 +98,14 @@ export function parseFixture(source: string): Fixture {
       const e: ExpectedDiagnostic = { file: current.path, severity: c[4] as Severity, code: c[5], messageIncludes: c[6] };
       expected.push(e);
       current.pending.push({ line: current.lines.length - 1, col: c[1].length, len: c[2].length, open: c[3] !== undefined, e });
+      continue;
+    }
+    const k = columnLine.exec(line);
+    if (k && current.lines.length > 0) {
+      const e: ExpectedDiagnostic = { file: current.path, severity: k[3] as Severity, code: k[4], messageIncludes: k[5] };
+      expected.push(e);
+      const col = Number(k[1]);
+      current.pending.push({ line: current.lines.length - 1, col, len: Number(k[2]) - col, open: false, e });
       continue;
     }
     const f = fileLevel.exec(line);

@@ -1,0 +1,417 @@
+/**
+ * The criteria-leak check (E§8): the node whose work a judge measures must not see the
+ * acceptance criteria it is measured against.
+ *
+ * - Producers: resolved nodes with an output typed under `acceptance-criteria`.
+ * - Judges: resolved nodes typed under `validation`.
+ * - Generators: every predecessor of a judge (other than the judge itself), then everything
+ *   upstream of a non-judge generator through non-judge nodes; resolved nodes only.
+ * - Criteria flow from a producer: everything reachable from its successors; "absorbed" stops
+ *   at judges (a judge is reached but not walked through).
+ *
+ * Findings: (a) a generator in a producer's absorbed flow carries the marker; (a2) one reached
+ * only by walking through a judge gets `analysis/criteria-relayed-through-judge`; (d) a
+ * producer that also hands a direct judge the artefact it reads carries the marker; (c1) a
+ * check missing one of its two anchors says so; (c2) a `params` key about criteria that names
+ * nothing the graph produces; (b) a generator's spec too close to a producer's.
+ *
+ * Cost, whatever the number of producers and judges: one upward pass for the generators, one
+ * labelled walk from all producers at once for (a), one from all gates at once for (a2) (each
+ * O(k · (nodes + edges)), typed arrays), and a similarity index that scores only spec pairs
+ * sharing a shingle. The per-producer definition these replace is checked against them on
+ * random graphs in the tests.
+ */
+import { compareCodeUnits, type Diagnostic } from '../diagnostics';
+import type { JsonValue, Port } from '../bundle/card-model';
+import type { AnalysisConfig } from './config';
+import type { AnalysisContext } from './analyze';
+import { listIds } from './autonomy';
+import { labelledReach, type Graph, type LabelledReach } from './graph';
+import { findSimilarSpecs } from './similarity';
+
+/** One marker the graph establishes on one node, and how. */
+export interface Inference {
+  readonly marker: string;
+  readonly node: number;
+  /** A predicate with no subject, for the finding's sentence ("sits in a cycle with …"). */
+  readonly clause: string;
+  /** How to remove it. */
+  readonly hint: string;
+  /** The whole story for the node's [beyond] warning: how it was established, then the fix. */
+  readonly message: string;
+  readonly path?: readonly string[];
+  /** Ids of a long route left out of `path` between its two halves. */
+  readonly pathOmitted?: number;
+}
+
+export interface CriteriaResult {
+  readonly inferences: Inference[];
+  readonly diagnostics: Diagnostic[];
+}
+
+export const criteriaLeakMarker = 'criteria-leak';
+
+/** The core terms the check anchors on. */
+export const anchorTerms = Object.freeze({
+  /** Outputs typed under it make a node a criteria producer. */
+  acceptanceCriteria: 'acceptance-criteria',
+  /** Nodes typed under it are judges. */
+  validation: 'validation',
+});
+
+/** `params` keys that speak about the criteria (`criteria`, `criterion`, `criteri`, …). */
+const criteriaKey = /criteri/i;
+/** How deep the out-of-band check reads nested `params` values. */
+const paramScanDepth = 6;
+/** Routes longer than this are shown by their two ends. */
+const maxPath = 64;
+
+export function checkCriteria(context: AnalysisContext, config: AnalysisConfig): CriteriaResult {
+  const { graph, vocabulary, cards, judge, size } = context;
+  const ids = graph.ids;
+  const inferences: Inference[] = [];
+  const diagnostics: Diagnostic[] = [];
+
+  const criteriaType = memoise((type: string) => vocabulary.isA(type, anchorTerms.acceptanceCriteria));
+
+  // ---- producers ----
+  const producer = new Uint8Array(size);
+  const producers: number[] = [];
+  for (let i = 0; i < size; i++) {
+    const card = cards[i];
+    if (card !== undefined && card.outputs.some((port) => criteriaType(port.type))) {
+      producer[i] = 1;
+      producers.push(i);
+    }
+  }
+
+  // ---- generators: one breadth-first pass upwards from every judge at once ----
+  const generator = new Uint8Array(size);
+  /** The judge whose upward walk first reached the node (the nearest one). */
+  const judgedBy = new Int32Array(size).fill(-1);
+  const expanded = new Uint8Array(size);
+  const queue: number[] = [];
+  for (let j = 0; j < size; j++) {
+    if (!judge[j]) continue;
+    for (const p of graph.predecessors[j]) {
+      if (p === j) continue;
+      if (!generator[p]) {
+        generator[p] = 1;
+        judgedBy[p] = j;
+      }
+      if (!judge[p] && !expanded[p]) {
+        expanded[p] = 1;
+        queue.push(p);
+      }
+    }
+  }
+  for (let head = 0; head < queue.length; head++) {
+    const v = queue[head];
+    for (const q of graph.predecessors[v]) {
+      if (judge[q]) continue;
+      if (!generator[q]) {
+        generator[q] = 1;
+        judgedBy[q] = judgedBy[v];
+      }
+      if (!expanded[q]) {
+        expanded[q] = 1;
+        queue.push(q);
+      }
+    }
+  }
+  const generators: number[] = [];
+  for (let i = 0; i < size; i++) {
+    if (generator[i] && cards[i] !== undefined) generators.push(i);
+    else generator[i] = 0;
+  }
+
+  const directJudges = (i: number): number[] => graph.successors[i].filter((s) => s !== i && judge[s] === 1).sort((a, b) => a - b);
+  const judgeClause = (i: number): { clause: string; judges: number[] } => {
+    const direct = directJudges(i);
+    if (direct.length > 0) {
+      const names = direct.map((j) => ids[j]);
+      return { clause: `hands its work to the validation ${direct.length === 1 ? 'node' : 'nodes'} ${listIds(names)}`, judges: direct };
+    }
+    const j = judgedBy[i];
+    return { clause: `feeds the validation node ${ids[j]} further down, so its work is part of what ${ids[j]} judges`, judges: [j] };
+  };
+
+  // ---- (a) topological and (a2) relayed ----
+  // One labelled walk from every producer at once, absorbed at judges. Two labels per node are
+  // enough to answer "does a producer other than this node reach it" exactly (see labelledReach).
+  const absorbed = labelledReach(graph, producers, 2, (v) => judge[v] === 0);
+  const walk = new Int32Array(size);
+  /** The route the parent links record for `entry` (node * k + slot), abbreviated when long. */
+  const routeOf = (reach: LabelledReach, entry: number): Route => {
+    let length = 0;
+    for (let cursor = entry; cursor !== -1; cursor = reach.parent[cursor]) walk[length++] = (cursor / reach.k) | 0;
+    walk[length++] = reach.labels[entry];
+    const route: string[] = [];
+    for (let k = length - 1; k >= 0; k--) {
+      if (length > maxPath && k === length - 1 - maxPath / 2) k = maxPath / 2 - 1; // skip the middle
+      route.push(ids[walk[k]]);
+    }
+    return { ids: route, omitted: Math.max(0, length - maxPath) };
+  };
+  /** Per leaking generator: the nearest other producer reaching it, and the route from it. */
+  const leaks = new Map<number, { producer: number; route: Route }>();
+  for (const g of generators) {
+    for (let slot = 0; slot < absorbed.count[g]; slot++) {
+      const producer = absorbed.labels[g * 2 + slot];
+      if (producer === g) continue; // criteria do not "arrive" where they are written
+      leaks.set(g, { producer, route: routeOf(absorbed, g * 2 + slot) });
+      break;
+    }
+  }
+
+  // (a2) Gates are the judges some producer's absorbed walk met. A generator that no absorbed
+  // walk reaches, but that descends from a gate, is reached by that producer's criteria only if
+  // the judge passes them on. A gate counts for every node except its only producer.
+  const gates: number[] = [];
+  for (let j = 0; j < size; j++) if (judge[j] && absorbed.count[j] > 0) gates.push(j);
+  const gateCountsFor = (gate: number, v: number): boolean => absorbed.count[gate] > 1 || absorbed.labels[gate * 2] !== v;
+  const relay = labelledReach(graph, gates, 4, () => true);
+  const relayed = new Map<number, { gates: number[]; more: boolean }>();
+  for (const v of generators) {
+    if (leaks.has(v) || relay.count[v] === 0) continue;
+    const through: number[] = [];
+    for (let slot = 0; slot < relay.count[v]; slot++) {
+      const gate = relay.labels[v * 4 + slot];
+      if (gateCountsFor(gate, v)) through.push(gate);
+    }
+    // four labels kept: more gates may reach the node than the walk kept
+    const more = relay.count[v] === 4;
+    if (through.length === 0 && more) {
+      // every label kept here is a gate this node alone feeds: look for another the long way
+      const found = ancestorsOf(graph, v).find((u) => judge[u] === 1 && absorbed.count[u] > 0 && gateCountsFor(u, v));
+      if (found !== undefined) through.push(found);
+    }
+    if (through.length === 0) continue;
+    relayed.set(v, { gates: through.sort((a, b) => a - b), more });
+  }
+
+  for (const g of generators) {
+    const leak = leaks.get(g);
+    if (leak === undefined) continue;
+    const { clause: judged, judges } = judgeClause(g);
+    const routeText = formatRoute(leak.route);
+    const source = leak.route.ids[0];
+    const first = `${source} -> ${leak.route.ids[1]}`;
+    const judgeNames = listIds(judges.map((j) => ids[j]));
+    inferences.push({
+      marker: criteriaLeakMarker,
+      node: g,
+      clause: `${judged}, and the acceptance criteria that ${ids[leak.producer]} produces reach it along ${routeText}`,
+      hint: `Break the route from ${source} to ${ids[g]}, for example by removing the edge ${first}, and wire the criteria only into the validation node.`,
+      message:
+        `Acceptance criteria from ${source} reach ${ids[g]} along ${routeText}, and ${ids[g]}'s work is judged by ${judgeNames}, ` +
+        `so the node doing the work can see what it is judged against; break that route (for example remove the edge ${first}) and wire the criteria only into the validation node.`,
+      path: leak.route.ids,
+      ...(leak.route.omitted > 0 ? { pathOmitted: leak.route.omitted } : {}),
+    });
+  }
+
+  for (const g of generators) {
+    const through = relayed.get(g);
+    if (through === undefined) continue;
+    const names = through.gates.map((j) => ids[j]);
+    const one = names.length === 1 && !through.more;
+    const listed = through.more ? `${names.join(', ')} and possibly others` : listIds(names);
+    diagnostics.push({
+      code: 'analysis/criteria-relayed-through-judge',
+      severity: 'warning',
+      message:
+        `Acceptance criteria reach ${ids[g]} only through the validation ${one ? 'node' : 'nodes'} ${listed}: the criteria-leak check stops at a judge, ` +
+        `so whether ${one ? 'it passes' : 'they pass'} the criteria on to ${ids[g]}, whose own work is judged, depends on what ${one ? 'it emits' : 'they emit'}; ` +
+        `make ${one ? names[0] : 'each of them'} forward failure evidence only, never the criteria.`,
+      location: context.nodeLocation(g),
+    });
+  }
+
+  // ---- (d) one node writes the criteria and the work its judge reads ----
+  for (const p of producers) {
+    const card = cards[p]!;
+    const artefacts = card.outputs.filter((port) => !criteriaType(port.type));
+    if (artefacts.length === 0) continue;
+    let match: { judge: number; port: Port } | undefined;
+    for (const j of directJudges(p)) {
+      for (const input of cards[j]!.inputs) {
+        if (criteriaType(input.type)) continue;
+        for (const port of artefacts) {
+          if (!vocabulary.isA(port.type, input.type)) continue;
+          if (match === undefined || (match.judge === j && port.name < match.port.name)) match = { judge: j, port };
+        }
+      }
+      if (match !== undefined) break;
+    }
+    if (match === undefined) continue;
+    const j = ids[match.judge];
+    const port = `${match.port.name}: ${match.port.type}`;
+    inferences.push({
+      marker: criteriaLeakMarker,
+      node: p,
+      clause: `outputs acceptance criteria and also ${port}, which the validation node ${j} reads as the work it judges, so one node writes both the criteria and the work`,
+      hint: `Split ${ids[p]} into a node that writes the acceptance criteria and a node that produces ${match.port.name}, and wire only the criteria from the first into ${j}.`,
+      message:
+        `Node ${ids[p]} outputs acceptance criteria and also ${port}, which the validation node ${j} reads as the work it judges, so the node that writes the criteria also produces the work; ` +
+        `split ${ids[p]} into a node that writes the criteria and a node that produces ${match.port.name}.`,
+      path: [ids[p], j],
+    });
+  }
+
+  // ---- (c1) the check lacks one of its anchors ----
+  if (producers.length === 0 && generators.length > 0) {
+    const judges: string[] = [];
+    for (let j = 0; j < size; j++) if (judge[j] && graph.predecessors[j].some((p) => p !== j)) judges.push(ids[j]);
+    diagnostics.push({
+      code: 'analysis/criteria-leak-unanchored',
+      severity: 'warning',
+      message:
+        `The validation ${judges.length === 1 ? 'node' : 'nodes'} ${listIds(judges)} ${judges.length === 1 ? 'judges' : 'judge'} work in this graph, but no node has an output typed acceptance-criteria, ` +
+        `so the criteria-leak check has no criteria to follow and did not run; type the port that carries the acceptance criteria as acceptance-criteria.`,
+      location: {},
+    });
+  } else if (producers.length > 0 && generators.length === 0) {
+    const names = producers.map((i) => ids[i]);
+    const anyJudge = judge.some((flag) => flag === 1);
+    diagnostics.push({
+      code: 'analysis/criteria-leak-unanchored',
+      severity: 'warning',
+      message:
+        `${listIds(names)} ${names.length === 1 ? 'outputs' : 'output'} acceptance criteria, but ${anyJudge ? 'no node with a card hands its work to a validation node' : 'no node is typed validation'}, ` +
+        `so the criteria-leak check has no judged work to protect and did not run; type the node that judges the work as validation and wire the work into it.`,
+      location: {},
+    });
+  }
+
+  // ---- (c2) criteria named in params that nothing in the graph produces ----
+  const produced = new Set<string>();
+  for (let i = 0; i < size; i++) {
+    produced.add(ids[i].toLowerCase());
+    const card = cards[i];
+    if (card === undefined) continue;
+    produced.add(card.id.toLowerCase());
+    for (const port of card.outputs) {
+      produced.add(port.name.toLowerCase());
+      produced.add(`${ids[i]}.${port.name}`.toLowerCase());
+      produced.add(`${card.id}.${port.name}`.toLowerCase());
+    }
+  }
+  for (let i = 0; i < size; i++) {
+    const card = cards[i];
+    if (card === undefined) continue;
+    for (const key of Object.keys(card.params)) {
+      if (!criteriaKey.test(key)) continue;
+      const named = stringLeaves(card.params[key], paramScanDepth)
+        .map((value) => value.trim())
+        .filter((value) => value.length > 0);
+      if (named.length === 0 || named.some((value) => produced.has(value.toLowerCase()))) continue;
+      diagnostics.push({
+        code: 'analysis/criteria-out-of-band',
+        severity: 'warning',
+        message:
+          `Node ${ids[i]} names its acceptance criteria in params.${key} (${listIds(named.map((value) => JSON.stringify(value)))}), but no node, card or output in the graph goes by that name, ` +
+          `so the criteria reach it from outside the topology and the criteria-leak check cannot follow them; wire them in from a node with an acceptance-criteria output, or name that node or its output.`,
+        location: context.nodeLocation(i),
+      });
+    }
+  }
+
+  // ---- (b) a generator's spec restates a producer's ----
+  const subjects = generators.filter((g) => !producer[g]);
+  const hits = findSimilarSpecs(
+    subjects.map((g) => cards[g]!.spec),
+    producers.map((p) => cards[p]!.spec),
+    config.criteriaLeak.similarityThreshold,
+  )
+    .map((hit) => ({ g: subjects[hit.subject], p: producers[hit.reference], score: hit.score }))
+    .sort((a, b) => compareCodeUnits(ids[a.g], ids[b.g]) || b.score - a.score || compareCodeUnits(ids[a.p], ids[b.p]));
+  const threshold = config.criteriaLeak.similarityThreshold.toFixed(2);
+  const best = new Map<number, { p: number; score: number }>();
+  for (const hit of hits) {
+    diagnostics.push({
+      code: 'analysis/criteria-leak-suspected',
+      severity: 'warning',
+      message:
+        `The spec of ${ids[hit.g]} shares word 3-grams with the spec of ${ids[hit.p]}, which produces acceptance criteria (similarity ${hit.score.toFixed(2)}, above ${threshold}), ` +
+        `so the criteria may be written into the prose of the node they judge; rewrite ${ids[hit.g]}'s spec to describe its task without them.`,
+      location: context.nodeLocation(hit.g),
+    });
+    if (!best.has(hit.g)) best.set(hit.g, { p: hit.p, score: hit.score });
+  }
+  if (config.criteriaLeak.similarityFiresMarker) {
+    for (const [g, hit] of best) {
+      const overlap = `has a spec that restates the spec of ${ids[hit.p]}, which produces acceptance criteria (similarity ${hit.score.toFixed(2)})`;
+      inferences.push({
+        marker: criteriaLeakMarker,
+        node: g,
+        clause: leaks.has(g) ? `also ${overlap}` : `${judgeClause(g).clause}, and ${overlap}`,
+        hint: `Rewrite the spec of ${ids[g]} in its own words, without the acceptance criteria.`,
+        message:
+          `The spec of ${ids[g]} restates the spec of ${ids[hit.p]}, which produces acceptance criteria (similarity ${hit.score.toFixed(2)}, above ${threshold}), and ${ids[g]}'s work is judged; ` +
+          `rewrite ${ids[g]}'s spec to describe its task without the criteria.`,
+      });
+    }
+  }
+
+  return { inferences, diagnostics };
+}
+
+/** A route of node ids; `omitted` ids were left out of the middle of a long one. */
+interface Route {
+  readonly ids: readonly string[];
+  readonly omitted: number;
+}
+
+/** A route for a message: `a → b → c`, with `…` where a long route was cut. */
+function formatRoute(route: Route): string {
+  if (route.omitted === 0) return route.ids.join(' → ');
+  const half = route.ids.length / 2;
+  return `${route.ids.slice(0, half).join(' → ')} → … (${route.omitted} more) → ${route.ids.slice(half).join(' → ')}`;
+}
+
+/** Every node with a path to `node` (not `node` itself unless it is on a cycle), nearest first. */
+function ancestorsOf(graph: Graph, node: number): number[] {
+  const seen = new Uint8Array(graph.ids.length);
+  const out: number[] = [];
+  for (const p of graph.predecessors[node]) {
+    if (!seen[p]) {
+      seen[p] = 1;
+      out.push(p);
+    }
+  }
+  for (let head = 0; head < out.length; head++) {
+    for (const p of graph.predecessors[out[head]]) {
+      if (!seen[p]) {
+        seen[p] = 1;
+        out.push(p);
+      }
+    }
+  }
+  return out;
+}
+
+function stringLeaves(value: JsonValue | undefined, depth: number): string[] {
+  if (typeof value === 'string') return [value];
+  if (depth <= 0 || value === null || typeof value !== 'object') return [];
+  const out: string[] = [];
+  if (Array.isArray(value)) {
+    for (const item of value) out.push(...stringLeaves(item, depth - 1));
+  } else {
+    for (const key of Object.keys(value)) out.push(...stringLeaves(value[key], depth - 1));
+  }
+  return out;
+}
+
+/** A string predicate asked at most once per distinct argument. */
+export function memoise(compute: (key: string) => boolean): (key: string) => boolean {
+  const cache = new Map<string, boolean>();
+  return (key) => {
+    let value = cache.get(key);
+    if (value === undefined) {
+      value = compute(key);
+      cache.set(key, value);
+    }
+    return value;
+  };
+}

@@ -1,0 +1,49 @@
+/**
+ * Phase coverage (E§8): which lifecycle phases the graph's cards work in, and which nodes.
+ * Descriptive only: it never scores. A node with several phases is listed under each; a
+ * resolved node with none is `unphased`; a node with no card appears nowhere.
+ */
+import { phaseOrder } from '../vocabulary/core';
+import type { AnalysisContext } from './analyze';
+
+export interface PhaseCoverage {
+  /** Phases with at least one node, in lifecycle order. */
+  readonly covered: string[];
+  /** The other lifecycle phases, same order. */
+  readonly missing: string[];
+  /**
+   * Node ids per phase, in graph order. Always holds the five lifecycle phases first (empty
+   * lists included), then any other phase a card declares, in order of first appearance.
+   * A prototype-less object, so it serialises as JSON and a key like `__proto__` is inert.
+   */
+  readonly byPhase: Readonly<Record<string, string[]>>;
+  /** Resolved nodes that declare no phase, in graph order. */
+  readonly unphased: string[];
+}
+
+export function computePhaseCoverage(context: AnalysisContext): PhaseCoverage {
+  const byPhase = new Map<string, string[]>();
+  for (const phase of phaseOrder) byPhase.set(phase, []);
+  const unphased: string[] = [];
+  for (let i = 0; i < context.size; i++) {
+    const card = context.cards[i];
+    if (card === undefined) continue;
+    const id = context.graph.ids[i];
+    let placed = false;
+    for (const declared of card.phases) {
+      const phase = declared.trim();
+      if (phase.length === 0) continue;
+      placed = true;
+      const group = byPhase.get(phase);
+      if (group === undefined) byPhase.set(phase, [id]);
+      else if (group[group.length - 1] !== id) group.push(id);
+    }
+    if (!placed) unphased.push(id);
+  }
+  const covered: string[] = [];
+  const missing: string[] = [];
+  for (const phase of phaseOrder) (byPhase.get(phase)!.length > 0 ? covered : missing).push(phase);
+  const record = Object.create(null) as Record<string, string[]>;
+  for (const [phase, nodes] of byPhase) record[phase] = nodes;
+  return { covered, missing, byPhase: record, unphased };
+}

@@ -1,0 +1,348 @@
+/**
+ * The Attractor lint (E§9, SPEC §2.2): what in a readable topology Attractor would read
+ * differently or refuse. Every `attractor/*` finding is a warning (except the [beyond]
+ * `attractor/ignored-attribute`, an info); each code is listed at most 20 times, then once more
+ * as a summary with no range.
+ *
+ * Two sources: the parsed graph (ids, effective attributes, edges) for what the parser settled,
+ * and the token stream for what it threw away (quotes, separators, `#`, `+`, HTML-like values).
+ * `attractor/undirected-graph` is never emitted: an undirected graph stops resolution earlier.
+ */
+import type { Diagnostic, DiagnosticCode, DiagnosticLocation } from '../diagnostics';
+import { diagnosticInfo, sortDiagnostics } from '../diagnostics';
+import type { Span } from '../text';
+import {
+  isAttractorDuration,
+  isAttractorIdentifier,
+  isAttractorKeyword,
+  isBoundaryNodeId,
+  isReservedAttribute,
+  suggestNodeId,
+} from '../compile/attractor-table';
+import type { DotAttribute, DotGraph, DotParseResult, DotToken, DotTokenKind } from '../syntax/dot-model';
+import { checkCondition } from './condition';
+
+/** How many times one code is listed before the rest are folded into one summary (E§9). */
+export const maxFindingsPerCode = 20;
+
+/**
+ * Node attributes Attractor reserves that a topology may still set on purpose: `label` and
+ * `shape` also draw the topology itself when it is rendered with Graphviz, so setting them
+ * (`node [shape=box]` is in nearly every bundle) is not a mistake even though the exporter takes
+ * both from the card. Every other reserved node attribute set in the topology only matters to
+ * an Attractor runner, and the exporter never copies it, so it is reported as ignored.
+ */
+const drawingAttributes: ReadonlySet<string> = new Set(['label', 'shape']);
+
+export function lintAttractor(parse: DotParseResult, text: string, file = 'topology.dot'): Diagnostic[] {
+  const graph = parse.graph;
+  if (graph === undefined) return [];
+  const report = createReporter(file);
+  const significant = parse.tokens.filter((t) => !isComment(t.kind));
+
+  checkHeader(graph, parse, report);
+  checkNodeIds(graph, report);
+  checkNodeAttributes(graph, report);
+  checkEdges(graph, report);
+  scanTokens(graph, parse.tokens, significant, text, report);
+
+  return sortDiagnostics(report.finish());
+}
+
+// ---------------------------------------------------------------------- reporting
+
+interface Reporter {
+  add(code: DiagnosticCode, message: string, span: Span, extra?: Omit<DiagnosticLocation, 'file' | 'span'>): void;
+  finish(): Diagnostic[];
+}
+
+function createReporter(file: string): Reporter {
+  const found: Diagnostic[] = [];
+  const counts = new Map<DiagnosticCode, number>();
+  return {
+    add(code, message, span, extra) {
+      const seen = (counts.get(code) ?? 0) + 1;
+      counts.set(code, seen);
+      if (seen > maxFindingsPerCode) return;
+      found.push({ code, severity: diagnosticInfo(code).severity, message, location: { file, span, ...extra } });
+    },
+    finish() {
+      for (const [code, seen] of counts) {
+        if (seen <= maxFindingsPerCode) continue;
+        found.push({
+          code,
+          severity: diagnosticInfo(code).severity,
+          message: `This problem occurs ${seen} times; only the first ${maxFindingsPerCode} are listed. Fix those and the rest will show.`,
+          location: { file },
+        });
+      }
+      return found;
+    },
+  };
+}
+
+// ---------------------------------------------------------------------- graph-level checks
+
+function checkHeader(graph: DotGraph, parse: DotParseResult, report: Reporter): void {
+  if (graph.strict && graph.strictSpan !== undefined) {
+    report.add('attractor/strict-graph', 'The graph is declared `strict`, which Attractor does not accept; remove `strict`.', graph.strictSpan);
+  }
+  if (parse.trailing !== undefined) {
+    report.add(
+      'attractor/multiple-graphs',
+      'The file goes on after its graph closes, and Attractor reads exactly one graph per file; move anything after the closing `}` to its own file, or delete it.',
+      parse.trailing,
+    );
+  }
+}
+
+function checkNodeIds(graph: DotGraph, report: Reporter): void {
+  const ids = new Set(graph.nodes.map((n) => n.id));
+  const taken = (candidate: string): boolean => ids.has(candidate);
+  for (const node of graph.nodes) {
+    // A hyphenated or keyword id already has a dot/parse-error that names it and says how to rename it.
+    if (node.idError !== undefined) continue;
+    const id = node.id;
+    if (isBoundaryNodeId(id)) {
+      const role = id === 'start' || id === 'Start' ? 'entry' : 'exit';
+      report.add(
+        'attractor/boundary-node-id',
+        `Attractor treats a node named \`${id}\` as the pipeline's ${role}, so the exporter renames this node to \`n_${id}\` and the compiled file no longer matches the topology; rename it, e.g. to \`${suggestNodeId(id, taken)}\`.`,
+        node.span,
+        { nodeId: id },
+      );
+      continue;
+    }
+    if (isAttractorKeyword(id)) {
+      report.add(
+        'attractor/bad-node-id',
+        `Node id \`${id}\` is a DOT keyword, so Attractor reads a statement starting with it as something other than a node; rename it, e.g. to \`${suggestNodeId(id, taken)}\`.`,
+        node.span,
+        { nodeId: id },
+      );
+      continue;
+    }
+    if (!isAttractorIdentifier(id)) {
+      report.add(
+        'attractor/bad-node-id',
+        `Node id \`${id}\` is not an Attractor identifier (letters, digits and \`_\`, not starting with a digit); rename it, e.g. to \`${suggestNodeId(id, taken)}\`, and keep the readable name in the card.`,
+        node.span,
+        { nodeId: id },
+      );
+    }
+  }
+}
+
+function checkNodeAttributes(graph: DotGraph, report: Reporter): void {
+  const reportedKeys = new Set<number>();
+  for (const node of graph.nodes) {
+    const type = node.attrs.get('type');
+    if (type !== undefined) {
+      report.add(
+        'attractor/reserved-attribute',
+        `Node \`${node.id}\` sets \`type\`, which Attractor reads as a handler override, while a node's type belongs in its card; remove \`type\` from the topology.`,
+        type.keySpan,
+        { nodeId: node.id },
+      );
+    }
+    for (const attr of node.attrs.values()) {
+      if (attr.key === 'type' || drawingAttributes.has(attr.key) || !isReservedAttribute('node', attr.key)) continue;
+      // A default (`node [timeout=…]`) reaches many nodes but is written once: report it once.
+      if (reportedKeys.has(attr.keySpan.start)) continue;
+      reportedKeys.add(attr.keySpan.start);
+      report.add(
+        'attractor/ignored-attribute',
+        `\`${attr.key}\` on ${attr.fromDefault ? 'the node defaults' : `node \`${node.id}\``} does nothing: the exporter writes Attractor attributes from the card, never from the topology; set it on the card, or by hand in the compiled file.`,
+        attr.keySpan,
+        { nodeId: node.id },
+      );
+    }
+  }
+}
+
+function checkEdges(graph: DotGraph, report: Reporter): void {
+  const outgoing = new Map<string, { target: string; span: Span; guarded: boolean }[]>();
+  for (const edge of graph.edges) {
+    const condition = edge.attrs.get('condition');
+    if (condition !== undefined) {
+      for (const problem of checkCondition(condition.value)) {
+        report.add(
+          'attractor/condition-syntax',
+          `The condition on edge \`${edge.source} -> ${edge.target}\` does not parse: ${problem.message}`,
+          condition.valueSpan,
+          { edge: { source: edge.source, target: edge.target } },
+        );
+      }
+    }
+    let arms = outgoing.get(edge.source);
+    if (arms === undefined) outgoing.set(edge.source, (arms = []));
+    arms.push({ target: edge.target, span: edge.span, guarded: isSet(condition) || isSet(edge.attrs.get('weight')) });
+  }
+  for (const node of graph.nodes) {
+    const arms = outgoing.get(node.id);
+    if (arms === undefined || arms.length < 2) continue;
+    const open = arms.filter((a) => !a.guarded);
+    if (open.length === 0) continue;
+    const names = [...new Set(open.map((a) => `\`${a.target}\``))].join(', ');
+    report.add(
+      'attractor/unguarded-fork',
+      `Node \`${node.id}\` has ${arms.length} outgoing edges and the one${open.length > 1 ? 's' : ''} to ${names} carr${open.length > 1 ? 'y' : 'ies'} neither \`condition\` nor \`weight\`, so an Attractor runner may choose between arms by how the target ids sort; give every arm a \`condition\` (or a \`weight\`).`,
+      node.span,
+      { nodeId: node.id },
+    );
+  }
+}
+
+/** A `condition`/`weight` that is present and not blank; a runner reads a blank one as absent. */
+function isSet(attr: DotAttribute | undefined): boolean {
+  return attr !== undefined && attr.value.trim().length > 0;
+}
+
+// ---------------------------------------------------------------------- token checks
+
+function scanTokens(graph: DotGraph, all: readonly DotToken[], tokens: readonly DotToken[], text: string, report: Reporter): void {
+  for (const t of all) {
+    if (t.kind === 'hash-comment') {
+      report.add('attractor/hash-comment', 'Attractor does not read `#` comments; write `//` instead of `#`.', t.span);
+    } else if (t.kind === 'html' && !t.unterminated) {
+      report.add('attractor/unsupported-value', 'Attractor has no HTML-like `<…>` values; write the value as a quoted string.', t.span);
+    }
+  }
+
+  const nodeIds = new Set(graph.nodes.map((n) => n.id));
+  for (let i = 0; i < tokens.length; i++) {
+    const t = tokens[i];
+    switch (t.kind) {
+      case 'lbracket':
+        i = scanAttributeList(tokens, i, text, report) - 1;
+        break;
+      case 'plus':
+        report.add('attractor/unsupported-value', 'Attractor cannot join strings with `+`; write the value as one quoted string.', t.span);
+        break;
+      case 'number':
+        if (kindOf(tokens, i - 1) === 'equals') checkNumberValue(t, report);
+        break;
+      case 'string':
+        if (nodeIds.has(t.value) && isNodePosition(tokens, i)) {
+          const bare = isAttractorIdentifier(t.value) && !isAttractorKeyword(t.value);
+          report.add(
+            'attractor/quoted-node-id',
+            bare
+              ? `Node id \`${t.text}\` is quoted, and Attractor only reads bare node ids; write \`${t.value}\` without the quotes.`
+              : `Node id \`${t.text}\` is quoted, and Attractor only reads bare node ids; rename the node to an identifier such as \`${suggestNodeId(t.value, (c) => nodeIds.has(c))}\` and write it without quotes.`,
+            t.span,
+            { nodeId: t.value },
+          );
+        }
+        break;
+      default:
+        break;
+    }
+  }
+}
+
+/**
+ * E§9's node position for a quoted token: not beside `=`, not the name after
+ * `digraph`/`graph`/`subgraph`, and either next to an edge operator, or opening a statement
+ * (after nothing, `{`, `}`, `;` or `]`) and followed by `[`, `;` or `}`.
+ */
+function isNodePosition(tokens: readonly DotToken[], i: number): boolean {
+  const previous = kindOf(tokens, i - 1);
+  const next = kindOf(tokens, i + 1);
+  if (previous === 'equals' || next === 'equals') return false;
+  if (previous === 'keyword') {
+    const word = tokens[i - 1].text.toLowerCase();
+    if (word === 'digraph' || word === 'graph' || word === 'subgraph') return false;
+  }
+  if (previous === 'arrow' || previous === 'line' || next === 'arrow' || next === 'line') return true;
+  const opensStatement = previous === undefined || previous === 'lbrace' || previous === 'rbrace' || previous === 'semicolon' || previous === 'rbracket';
+  return opensStatement && (next === 'lbracket' || next === 'semicolon' || next === 'rbrace');
+}
+
+/** Walks one `[ … ]` list from its `[` (E§9 attr-separator and value forms); returns the index after it. */
+function scanAttributeList(tokens: readonly DotToken[], open: number, text: string, report: Reporter): number {
+  let i = open + 1;
+  for (;;) {
+    const key = tokens[i];
+    if (key === undefined) return i;
+    if (key.kind === 'rbracket') return i + 1;
+    if (!isIdLike(key.kind) || kindOf(tokens, i + 1) !== 'equals') return skipToClose(tokens, i);
+    i += 2;
+    const value = tokens[i];
+    if (value === undefined || !isIdLike(value.kind)) return skipToClose(tokens, i);
+    i++;
+    if (value.kind === 'string') {
+      while (kindOf(tokens, i) === 'plus') {
+        report.add('attractor/unsupported-value', 'Attractor cannot join strings with `+`; write the value as one quoted string.', tokens[i].span);
+        i++;
+        if (kindOf(tokens, i) === 'string') i++;
+      }
+    } else if (value.kind === 'number') {
+      checkNumberValue(value, report);
+    }
+    const separator = tokens[i];
+    if (separator === undefined) return i;
+    if (separator.kind === 'comma') {
+      i++;
+      continue;
+    }
+    if (separator.kind === 'rbracket') return i + 1;
+    if (separator.kind === 'semicolon') {
+      report.add('attractor/attr-separator', 'Attractor needs commas between attributes, and this is a `;`; write `,` instead.', separator.span);
+      i++;
+      continue;
+    }
+    // A bare next key: the range is the gap where the comma belongs.
+    const gap = { start: tokens[i - 1].span.end, end: separator.span.start };
+    const between = text.slice(gap.start, gap.end);
+    report.add(
+      'attractor/attr-separator',
+      between.trim().length === 0 && between.length > 0
+        ? 'Attractor needs commas between attributes, and these two are separated by a space; add `,` after the first.'
+        : 'Attractor needs commas between attributes; add `,` before the next one.',
+      gap,
+    );
+  }
+}
+
+function skipToClose(tokens: readonly DotToken[], from: number): number {
+  let i = from;
+  while (i < tokens.length) {
+    const kind = tokens[i].kind;
+    i++;
+    if (kind === 'rbracket') return i;
+    if (kind === 'rbrace' || kind === 'lbrace') return i - 1;
+  }
+  return i;
+}
+
+/** `900s` is a duration; `5min`, `30x`, `1.5h` are not values Attractor reads (SPEC §2.1). */
+function checkNumberValue(token: DotToken, report: Reporter): void {
+  const text = token.text;
+  let letters = -1;
+  for (let k = 0; k < text.length; k++) {
+    const c = text.charCodeAt(k);
+    if (c !== 45 && c !== 46 && (c < 48 || c > 57)) {
+      letters = k;
+      break;
+    }
+  }
+  if (letters < 0 || isAttractorDuration(text)) return;
+  report.add(
+    'attractor/unsupported-value',
+    `\`${text}\` is not a value Attractor reads: a duration is a whole number followed by \`ms\`, \`s\`, \`m\`, \`h\` or \`d\` (e.g. \`900s\`); write it that way, or quote it if it is text.`,
+    token.span,
+  );
+}
+
+function kindOf(tokens: readonly DotToken[], i: number): DotTokenKind | undefined {
+  return i >= 0 && i < tokens.length ? tokens[i].kind : undefined;
+}
+
+function isIdLike(kind: DotTokenKind): boolean {
+  return kind === 'id' || kind === 'number' || kind === 'string' || kind === 'html' || kind === 'keyword';
+}
+
+function isComment(kind: DotTokenKind): boolean {
+  return kind === 'line-comment' || kind === 'hash-comment' || kind === 'block-comment';
+}

@@ -1,0 +1,413 @@
+/**
+ * The `darkprint` command line (SPEC §10). The only module of the engine that touches the file
+ * system, argv and the process: it reads a bundle folder into `{ path, text }` values, calls the
+ * engine, and renders the result. Exit codes: 0 ran and found no error; 1 found errors or
+ * refused; 2 the tool itself failed (a bug); 3 the invocation is wrong or a path is unreadable.
+ */
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import {
+  applyPolicy,
+  isDiagnosticCode,
+  lineIndex,
+  sortDiagnostics,
+  summarize,
+  unknownSelectors,
+  type Diagnostic,
+  type LineIndex,
+  type Severity,
+} from './index';
+import { loadBundle, type LoadResult } from './bundle/resolve';
+import type { SourceFile } from './bundle/model';
+import type { Analysis } from './analyze';
+import { explainCode } from './diagnostics/render';
+import { coreVocabulary, explainTerm } from './vocabulary';
+
+export const exitCodes = { ok: 0, findings: 1, internal: 2, usage: 3 } as const;
+
+interface Io {
+  out(text: string): void;
+  err(text: string): void;
+}
+
+const processIo: Io = {
+  out: (t) => process.stdout.write(t),
+  err: (t) => process.stderr.write(t),
+};
+
+class UsageError extends Error {}
+
+const usage = `darkprint: check, analyse and explain DarkPrint blueprint bundles.
+
+Usage:
+  darkprint validate <dir> [--format text|json] [--ignore code,...] [--severity code=level,...]
+  darkprint report <dir> [--format text|json]
+  darkprint explain <code|term>
+
+validate  prints every finding (file:line:column: severity code: message); exits 1 when any is an error.
+report    prints the analysis: security level with its rationale, autonomy with both readings,
+          phase coverage, and the risk markers with the nodes they fall on.
+explain   describes a diagnostic code (e.g. bundle/prohibition-violated) or a vocabulary term (e.g. validation).
+
+--ignore and --severity take codes or families (attractor/); levels are error, warning, info, off.
+Exit codes: 0 no error found, 1 errors found, 2 internal failure, 3 wrong invocation or unreadable path.
+`;
+
+export async function main(argv: readonly string[], io: Io = processIo): Promise<number> {
+  try {
+    return await run(argv, io);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      io.err(`darkprint: ${error.message}\n\nRun \`darkprint --help\` for usage.\n`);
+      return exitCodes.usage;
+    }
+    const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
+    io.err(`darkprint: internal error, please report it with the command you ran:\n${message}\n`);
+    return exitCodes.internal;
+  }
+}
+
+interface ParsedArgs {
+  positional: string[];
+  flags: Map<string, string>;
+}
+
+const valueFlags = new Set(['format', 'ignore', 'severity']);
+
+function parseArgs(argv: readonly string[]): ParsedArgs {
+  const positional: string[] = [];
+  const flags = new Map<string, string>();
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (arg === '--') {
+      positional.push(...argv.slice(i + 1));
+      break;
+    }
+    if (!arg.startsWith('--')) {
+      if (arg.startsWith('-') && arg.length > 1 && arg !== '-h') throw new UsageError(`unknown option ${escapeControl(arg)}`);
+      positional.push(arg);
+      continue;
+    }
+    const eq = arg.indexOf('=');
+    const name = arg.slice(2, eq >= 0 ? eq : undefined);
+    if (name === 'help') {
+      flags.set('help', '');
+      continue;
+    }
+    if (!valueFlags.has(name)) throw new UsageError(`unknown option --${escapeControl(name)}`);
+    let value: string | undefined = eq >= 0 ? arg.slice(eq + 1) : undefined;
+    if (value === undefined) {
+      const next = argv[i + 1];
+      if (next === undefined || next.startsWith('--')) throw new UsageError(`--${name} needs a value`);
+      value = next;
+      i++;
+    }
+    flags.set(name, value);
+  }
+  return { positional, flags };
+}
+
+async function run(argv: readonly string[], io: Io): Promise<number> {
+  if (argv.length === 0) {
+    io.err(usage);
+    return exitCodes.usage;
+  }
+  const args = parseArgs(argv);
+  if (args.flags.has('help') || args.positional[0] === 'help' || args.positional[0] === '-h') {
+    io.out(usage);
+    return exitCodes.ok;
+  }
+  const [verb, ...rest] = args.positional;
+  switch (verb) {
+    case 'validate':
+      return validate(rest, args.flags, io);
+    case 'report':
+      return report(rest, args.flags, io);
+    case 'explain':
+      return explain(rest, args.flags, io);
+    default:
+      throw new UsageError(`unknown command \`${escapeControl(verb ?? '')}\``);
+  }
+}
+
+function only(flags: Map<string, string>, allowed: readonly string[], verb: string): void {
+  for (const k of flags.keys()) if (!allowed.includes(k)) throw new UsageError(`${verb} does not take --${k}`);
+}
+
+function formatFlag(flags: Map<string, string>): 'text' | 'json' {
+  const f = flags.get('format') ?? 'text';
+  if (f !== 'text' && f !== 'json') throw new UsageError(`--format must be text or json, not ${escapeControl(f)}`);
+  return f;
+}
+
+function listFlag(flags: Map<string, string>, name: string): string[] {
+  return (flags.get(name) ?? '').split(',').map((s) => s.trim()).filter((s) => s.length > 0);
+}
+
+function severityFlag(flags: Map<string, string>): Map<string, Severity | 'off'> {
+  const out = new Map<string, Severity | 'off'>();
+  for (const item of listFlag(flags, 'severity')) {
+    const eq = item.lastIndexOf('=');
+    const level = item.slice(eq + 1);
+    if (eq <= 0 || !['error', 'warning', 'info', 'off'].includes(level)) {
+      throw new UsageError(`--severity takes code=level pairs with level error, warning, info or off (got ${escapeControl(item)})`);
+    }
+    out.set(item.slice(0, eq), level as Severity | 'off');
+  }
+  return out;
+}
+
+async function loadFolder(dirArg: string | undefined): Promise<{ dir: string; result: LoadResult }> {
+  if (!dirArg) throw new UsageError('name the bundle folder, e.g. `darkprint validate path/to/bundle`');
+  const dir = path.resolve(dirArg);
+  let stat;
+  try {
+    stat = await fs.stat(dir);
+  } catch {
+    throw new UsageError(`cannot read ${escapeControl(dirArg)}: no such file or folder`);
+  }
+  if (!stat.isDirectory()) throw new UsageError(`${escapeControl(dirArg)} is not a folder; give the bundle folder that holds topology.dot`);
+  const files = await readBundleFiles(dir);
+  if (!files.some((f) => !f.path.includes('/') && /\.(dot|gv)$/i.test(f.path))) {
+    throw new UsageError(`${escapeControl(dirArg)} is not a bundle: it holds no topology.dot`);
+  }
+  return { dir, result: loadBundle(files, { folderName: path.basename(dir) }) };
+}
+
+/** Reads the files the engine can use: root topology/manifest/vocabulary candidates, `ontology/`, and everything under `cards/`. */
+export async function readBundleFiles(dir: string): Promise<SourceFile[]> {
+  const out: SourceFile[] = [];
+  const relevantRoot = /\.(dot|gv)$|^(blueprint|extensions)\.(ya?ml|json)$/i;
+  const read = async (relative: string): Promise<void> => {
+    try {
+      out.push({ path: relative, text: await fs.readFile(path.join(dir, relative), 'utf8') });
+    } catch (error) {
+      throw new UsageError(`cannot read ${escapeControl(path.join(dir, relative))}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  };
+  const walk = async (relative: string, depth: number): Promise<void> => {
+    if (depth > 16) return;
+    let entries;
+    try {
+      entries = await fs.readdir(path.join(dir, relative), { withFileTypes: true });
+    } catch (error) {
+      throw new UsageError(`cannot read ${escapeControl(path.join(dir, relative))}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    for (const e of entries) {
+      const child = relative ? `${relative}/${e.name}` : e.name;
+      if (e.isDirectory()) await walk(child, depth + 1);
+      else if (e.isFile() && /\.(ya?ml|json)$/i.test(e.name)) await read(child);
+    }
+  };
+  for (const e of await fs.readdir(dir, { withFileTypes: true })) {
+    if (e.isFile() && relevantRoot.test(e.name)) await read(e.name);
+    else if (e.isDirectory() && e.name === 'cards') await walk('cards', 0);
+    else if (e.isDirectory() && e.name === 'ontology') {
+      const p = path.join(dir, 'ontology', 'extensions.yaml');
+      try {
+        if ((await fs.stat(p)).isFile()) await read('ontology/extensions.yaml');
+      } catch {
+        // no ontology/extensions.yaml: nothing to read
+      }
+    }
+  }
+  return out;
+}
+
+async function validate(rest: string[], flags: Map<string, string>, io: Io): Promise<number> {
+  only(flags, ['format', 'ignore', 'severity'], 'validate');
+  if (rest.length > 1) throw new UsageError(`validate takes one folder, got ${rest.length}`);
+  const format = formatFlag(flags);
+  const ignore = listFlag(flags, 'ignore');
+  const severity = severityFlag(flags);
+  const unknown = unknownSelectors([...ignore, ...severity.keys()]);
+  if (unknown.length) throw new UsageError(`unknown diagnostic code ${unknown.map(escapeControl).join(', ')}; \`darkprint explain <code>\` lists none by that name`);
+  const { dir, result } = await loadFolder(rest[0]);
+  const diagnostics = sortDiagnostics(applyPolicy(result.diagnostics, { ignore, severity }));
+  const texts = new Map<string, LineIndex>();
+  const indexFor = (file: string): LineIndex | undefined => {
+    if (!texts.has(file)) {
+      const source = sourceText(result, file);
+      if (source !== undefined) texts.set(file, lineIndex(source));
+    }
+    return texts.get(file);
+  };
+  if (format === 'json') {
+    io.out(`${JSON.stringify(jsonReport(diagnostics, result, indexFor), undefined, 2)}\n`);
+  } else {
+    const rel = path.relative(process.cwd(), dir) || '.';
+    for (const d of diagnostics) io.out(renderTextDiagnostic(d, rel, indexFor));
+    const counts = summarize(diagnostics);
+    io.out(`${counts.error} error(s), ${counts.warning} warning(s), ${counts.info} info(s) in ${escapeControl(rel)}\n`);
+  }
+  return diagnostics.some((d) => d.severity === 'error') ? exitCodes.findings : exitCodes.ok;
+}
+
+async function report(rest: string[], flags: Map<string, string>, io: Io): Promise<number> {
+  only(flags, ['format'], 'report');
+  if (rest.length > 1) throw new UsageError(`report takes one folder, got ${rest.length}`);
+  const format = formatFlag(flags);
+  const { result } = await loadFolder(rest[0]);
+  if (!result.analysis || !result.blueprint) {
+    io.err('report: the topology could not be read as a directed graph, so there is nothing to analyse; run `darkprint validate` to see why.\n');
+    return exitCodes.findings;
+  }
+  if (format === 'json') {
+    io.out(`${JSON.stringify({ digest: result.blueprint.digest, analysis: jsonAnalysis(result.analysis) }, undefined, 2)}\n`);
+  } else {
+    io.out(renderReport(result));
+  }
+  return exitCodes.ok;
+}
+
+async function explain(rest: string[], flags: Map<string, string>, io: Io): Promise<number> {
+  only(flags, [], 'explain');
+  const subject = rest[0];
+  if (!subject || rest.length > 1) throw new UsageError('explain takes one diagnostic code or vocabulary term');
+  if (isDiagnosticCode(subject)) {
+    io.out(`${explainCode(subject)}\n`);
+    return exitCodes.ok;
+  }
+  const term = coreVocabulary.get(subject);
+  if (term) {
+    io.out(`${explainTerm(term, coreVocabulary)}\n`);
+    return exitCodes.ok;
+  }
+  throw new UsageError(`${escapeControl(subject)} is neither a diagnostic code (e.g. card/unknown-term) nor a core vocabulary term (e.g. validation)`);
+}
+
+// ---- rendering --------------------------------------------------------------------------
+
+function sourceText(result: LoadResult, file: string): string | undefined {
+  const b = result.blueprint;
+  if (!b) return undefined;
+  if (b.topology.file.path === file) return b.topology.file.text;
+  if (b.manifestFile?.path === file) return b.manifestFile.text;
+  if (b.vocabularyFile?.path === file) return b.vocabularyFile.text;
+  return b.cardFiles.find((c) => c.read.file === file)?.read.text;
+}
+
+/** Replaces control characters (and DEL) by visible escapes so user text cannot drive the terminal. */
+export function escapeControl(text: string): string {
+  return text.replace(/[\u0000-\u001f\u007f\u0080-\u009f]/g, (c) => {
+    const code = c.charCodeAt(0);
+    if (code === 10) return '\\n';
+    if (code === 9) return '\\t';
+    if (code === 13) return '\\r';
+    return `\\x${code.toString(16).padStart(2, '0')}`;
+  });
+}
+
+function renderTextDiagnostic(d: Diagnostic, dir: string, indexFor: (file: string) => LineIndex | undefined): string {
+  const file = d.location.file ? path.join(dir, d.location.file) : dir;
+  let where = escapeControl(file);
+  const index = d.location.file ? indexFor(d.location.file) : undefined;
+  if (d.location.span && index) {
+    const p = index.positionAt(d.location.span.start);
+    where += `:${p.line + 1}:${p.character + 1}`;
+  }
+  let text = `${where}: ${d.severity} ${d.code}: ${escapeControl(d.message)}\n`;
+  if (d.hint) text += `  ${escapeControl(d.hint)}\n`;
+  return text;
+}
+
+interface JsonLocation {
+  file?: string;
+  line?: number;
+  column?: number;
+  endLine?: number;
+  endColumn?: number;
+  nodeId?: string;
+  cardRef?: string;
+  edge?: { source: string; target: string };
+  path?: string;
+}
+
+function jsonReport(diagnostics: readonly Diagnostic[], result: LoadResult, indexFor: (file: string) => LineIndex | undefined): object {
+  return {
+    diagnostics: diagnostics.map((d) => {
+      const location: JsonLocation = {};
+      const l = d.location;
+      if (l.file !== undefined) location.file = l.file;
+      const index = l.file ? indexFor(l.file) : undefined;
+      if (l.span && index) {
+        const s = index.positionAt(l.span.start);
+        const e = index.positionAt(l.span.end);
+        location.line = s.line + 1;
+        location.column = s.character + 1;
+        location.endLine = e.line + 1;
+        location.endColumn = e.character + 1;
+      }
+      if (l.nodeId !== undefined) location.nodeId = l.nodeId;
+      if (l.cardRef !== undefined) location.cardRef = l.cardRef;
+      if (l.edge !== undefined) location.edge = { source: l.edge.source, target: l.edge.target };
+      if (l.path !== undefined) location.path = l.path;
+      return { code: d.code, severity: d.severity, message: d.message, ...(d.hint !== undefined ? { hint: d.hint } : {}), location };
+    }),
+    ...(result.blueprint ? { digest: result.blueprint.digest } : {}),
+    ...(result.analysis ? { analysis: jsonAnalysis(result.analysis) } : {}),
+  };
+}
+
+function jsonAnalysis(a: Analysis): object {
+  return {
+    security: {
+      level: a.security.level,
+      raw: a.security.raw,
+      rationale: a.security.rationale,
+      penalties: a.security.penalties.map((p) => ({ marker: p.marker, weight: p.weight, nodeIds: p.nodeIds })),
+    },
+    autonomy: {
+      level: a.autonomy.level,
+      class: a.autonomy.autonomyClass,
+      fraction: a.autonomy.fraction,
+      staffingFraction: a.autonomy.staffingFraction,
+      control: a.autonomy.control,
+    },
+    phaseCoverage: a.phaseCoverage,
+  };
+}
+
+export function renderReport(result: LoadResult): string {
+  const b = result.blueprint!;
+  const a = result.analysis!;
+  const lines: string[] = [];
+  lines.push(`Blueprint ${escapeControl(b.manifest.slug)}${b.manifest.title ? ` (${escapeControl(b.manifest.title)})` : ''}`);
+  lines.push(`  digest    ${b.digest}`);
+  lines.push(`  nodes     ${b.graph.ids.length}, edges ${b.edges.length}, cards ${b.cards.size}`);
+  lines.push('');
+  lines.push(`Security: level ${a.security.level} of 4 (raw ${a.security.raw})`);
+  lines.push(`  ${a.security.rationale}`);
+  if (a.security.penalties.length === 0) lines.push('  No risk marker falls on any node.');
+  for (const p of a.security.penalties) {
+    lines.push(`  ${p.marker}  −${p.weight.toFixed(2)}  on ${p.nodeIds.join(', ')}`);
+  }
+  for (const f of a.security.findings) {
+    lines.push(`    ${f.nodeId}: ${f.marker} (${f.establishedBy}) ${escapeControl(f.explanation)}`);
+  }
+  lines.push('');
+  const au = a.autonomy;
+  lines.push(`Autonomy: level ${au.level} (${au.label})`);
+  lines.push(`  ${escapeControl(au.rationale)}`);
+  lines.push(`  staffing reading: ${au.staffingFraction} of nodes run unattended (${au.autonomousNodes} of ${au.totalNodes})`);
+  lines.push(
+    au.control.totalNodes === 0
+      ? '  control reading: the graph declares no control point'
+      : `  control reading: ${au.control.unattendedNodes} of ${au.control.totalNodes} control points run unattended (${au.control.fraction})${au.control.counted ? '' : '; fewer than 2, so it does not decide the band'}`,
+  );
+  lines.push(`  dark factory: ${au.isDarkFactory ? 'yes' : 'no'}`);
+  lines.push('');
+  const pc = a.phaseCoverage;
+  lines.push(`Phase coverage: ${pc.covered.length ? pc.covered.join(', ') : 'none'} covered${pc.missing.length ? `; missing ${pc.missing.join(', ')}` : ''}`);
+  for (const [phase, ids] of Object.entries(pc.byPhase)) lines.push(`  ${phase.padEnd(15)} ${(ids as readonly string[]).join(', ') || '-'}`);
+  lines.push(`  ${'(no phase)'.padEnd(15)} ${pc.unphased.join(', ') || '-'}`);
+  return `${lines.join('\n')}\n`;
+}
+
+export type { Severity };
+
+if (require.main === module) {
+  void main(process.argv.slice(2)).then((code) => {
+    process.exitCode = code;
+  });
+}

@@ -1,0 +1,187 @@
+/**
+ * THE table of Attractor facts (E§9, Attractor spec §2): the attributes a runner reserves in
+ * each scope, what it does with each, the identifier rule, the DOT keywords and the boundary
+ * node ids. The lint, hovers, completion, export, import and the generated docs all read this
+ * file; nothing else in the engine spells one of these names.
+ *
+ * The descriptions are ours, written from the Attractor specification for hovers.
+ * (The export/import mapping table joins this file later.)
+ */
+
+export type AttractorScope = 'graph' | 'node' | 'edge';
+
+/** How a runner reads the value (Attractor spec §2.4; `list` is a comma-separated string). */
+export type AttractorValueType = 'string' | 'integer' | 'boolean' | 'duration' | 'condition' | 'list';
+
+export interface AttractorAttribute {
+  readonly scope: AttractorScope;
+  readonly name: string;
+  readonly valueType: AttractorValueType;
+  /** The value a runner assumes when the attribute is absent, as written in DOT; undefined when it has none. */
+  readonly defaultValue?: string;
+  /** One line: what the runner does with it. */
+  readonly description: string;
+}
+
+function attribute(
+  scope: AttractorScope,
+  name: string,
+  valueType: AttractorValueType,
+  defaultValue: string | undefined,
+  description: string,
+): AttractorAttribute {
+  return defaultValue === undefined ? { scope, name, valueType, description } : { scope, name, valueType, defaultValue, description };
+}
+
+/**
+ * Every reserved attribute, per scope in E§9 order (the order the export header lists them in).
+ * Membership is exact and case-sensitive.
+ */
+export const attractorAttributes: readonly AttractorAttribute[] = Object.freeze([
+  // ---- graph (12) ----
+  attribute('graph', 'goal', 'string', '', 'The pipeline\'s goal; prompts can refer to it as `$goal` and the run context holds it as `graph.goal`.'),
+  attribute('graph', 'label', 'string', '', 'The pipeline\'s display name, shown when the graph is drawn.'),
+  attribute('graph', 'model_stylesheet', 'string', '', 'CSS-like rules that give nodes their default `llm_model`, `llm_provider` and `reasoning_effort` by shape, class or id.'),
+  attribute('graph', 'default_max_retries', 'integer', '0', 'How many extra attempts a node gets when it sets no `max_retries` of its own.'),
+  attribute('graph', 'default_max_retry', 'integer', '0', 'Older spelling of `default_max_retries`, still accepted by runners.'),
+  attribute('graph', 'default_fidelity', 'string', '', 'How much earlier context a node\'s LLM session receives when neither the node nor its incoming edge says; unset means `compact`.'),
+  attribute('graph', 'retry_target', 'string', '', 'The node to jump back to when the run reaches its exit with a goal gate still unsatisfied.'),
+  attribute('graph', 'fallback_retry_target', 'string', '', 'Where to jump when `retry_target` is missing or names no node.'),
+  attribute('graph', 'stack.child_dotfile', 'string', undefined, 'The child pipeline file that a supervisor (`house`) node starts and watches; there is no default.'),
+  attribute('graph', 'stack.child_workdir', 'string', undefined, 'The working directory of the supervised child run; the current directory when unset.'),
+  attribute('graph', 'tool_hooks.pre', 'string', '', 'A shell command run before every LLM tool call; a non-zero exit skips the call.'),
+  attribute('graph', 'tool_hooks.post', 'string', '', 'A shell command run after every LLM tool call, for logging and audit.'),
+  // ---- node (28) ----
+  attribute('node', 'label', 'string', undefined, 'The node\'s display name in the UI, prompts and telemetry; the node id when unset.'),
+  attribute('node', 'shape', 'string', 'box', 'Chooses the handler that runs the node (box: LLM task, hexagon: human gate, diamond: routing, parallelogram: tool, …).'),
+  attribute('node', 'type', 'string', '', 'Overrides the handler chosen by `shape` with a handler named directly.'),
+  attribute('node', 'prompt', 'string', '', 'The instruction an LLM stage receives (with `$goal` expanded); the `label` stands in when it is empty.'),
+  attribute('node', 'max_retries', 'integer', undefined, 'Extra attempts after the first when the node fails; inherits the graph\'s `default_max_retries`.'),
+  attribute('node', 'goal_gate', 'boolean', 'false', 'When true, the run may not exit until this node has succeeded (fully or partially).'),
+  attribute('node', 'retry_target', 'string', '', 'The node to jump to when this one fails and its retries are used up.'),
+  attribute('node', 'fallback_retry_target', 'string', '', 'Where to jump when `retry_target` is missing or names no node.'),
+  attribute('node', 'fidelity', 'string', undefined, 'How much earlier context this node\'s LLM session receives (`full`, `truncate`, `compact`, `summary:low|medium|high`).'),
+  attribute('node', 'thread_id', 'string', undefined, 'Nodes with the same thread id share one LLM session when fidelity is `full`.'),
+  attribute('node', 'class', 'list', '', 'Comma-separated class names that `model_stylesheet` rules can select with `.name`.'),
+  attribute('node', 'timeout', 'duration', undefined, 'The longest the node may run, e.g. `900s` or `15m`; no limit when unset.'),
+  attribute('node', 'llm_model', 'string', undefined, 'The model the node\'s LLM session uses, overriding the stylesheet.'),
+  attribute('node', 'llm_provider', 'string', undefined, 'The LLM provider to call; guessed from the model when unset.'),
+  attribute('node', 'reasoning_effort', 'string', 'high', 'How hard the model reasons: `low`, `medium` or `high`.'),
+  attribute('node', 'auto_status', 'boolean', 'false', 'When true and the handler writes no status, the runner records a success for it.'),
+  attribute('node', 'allow_partial', 'boolean', 'false', 'When true, a partial success is accepted once retries run out instead of failing the node.'),
+  attribute('node', 'human.default_choice', 'string', undefined, 'The edge target a human gate picks when nobody answers in time; without it the gate asks for a retry.'),
+  attribute('node', 'join_policy', 'string', 'wait_all', 'How a parallel (`component`) node decides it is done: `wait_all` or `first_success`.'),
+  attribute('node', 'max_parallel', 'integer', '4', 'How many branches a parallel node runs at once.'),
+  attribute('node', 'tool_command', 'string', undefined, 'The shell command a tool (`parallelogram`) node runs; the node fails without one.'),
+  attribute('node', 'manager.poll_interval', 'duration', '45s', 'How long a supervisor node waits between looks at its child run.'),
+  attribute('node', 'manager.max_cycles', 'integer', '1000', 'How many observe cycles a supervisor node makes before it gives up and fails.'),
+  attribute('node', 'manager.stop_condition', 'condition', '', 'A condition that, once true, ends the supervisor loop with success.'),
+  attribute('node', 'manager.actions', 'list', 'observe,wait', 'What the supervisor does each cycle, from `observe`, `steer` and `wait`.'),
+  attribute('node', 'stack.child_autostart', 'boolean', 'true', 'Whether the supervisor starts the child pipeline itself.'),
+  attribute('node', 'tool_hooks.pre', 'string', '', 'A shell command run before each of this node\'s LLM tool calls, overriding the graph\'s.'),
+  attribute('node', 'tool_hooks.post', 'string', '', 'A shell command run after each of this node\'s LLM tool calls, overriding the graph\'s.'),
+  // ---- edge (6) ----
+  attribute('edge', 'label', 'string', '', 'The edge\'s caption, also matched against a node\'s preferred label when the runner picks the next edge.'),
+  attribute('edge', 'condition', 'condition', '', 'A guard such as `outcome=success`; edges whose guard holds are preferred when the runner picks the next edge.'),
+  attribute('edge', 'weight', 'integer', '0', 'Priority among eligible edges: the highest weight wins, then the target id that sorts first.'),
+  attribute('edge', 'fidelity', 'string', undefined, 'Overrides the context fidelity of the node this edge leads to.'),
+  attribute('edge', 'thread_id', 'string', undefined, 'Overrides the LLM session thread of the node this edge leads to.'),
+  attribute('edge', 'loop_restart', 'boolean', 'false', 'When true, taking this edge ends the run and starts a fresh one with a new log directory.'),
+]);
+
+function namesOf(scope: AttractorScope): readonly string[] {
+  return Object.freeze(attractorAttributes.filter((a) => a.scope === scope).map((a) => a.name));
+}
+
+/** Reserved attribute names per scope, in E§9 order. */
+export const reservedAttributes: Readonly<Record<AttractorScope, readonly string[]>> = Object.freeze({
+  graph: namesOf('graph'),
+  node: namesOf('node'),
+  edge: namesOf('edge'),
+});
+
+const attributeIndex: ReadonlyMap<string, AttractorAttribute> = new Map(attractorAttributes.map((a) => [`${a.scope} ${a.name}`, a]));
+
+/** The table entry for a reserved attribute, or undefined when `name` is not reserved in `scope` (exact, case-sensitive). */
+export function attractorAttribute(scope: AttractorScope, name: string): AttractorAttribute | undefined {
+  return attributeIndex.get(`${scope} ${name}`);
+}
+
+export function isReservedAttribute(scope: AttractorScope, name: string): boolean {
+  return attributeIndex.has(`${scope} ${name}`);
+}
+
+/** DOT statement keywords; compared case-insensitively. */
+export const attractorKeywords: readonly string[] = Object.freeze(['digraph', 'edge', 'graph', 'node', 'strict', 'subgraph']);
+
+/** Ids a runner treats as the pipeline's entry and exit by name; compared case-sensitively. */
+export const boundaryNodeIds: readonly string[] = Object.freeze(['start', 'Start', 'exit', 'end']);
+
+/** Units of Attractor's `Duration ::= Integer ( 'ms' | 's' | 'm' | 'h' | 'd' )`. */
+export const durationUnits: readonly string[] = Object.freeze(['ms', 's', 'm', 'h', 'd']);
+
+/** Attractor's `Identifier ::= [A-Za-z_][A-Za-z0-9_]*`. */
+export function isAttractorIdentifier(id: string): boolean {
+  if (id.length === 0) return false;
+  for (let i = 0; i < id.length; i++) {
+    const c = id.charCodeAt(i);
+    const letter = (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
+    if (letter) continue;
+    if (i > 0 && c >= 48 && c <= 57) continue;
+    return false;
+  }
+  return true;
+}
+
+export function isAttractorKeyword(id: string): boolean {
+  return id.length >= 4 && id.length <= 8 && attractorKeywords.includes(id.toLowerCase());
+}
+
+export function isBoundaryNodeId(id: string): boolean {
+  return boundaryNodeIds.includes(id);
+}
+
+/** A node id Attractor reads as an ordinary node: an identifier, not a keyword, not a boundary id. */
+export function isUsableNodeId(id: string): boolean {
+  return isAttractorIdentifier(id) && !isAttractorKeyword(id) && !isBoundaryNodeId(id);
+}
+
+/** Attractor's `Duration`: an optionally signed integer followed by one of the units, e.g. `900s`. */
+export function isAttractorDuration(value: string): boolean {
+  let i = value.charCodeAt(0) === 45 /* - */ ? 1 : 0;
+  const digitsStart = i;
+  while (i < value.length && value.charCodeAt(i) >= 48 && value.charCodeAt(i) <= 57) i++;
+  if (i === digitsStart) return false;
+  return durationUnits.includes(value.slice(i));
+}
+
+/**
+ * A usable node id close to `id`, for messages and the rename quick fix: runs of characters
+ * outside `[A-Za-z0-9_]` become one `_` (`code-builder` -> `code_builder`, `"my node"` ->
+ * `my_node`), a leading digit gets `n_` (`2fast` -> `n_2fast`), a keyword or boundary id gets
+ * `_step` (`start` -> `start_step`), and `_2`, `_3`, ... are appended while `isTaken` says so.
+ */
+export function suggestNodeId(id: string, isTaken: (candidate: string) => boolean = () => false): string {
+  const trimmed = id.trim();
+  let base = '';
+  let pendingUnderscore = false;
+  for (let i = 0; i < trimmed.length; i++) {
+    const c = trimmed.charCodeAt(i);
+    const ok = (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 95;
+    if (ok) {
+      if (pendingUnderscore && base.length > 0) base += '_';
+      pendingUnderscore = false;
+      base += trimmed[i];
+    } else {
+      pendingUnderscore = true;
+    }
+  }
+  if (base.length === 0) base = 'node_step';
+  else if (base.charCodeAt(0) >= 48 && base.charCodeAt(0) <= 57) base = `n_${base}`;
+  if (isAttractorKeyword(base) || isBoundaryNodeId(base)) base = `${base}_step`;
+  if (!isTaken(base)) return base;
+  for (let n = 2; ; n++) {
+    const candidate = `${base}_${n}`;
+    if (!isTaken(candidate)) return candidate;
+  }
+}

@@ -1,0 +1,341 @@
+/**
+ * The DOT lexer for DarkPrint's dialect (E§13): one linear pass with `charCodeAt`, every
+ * token with its exact span, comments kept as tokens (the lint and the IDE read them).
+ * Never throws; a character it cannot read becomes an `unknown` token and a `dot/parse-error`.
+ *
+ * Decisions beyond E§13 (SPEC §2.1):
+ * - a number immediately followed by letters (`900s`, `5min`) is ONE `number` token; the lint
+ *   decides whether it is a duration;
+ * - an id immediately followed by `-` and a letter (`code-builder`) is ONE `id` token marked
+ *   `hyphenated`, so the parser reports it once, by name, and can still recover the node;
+ * - an unterminated string or HTML-like literal ends at the end of its first line, so the
+ *   lines after it are still read;
+ * - a byte-order mark at the very start is whitespace.
+ */
+import type { Diagnostic } from '../diagnostics';
+import { diagnosticInfo } from '../diagnostics';
+import type { Span } from '../text';
+import type { DotToken, DotTokenKind } from './dot-model';
+
+export interface DotLexResult {
+  readonly tokens: DotToken[];
+  /**
+   * `dot/parse-error`s in source order (at most `maxParseErrors + 1` are kept; `parseErrorCount`
+   * has the total) and one `dot/unsupported` per HTML-like literal.
+   */
+  readonly diagnostics: Diagnostic[];
+  readonly parseErrorCount: number;
+  /** How many HTML-like literals were read (at most `maxParseErrors + 1` warnings are kept). */
+  readonly htmlCount: number;
+}
+
+/** How many `dot/parse-error`s a file reports before one "too many" line replaces the rest (E§2). */
+export const maxParseErrors = 20;
+
+const keywordSet: ReadonlySet<string> = new Set(['digraph', 'edge', 'graph', 'node', 'strict', 'subgraph']);
+
+/** True for `[A-Za-z_]` and any code unit >= U+0080 (E§13: every non-ASCII character counts as a letter). */
+export function isDotIdStart(c: number): boolean {
+  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95 || c >= 0x80;
+}
+
+export function isDotIdPart(c: number): boolean {
+  return isDotIdStart(c) || (c >= 48 && c <= 57);
+}
+
+function isDigit(c: number): boolean {
+  return c >= 48 && c <= 57;
+}
+
+function isWhitespace(c: number): boolean {
+  return c === 32 || c === 9 || c === 10 || c === 13 || c === 12 || c === 11;
+}
+
+/** True when `text` (already known to be an id) is a DOT keyword, compared case-insensitively. */
+export function isDotKeyword(text: string): boolean {
+  if (text.length < 4 || text.length > 8) return false;
+  const first = text.charCodeAt(0) | 32; // d, e, g, n, s
+  if (first !== 100 && first !== 101 && first !== 103 && first !== 110 && first !== 115) return false;
+  return keywordSet.has(text.toLowerCase());
+}
+
+const punctuation: ReadonlyMap<number, DotTokenKind> = new Map<number, DotTokenKind>([
+  [123, 'lbrace'], [125, 'rbrace'], [91, 'lbracket'], [93, 'rbracket'], [59, 'semicolon'],
+  [44, 'comma'], [61, 'equals'], [58, 'colon'], [43, 'plus'],
+]);
+
+export function lexDot(text: string, file = 'topology.dot'): DotLexResult {
+  const tokens: DotToken[] = [];
+  const diagnostics: Diagnostic[] = [];
+  const length = text.length;
+  let parseErrorCount = 0;
+  let htmlCount = 0;
+  let unclosedStringFrom = Number.POSITIVE_INFINITY;
+  let htmlToLineEnd = false;
+  let i = text.charCodeAt(0) === 0xfeff ? 1 : 0;
+
+  const push = (kind: DotTokenKind, start: number, end: number, value?: string): void => {
+    const tokenText = text.slice(start, end);
+    tokens.push({ kind, span: { start, end }, text: tokenText, value: value ?? tokenText });
+  };
+  /** The rare tokens that carry a flag get their own shape, so the common ones stay monomorphic. */
+  const pushFlagged = (kind: DotTokenKind, start: number, end: number, value: string | undefined, flag: 'hyphenated' | 'unterminated'): void => {
+    const tokenText = text.slice(start, end);
+    const token: DotToken = flag === 'hyphenated'
+      ? { kind, span: { start, end }, text: tokenText, value: value ?? tokenText, hyphenated: true }
+      : { kind, span: { start, end }, text: tokenText, value: value ?? tokenText, unterminated: true };
+    tokens.push(token);
+  };
+  const fail = (span: Span, message: string): void => {
+    parseErrorCount++;
+    if (parseErrorCount > maxParseErrors + 1) return;
+    diagnostics.push({ code: 'dot/parse-error', severity: diagnosticInfo('dot/parse-error').severity, message, location: { file, span } });
+  };
+  const lineEndFrom = (from: number): number => {
+    let j = from;
+    while (j < length) {
+      const c = text.charCodeAt(j);
+      if (c === 10 || c === 13) break;
+      j++;
+    }
+    return j;
+  };
+
+  while (i < length) {
+    const c = text.charCodeAt(i);
+    if (isWhitespace(c)) {
+      i++;
+      continue;
+    }
+    const start = i;
+
+    // ---- comments ----
+    if (c === 47 /* / */ && text.charCodeAt(i + 1) === 47) {
+      i = lineEndFrom(i + 2);
+      push('line-comment', start, i);
+      continue;
+    }
+    if (c === 35 /* # */) {
+      i = lineEndFrom(i + 1);
+      push('hash-comment', start, i);
+      continue;
+    }
+    if (c === 47 && text.charCodeAt(i + 1) === 42 /* * */) {
+      const close = text.indexOf('*/', i + 2);
+      if (close < 0) {
+        i = length;
+        pushFlagged('block-comment', start, i, undefined, 'unterminated');
+        fail({ start, end: start + 2 }, 'This block comment is never closed, so the rest of the file is inside it; add `*/` where the comment should end.');
+      } else {
+        i = close + 2;
+        push('block-comment', start, i);
+      }
+      continue;
+    }
+
+    // ---- quoted string: only `\"` and backslash-newline are escapes (E§13) ----
+    if (c === 34 /* " */) {
+      i = lexString(start);
+      continue;
+    }
+
+    // ---- HTML-like literal, nesting counted ----
+    if (c === 60 /* < */) {
+      let depth = 1;
+      let j = i + 1;
+      // After one literal ran to the end of the file unclosed, later ones are only looked for
+      // on their own line, which keeps a file full of `<` linear.
+      const limit = htmlToLineEnd ? lineEndFrom(j) : length;
+      while (j < limit) {
+        const d = text.charCodeAt(j);
+        if (d === 60) depth++;
+        else if (d === 62 /* > */) {
+          depth--;
+          if (depth === 0) break;
+        }
+        j++;
+      }
+      if (depth > 0) {
+        htmlToLineEnd = true;
+        const end = lineEndFrom(i + 1);
+        pushFlagged('html', start, end, text.slice(start + 1, end), 'unterminated');
+        fail({ start, end: start + 1 }, 'This HTML-like `<…>` value is never closed with `>`; close it, or write the value as a quoted string.');
+        i = end;
+      } else {
+        push('html', start, j + 1, text.slice(start + 1, j));
+        if (++htmlCount <= maxParseErrors + 1) diagnostics.push({
+          code: 'dot/unsupported',
+          severity: diagnosticInfo('dot/unsupported').severity,
+          message: 'HTML-like `<…>` values are read as plain text, markup included; write the value as a quoted string.',
+          location: { file, span: { start, end: j + 1 } },
+        });
+        i = j + 1;
+      }
+      continue;
+    }
+
+    // ---- edge operators, negative numbers, a lone `-` ----
+    if (c === 45 /* - */) {
+      const next = text.charCodeAt(i + 1);
+      if (next === 62 /* > */) {
+        i += 2;
+        push('arrow', start, i);
+        continue;
+      }
+      if (next === 45) {
+        i += 2;
+        push('line', start, i);
+        continue;
+      }
+      if (isDigit(next) || (next === 46 && isDigit(text.charCodeAt(i + 2)))) {
+        i = lexNumber(start);
+        continue;
+      }
+      i++;
+      push('unknown', start, i);
+      fail({ start, end: i }, 'A lone `-` is not DOT: an edge is written `->`, and an id with a hyphen must be renamed (use `_`) or quoted.');
+      continue;
+    }
+
+    if (isDigit(c) || (c === 46 /* . */ && isDigit(text.charCodeAt(i + 1)))) {
+      i = lexNumber(start);
+      continue;
+    }
+
+    // ---- identifiers and keywords ----
+    if (isDotIdStart(c)) {
+      i++;
+      while (i < length && isDotIdPart(text.charCodeAt(i))) i++;
+      let hyphenated = false;
+      // `code-builder`: keep the whole spelling in one token so it is reported once, by name.
+      while (text.charCodeAt(i) === 45 && (hyphenated ? isDotIdPart(text.charCodeAt(i + 1)) : isDotIdStart(text.charCodeAt(i + 1)))) {
+        hyphenated = true;
+        i += 2;
+        while (i < length && isDotIdPart(text.charCodeAt(i))) i++;
+      }
+      if (hyphenated) {
+        pushFlagged('id', start, i, undefined, 'hyphenated');
+      } else {
+        const word = text.slice(start, i);
+        tokens.push({ kind: isDotKeyword(word) ? 'keyword' : 'id', span: { start, end: i }, text: word, value: word });
+      }
+      continue;
+    }
+
+    const kind = punctuation.get(c);
+    if (kind !== undefined) {
+      i++;
+      push(kind, start, i);
+      continue;
+    }
+
+    // ---- anything else: one `unknown` token per run of unreadable characters ----
+    i++;
+    while (i < length && isUnreadable(text.charCodeAt(i), text.charCodeAt(i + 1))) i++;
+    push('unknown', start, i);
+    fail({ start, end: i }, unknownMessage(text.slice(start, i)));
+  }
+
+  return { tokens, diagnostics, parseErrorCount, htmlCount };
+
+  /** Reads `-?(digits[.digits*] | .digits)` and, glued to it, any letters (`900s`). Returns the end. */
+  function lexNumber(from: number): number {
+    let j = from;
+    if (text.charCodeAt(j) === 45) j++;
+    if (text.charCodeAt(j) === 46) {
+      j++;
+      while (isDigit(text.charCodeAt(j))) j++;
+    } else {
+      while (isDigit(text.charCodeAt(j))) j++;
+      if (text.charCodeAt(j) === 46) {
+        j++;
+        while (isDigit(text.charCodeAt(j))) j++;
+      }
+    }
+    if (j < length && isDotIdStart(text.charCodeAt(j))) {
+      while (j < length && isDotIdPart(text.charCodeAt(j))) j++;
+    }
+    push('number', from, j);
+    return j;
+  }
+
+  /** Reads a quoted string starting at `from` (the `"`). Returns the end. */
+  function lexString(from: number): number {
+    let j = from + 1;
+    let parts: string[] | undefined; // set once an escape or a CR changes the value
+    let chunkStart = j;
+    // Once one string ran to the end of the file unclosed, every later one does too (the scan
+    // from here would see the same characters), so it need not be scanned again.
+    while (from < unclosedStringFrom && j < length) {
+      const d = text.charCodeAt(j);
+      if (d === 34) {
+        const end = j + 1;
+        let value: string;
+        if (parts === undefined) value = text.slice(from + 1, j);
+        else {
+          parts.push(text.slice(chunkStart, j));
+          value = parts.join('');
+        }
+        push('string', from, end, value);
+        return end;
+      }
+      if (d === 92 /* \ */) {
+        const e = text.charCodeAt(j + 1);
+        if (e === 34) {
+          (parts ??= []).push(text.slice(chunkStart, j), '"');
+          j += 2;
+          chunkStart = j;
+          continue;
+        }
+        if (e === 10 || e === 13) {
+          // backslash-newline: both removed (CRLF counts as one newline)
+          (parts ??= []).push(text.slice(chunkStart, j));
+          j += e === 13 && text.charCodeAt(j + 2) === 10 ? 3 : 2;
+          chunkStart = j;
+          continue;
+        }
+        // any other backslash sequence is kept verbatim, and the pair is consumed together
+        j += j + 1 < length ? 2 : 1;
+        continue;
+      }
+      if (d === 13) {
+        // CRLF and a lone CR read as one LF
+        (parts ??= []).push(text.slice(chunkStart, j), '\n');
+        j += text.charCodeAt(j + 1) === 10 ? 2 : 1;
+        chunkStart = j;
+        continue;
+      }
+      j++;
+    }
+    // Never closed: end it with its first line so the lines below are read as DOT again.
+    if (from < unclosedStringFrom) unclosedStringFrom = from;
+    const end = lineEndFrom(from + 1);
+    pushFlagged('string', from, end, text.slice(from + 1, end).split('\\"').join('"'), 'unterminated');
+    fail({ start: from, end: from + 1 }, 'This string is never closed; add the missing `"` (a `"` inside a string is written `\\"`).');
+    return end;
+  }
+}
+
+/** Characters that start no token: control characters and ASCII punctuation DOT does not use. */
+function isUnreadable(c: number, next: number): boolean {
+  if (Number.isNaN(c) || isWhitespace(c) || isDotIdPart(c) || punctuation.has(c)) return false;
+  if (c === 34 || c === 60 || c === 35 || c === 45) return false;
+  if (c === 47 && (next === 47 || next === 42)) return false;
+  if (c === 46 && isDigit(next)) return false;
+  return true;
+}
+
+function unknownMessage(found: string): string {
+  const shown = found.length > 20 ? `${found.slice(0, 20)}…` : found;
+  const printable = shown.replace(/[\u0000-\u001f\u007f]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  switch (found.charAt(0)) {
+    case '\'':
+      return `\`${printable}\` is not DOT: strings are written between double quotes; use \`"\` instead of \`'\`.`;
+    case '@':
+    case '.':
+    case '/':
+      return `\`${printable}\` cannot appear in a bare DOT word; put the whole value between double quotes, e.g. \`card="id@1.0.0"\`.`;
+    default:
+      return `\`${printable}\` is not DOT and cannot be read here; remove it, or put the value that contains it between double quotes.`;
+  }
+}

@@ -1,0 +1,858 @@
+/**
+ * The resilient DOT parser for DarkPrint's dialect (E§13, SPEC §2.1).
+ *
+ * `parseDot` never throws and always returns what it could read: the graph is recovered
+ * statement by statement, so a typo on one line leaves every other node and edge in place.
+ * A broken statement is skipped to the next `;`, to the next line that starts a statement, or
+ * to the `}` that closes its block; a broken attribute is skipped to the next `,`/`;`/`]` of its
+ * list. Parse errors stay `dot/parse-error` errors (DarkPrint refuses such a file), at most 20
+ * of them plus one "too many" line.
+ *
+ * Semantics (E§13): keywords are case-insensitive; `node`/`edge`/`graph [..]` set scoped
+ * defaults (a root `graph [..]` also sets graph attributes); subgraphs are flattened and copy
+ * the defaults in force; edge chains expand to consecutive pairs, a subgraph endpoint to all of
+ * its members; nodes keep first-appearance order and position; a bare mention never changes an
+ * existing node; a re-declaration overwrites explicit keys (`dot/duplicate-node` when a value
+ * changes) and fills missing keys from the defaults in scope; `strict` merges parallel edges.
+ */
+import type { Diagnostic, DiagnosticCode } from '../diagnostics';
+import { diagnosticInfo } from '../diagnostics';
+import type { Span } from '../text';
+import { suggestNodeId } from '../compile/attractor-table';
+import { lexDot, maxParseErrors } from './dot-lexer';
+import type { DotAttribute, DotEdge, DotGraph, DotNode, DotParseResult, DotToken, DotTokenKind } from './dot-model';
+
+/** Subgraphs nested deeper than this are a parse error (E§2). */
+export const maxSubgraphDepth = 100;
+
+export function parseDot(text: string, file = 'topology.dot'): DotParseResult {
+  const lexed = lexDot(text, file);
+  const tokens = lexed.tokens;
+  const sig: DotToken[] = [];
+  for (const t of tokens) if (!isComment(t.kind)) sig.push(t);
+  const count = sig.length;
+
+  let pos = 0;
+  const parseErrors: Diagnostic[] = [];
+  let parseErrorCount = 0;
+  const other: Diagnostic[] = [];
+
+  let strict = false;
+  let directed = true;
+  let notDirectedReported = false;
+  let portsReported = false;
+  let unclosedReported = false;
+  const graphAttrs = new Map<string, DotAttribute>();
+  const nodes = new Map<string, NodeBuilder>();
+  const edges: DotEdge[] = [];
+  /** In `strict` graphs: `source\0target` -> the attributes of the edge parallel edges merge into. */
+  const strictIndex = new Map<string, Map<string, DotAttribute>>();
+  const selfLoops = new Set<string>();
+  /**
+   * Every node mention made inside an open subgraph, in order. A subgraph's members are the
+   * distinct ids of its slice of this log, computed only when the subgraph is an edge endpoint,
+   * so deep nesting costs nothing per level.
+   */
+  const mentionLog: string[] = [];
+  let openSubgraphs = 0;
+
+  // ------------------------------------------------------------------ diagnostics
+
+  function fail(at: Span, message: string): void {
+    parseErrorCount++;
+    if (parseErrorCount > maxParseErrors + 1) return;
+    parseErrors.push(make('dot/parse-error', message, at));
+  }
+  /** Non-error dot/* findings: at most `maxParseErrors` per code are built; the rest are only counted. */
+  const reportCounts = new Map<DiagnosticCode, number>([['dot/unsupported', lexed.htmlCount]]);
+  function report(code: DiagnosticCode, build: () => Diagnostic): void {
+    const seen = (reportCounts.get(code) ?? 0) + 1;
+    reportCounts.set(code, seen);
+    if (seen <= maxParseErrors + 1) other.push(build());
+  }
+  function make(code: DiagnosticCode, message: string, at: Span, extra?: Partial<Diagnostic['location']>): Diagnostic {
+    return { code, severity: diagnosticInfo(code).severity, message, location: { file, span: at, ...extra } };
+  }
+
+  // ------------------------------------------------------------------ token helpers
+
+  /** True when a line break separates `sig[index]` from the significant token before it. */
+  function startsLine(index: number): boolean {
+    if (index <= 0 || index >= count) return index <= 0;
+    const from = sig[index - 1].span.end;
+    const to = sig[index].span.start;
+    for (let k = from; k < to; k++) {
+      const c = text.charCodeAt(k);
+      if (c === 10 || c === 13) return true;
+    }
+    return false;
+  }
+  function kindAt(index: number): DotTokenKind | undefined {
+    return index < count ? sig[index].kind : undefined;
+  }
+  function keywordAt(index: number): string | undefined {
+    return index < count && sig[index].kind === 'keyword' ? sig[index].text.toLowerCase() : undefined;
+  }
+  function describe(index: number): string {
+    if (index >= count) return 'the end of the file';
+    const t = sig[index];
+    const shown = t.text.length > 30 ? `${t.text.slice(0, 30)}…` : t.text;
+    return `\`${shown.replace(/[\r\n]+/g, ' ')}\``;
+  }
+  /** A token that may begin a statement when it opens a line. */
+  function canStartStatement(kind: DotTokenKind | undefined): boolean {
+    return kind === 'id' || kind === 'number' || kind === 'string' || kind === 'html' || kind === 'keyword' || kind === 'lbrace';
+  }
+  /** A value after `=` that sits on the next line and is really the start of something else. */
+  function valueLooksMissing(index: number): boolean {
+    const after = kindAt(index + 1);
+    return (after === 'equals' || after === 'arrow' || after === 'line' || after === 'lbracket') && startsLine(index);
+  }
+
+  // ------------------------------------------------------------------ recovery
+
+  /**
+   * Skips the rest of a broken statement that began at `statementStart`: stops after a `;`,
+   * before the `}` closing the current block, or before a token that opens a line and can start
+   * a statement. Balanced `{}` and `[]` met on the way are skipped whole.
+   */
+  function recover(statementStart: number): void {
+    let braces = 0;
+    let brackets = 0;
+    while (pos < count) {
+      const t = sig[pos];
+      if (pos > statementStart && braces === 0 && brackets === 0 && canStartStatement(t.kind) && startsLine(pos)) return;
+      switch (t.kind) {
+        case 'rbrace':
+          if (braces === 0) return;
+          braces--;
+          break;
+        case 'lbrace':
+          braces++;
+          break;
+        case 'lbracket':
+          brackets++;
+          break;
+        case 'rbracket':
+          if (brackets > 0) brackets--;
+          break;
+        case 'semicolon':
+          if (braces === 0 && brackets === 0) {
+            pos++;
+            return;
+          }
+          break;
+        default:
+          break;
+      }
+      pos++;
+    }
+  }
+
+  /** Skips a broken attribute to the next `,`, `;` or `]` of its list (not consumed), or to what ends the list. */
+  function skipAttribute(): void {
+    while (pos < count) {
+      const k = sig[pos].kind;
+      if (k === 'comma' || k === 'semicolon' || k === 'rbracket' || k === 'rbrace' || k === 'lbrace' || k === 'arrow' || k === 'line') return;
+      pos++;
+    }
+  }
+
+  // ------------------------------------------------------------------ reading ids and values
+
+  /** Reads one ID at `pos` (id, number, string, HTML-like literal or keyword), joining `"a" + "b"`. */
+  function readValue(): ReadValue {
+    const first = sig[pos++];
+    let value = first.value;
+    let end = first.span.end;
+    if (first.kind === 'string') {
+      let parts: string[] | undefined;
+      while (kindAt(pos) === 'plus') {
+        if (kindAt(pos + 1) !== 'string') {
+          fail(sig[pos].span, `A \`+\` joins two quoted strings, but ${describe(pos + 1)} follows it; quote that value too, or remove the \`+\`.`);
+          pos++;
+          break;
+        }
+        (parts ??= [value]).push(sig[pos + 1].value);
+        end = sig[pos + 1].span.end;
+        pos += 2;
+      }
+      if (parts !== undefined) value = parts.join('');
+    }
+    return { token: first, value, span: end === first.span.end ? first.span : { start: first.span.start, end } };
+  }
+
+  function isIdLike(kind: DotTokenKind | undefined): boolean {
+    return kind === 'id' || kind === 'number' || kind === 'string' || kind === 'html' || kind === 'keyword';
+  }
+
+  /** Reports an id that stands where a node belongs but is not DOT: `code-builder`, or a keyword. */
+  function checkNodeIdToken(read: ReadValue): NodeBuilder['idError'] {
+    const t = read.token;
+    if (t.hyphenated) {
+      const suggestion = suggestNodeId(t.text, (candidate) => nodes.has(candidate));
+      fail(t.span, `The node id \`${t.text}\` contains \`-\`, which DOT does not allow in a bare id; rename the node to \`${suggestion}\` everywhere it appears.`);
+      return 'hyphenated';
+    }
+    if (t.kind === 'keyword') {
+      const suggestion = suggestNodeId(t.text, (candidate) => nodes.has(candidate));
+      fail(t.span, `\`${t.text}\` is a DOT keyword, so it cannot name a node here; rename the node, e.g. to \`${suggestion}\`, everywhere it appears.`);
+      return 'keyword';
+    }
+    return undefined;
+  }
+
+  function checkBareWord(read: ReadValue, role: 'attribute name' | 'value' | 'graph name' | 'subgraph name'): void {
+    const t = read.token;
+    if (!t.hyphenated) return;
+    const underscored = t.text.replace(/-/g, '_');
+    switch (role) {
+      case 'attribute name':
+        fail(t.span, `The attribute name \`${t.text}\` contains \`-\`, which DOT does not allow in a bare word; write \`${underscored}\`, or quote it as \`"${t.text}"\`.`);
+        return;
+      case 'value':
+        fail(t.span, `The value \`${t.text}\` contains \`-\`, which DOT does not allow in a bare word; quote it: \`"${t.text}"\`.`);
+        return;
+      case 'graph name':
+      case 'subgraph name':
+        fail(t.span, `The ${role} \`${t.text}\` contains \`-\`, which DOT does not allow in a bare word; rename it to \`${underscored}\`, or quote it.`);
+        return;
+      default:
+        return assertNever(role);
+    }
+  }
+
+  // ------------------------------------------------------------------ attributes
+
+  /** One or more `[ k=v, ... ]` lists, merged left to right. Reports and recovers inside the list. */
+  function parseAttributeLists(fromDefault: boolean): { attrs: Map<string, DotAttribute>; end: number } {
+    const attrs = new Map<string, DotAttribute>();
+    let end = pos > 0 ? sig[pos - 1].span.end : 0;
+    while (kindAt(pos) === 'lbracket') {
+      const open = sig[pos++];
+      end = open.span.end;
+      let closed = false;
+      while (!closed) {
+        if (pos >= count) {
+          fail(open.span, 'This `[` is never closed; add `]` after the last attribute.');
+          return { attrs, end };
+        }
+        const t = sig[pos];
+        switch (t.kind) {
+          case 'rbracket':
+            pos++;
+            end = t.span.end;
+            closed = true;
+            break;
+          case 'comma':
+          case 'semicolon':
+            pos++;
+            end = t.span.end;
+            break;
+          case 'rbrace':
+          case 'lbrace':
+          case 'arrow':
+          case 'line':
+          case 'lbracket':
+            fail(open.span, `This \`[\` is never closed before ${describe(pos)}; add \`]\` after the last attribute.`);
+            return { attrs, end };
+          case 'unknown':
+            pos++;
+            skipAttribute();
+            break;
+          case 'id':
+          case 'number':
+          case 'string':
+          case 'html':
+          case 'keyword': {
+            if (looksLikeStatementAfter(pos) && startsLine(pos)) {
+              fail(open.span, `This \`[\` is never closed before the next statement; add \`]\` after the last attribute.`);
+              return { attrs, end };
+            }
+            const key = readValue();
+            checkBareWord(key, 'attribute name');
+            if (kindAt(pos) !== 'equals') {
+              fail(pos < count ? sig[pos].span : key.span, `Expected \`=\` after the attribute name \`${key.value}\`, found ${describe(pos)}; write \`${key.value}=<value>\`.`);
+              end = key.span.end;
+              skipAttribute();
+              break;
+            }
+            const equals = sig[pos++];
+            end = equals.span.end;
+            if (!isIdLike(kindAt(pos)) || valueLooksMissing(pos)) {
+              if (kindAt(pos) !== 'unknown') {
+                fail(equals.span, `The attribute \`${key.value}\` has no value after \`=\`; write one, e.g. \`${key.value}="…"\`.`);
+              }
+              skipAttribute();
+              break;
+            }
+            const value = readValue();
+            checkBareWord(value, 'value');
+            end = value.span.end;
+            attrs.set(key.value, {
+              key: key.value,
+              value: value.value,
+              keySpan: key.span,
+              valueSpan: value.span,
+              quoted: value.token.kind === 'string',
+              fromDefault,
+            });
+            break;
+          }
+          default:
+            fail(t.span, `Expected an attribute name, found ${describe(pos)}; remove it.`);
+            pos++;
+            break;
+        }
+      }
+    }
+    return { attrs, end };
+  }
+
+  /** At a line-opening id inside an unclosed list: does a statement (`a ->`, `a [`, `a;`, `a }`) start here? */
+  function looksLikeStatementAfter(index: number): boolean {
+    const after = kindAt(index + 1);
+    return after === 'arrow' || after === 'line' || after === 'lbracket' || after === 'semicolon' || after === 'rbrace' || after === undefined;
+  }
+
+  // ------------------------------------------------------------------ graph construction
+
+  function collect(id: string): void {
+    if (openSubgraphs > 0) mentionLog.push(id);
+  }
+
+  function mentionNode(read: ReadValue, idError: NodeBuilder['idError'], defaults: ReadonlyMap<string, DotAttribute>): NodeBuilder {
+    let node = nodes.get(read.value);
+    if (node === undefined) {
+      node = {
+        id: read.value,
+        span: read.span,
+        quoted: read.token.kind === 'string',
+        attrs: new Map(defaults),
+        occurrences: [],
+        statements: [],
+      };
+      if (idError !== undefined) node.idError = idError;
+      nodes.set(read.value, node);
+    }
+    node.occurrences.push(read.span);
+    collect(read.value);
+    return node;
+  }
+
+  function declareNode(read: ReadValue, idError: NodeBuilder['idError'], defaults: ReadonlyMap<string, DotAttribute>, explicit: ReadonlyMap<string, DotAttribute>, statement: Span): void {
+    const existing = nodes.get(read.value);
+    if (existing === undefined) {
+      const node = mentionNode(read, idError, defaults);
+      for (const [key, attr] of explicit) node.attrs.set(key, attr);
+      node.statements.push(statement);
+      return;
+    }
+    existing.occurrences.push(read.span);
+    existing.statements.push(statement);
+    collect(read.value);
+    const changes: [string, string, string][] = [];
+    for (const [key, attr] of explicit) {
+      const previous = existing.attrs.get(key);
+      if (previous !== undefined && previous.value !== attr.value) changes.push([key, previous.value, attr.value]);
+      existing.attrs.set(key, attr);
+    }
+    for (const [key, attr] of defaults) if (!existing.attrs.has(key)) existing.attrs.set(key, attr);
+    if (changes.length > 0) {
+      report('dot/duplicate-node', () => ({
+        ...make(
+          'dot/duplicate-node',
+          `Node \`${read.value}\` is declared again and changes ${changes.map(([key, from, to]) => `\`${key}\` from ${quoteShort(from)} to ${quoteShort(to)}`).join(', ')}; merge the declarations so each attribute is set once.`,
+          read.span,
+          { nodeId: read.value },
+        ),
+        related: [{ file, span: existing.span, message: `\`${read.value}\` first appears here.` }],
+      }));
+    }
+  }
+
+  function addEdge(source: EndpointId, target: EndpointId, attrs: ReadonlyMap<string, DotAttribute>, span: Span): void {
+    if (strict) {
+      const key = `${source.id}\u0000${target.id}`;
+      const existing = strictIndex.get(key);
+      if (existing !== undefined) {
+        for (const [k, a] of attrs) existing.set(k, a);
+        return;
+      }
+    }
+    let own: Map<string, DotAttribute> | undefined;
+    if (strict) {
+      own = new Map(attrs);
+      strictIndex.set(`${source.id}\u0000${target.id}`, own);
+    }
+    edges.push({ source: source.id, target: target.id, sourceSpan: source.span, targetSpan: target.span, span, attrs: own ?? attrs });
+    if (source.id === target.id && !selfLoops.has(source.id)) {
+      selfLoops.add(source.id);
+      report('dot/self-loop', () =>
+        make('dot/self-loop', `Node \`${source.id}\` has an edge to itself, which is a cycle; make sure its card caps the iterations, or remove the edge.`, span, {
+          nodeId: source.id,
+          edge: { source: source.id, target: target.id },
+        }),
+      );
+    }
+  }
+
+  // ------------------------------------------------------------------ statements
+
+  function parseStatements(scope: Scope): void {
+    while (pos < count) {
+      const kind = sig[pos].kind;
+      if (kind === 'rbrace') return;
+      if (kind === 'semicolon') {
+        pos++;
+        continue;
+      }
+      const start = pos;
+      if (parseStatement(scope)) {
+        if (kindAt(pos) === 'semicolon') pos++;
+      } else {
+        recover(start);
+      }
+    }
+  }
+
+  /** One statement. False when it is broken (already reported) and the caller must recover. */
+  function parseStatement(scope: Scope): boolean {
+    const t = sig[pos];
+    switch (t.kind) {
+      case 'keyword': {
+        const keyword = t.text.toLowerCase();
+        const next = kindAt(pos + 1);
+        if ((keyword === 'node' || keyword === 'edge' || keyword === 'graph') && next === 'lbracket') {
+          pos++;
+          const { attrs } = parseAttributeLists(keyword !== 'graph');
+          // Scope maps are replaced, never changed in place: edges and child scopes share them.
+          if (keyword === 'node') scope.node = merged(scope.node, attrs);
+          else if (keyword === 'edge') scope.edge = merged(scope.edge, attrs);
+          else scope.graph = merged(scope.graph, attrs);
+          if (keyword === 'graph' && scope.depth === 0) for (const [key, attr] of attrs) graphAttrs.set(key, attr);
+          return true;
+        }
+        if (next === 'equals') return parseGraphAttribute(scope);
+        if ((keyword === 'digraph' || keyword === 'graph') && (next === 'lbrace' || (isIdLike(next) && kindAt(pos + 2) === 'lbrace'))) {
+          fail(t.span, `A second graph header \`${t.text}\` appears inside the graph; close the first graph with \`}\` before it, or move it to its own file.`);
+          return parseEndpointStatement(scope);
+        }
+        return parseEndpointStatement(scope);
+      }
+      case 'id':
+      case 'number':
+      case 'string':
+      case 'html':
+        if (kindAt(pos + 1) === 'equals') return parseGraphAttribute(scope);
+        return parseEndpointStatement(scope);
+      case 'lbrace':
+        return parseEndpointStatement(scope);
+      case 'unknown':
+        pos++; // already reported by the lexer; the statement after it is still read
+        return true;
+      case 'arrow':
+      case 'line':
+        fail(t.span, `\`${t.text}\` needs a node on its left; write the source node before it.`);
+        return false;
+      default:
+        fail(t.span, `Expected a node, an edge or an attribute, found ${describe(pos)}; remove it.`);
+        return false;
+    }
+  }
+
+  /** `key = value` at statement level (E§13: kept as a graph attribute only at the root). */
+  function parseGraphAttribute(scope: Scope, keyRead?: ReadValue): boolean {
+    const key = keyRead ?? readValue();
+    checkBareWord(key, 'attribute name');
+    const equals = sig[pos++]; // the caller saw `=`
+    if (!isIdLike(kindAt(pos)) || valueLooksMissing(pos)) {
+      if (kindAt(pos) !== 'unknown') fail(equals.span, `The attribute \`${key.value}\` has no value after \`=\`; write one, e.g. \`${key.value}="…"\`.`);
+      return false;
+    }
+    const value = readValue();
+    checkBareWord(value, 'value');
+    const attr: DotAttribute = {
+      key: key.value,
+      value: value.value,
+      keySpan: key.span,
+      valueSpan: value.span,
+      quoted: value.token.kind === 'string',
+      fromDefault: false,
+    };
+    scope.graph = merged(scope.graph, new Map([[key.value, attr]]));
+    if (scope.depth === 0) graphAttrs.set(key.value, attr);
+    return true;
+  }
+
+  /** A node statement, an edge chain, or a subgraph (used as a statement or as the first endpoint). */
+  function parseEndpointStatement(scope: Scope): boolean {
+    const first = parseEndpoint(scope);
+    if (first === undefined) return false;
+    if (first.read !== undefined && kindAt(pos) === 'equals') {
+      // `"a" + "b" = value`: only now is it clear this was a graph attribute.
+      return parseGraphAttribute(scope, first.read);
+    }
+    const idError = first.read !== undefined ? checkNodeIdToken(first.read) : undefined;
+    const next = kindAt(pos);
+    if (next === 'arrow' || next === 'line') return parseEdgeChain(scope, first, idError);
+    if (first.read === undefined) return true; // a subgraph statement: its members are in
+    if (next !== 'lbracket') {
+      const node = mentionNode(first.read, idError, scope.node);
+      node.statements.push(first.span);
+      return true;
+    }
+    const { attrs, end } = parseAttributeLists(false);
+    declareNode(first.read, idError, scope.node, attrs, { start: first.span.start, end });
+    return true;
+  }
+
+  function parseEdgeChain(scope: Scope, first: Endpoint, firstError: NodeBuilder['idError']): boolean {
+    const segments: Endpoint[] = [first];
+    if (first.read !== undefined) mentionNode(first.read, firstError, scope.node);
+    let broken = false;
+    while (kindAt(pos) === 'arrow' || kindAt(pos) === 'line') {
+      const op = sig[pos++];
+      if (op.kind === 'line' && !notDirectedReported) {
+        notDirectedReported = true;
+        report('dot/not-directed', () => make('dot/not-directed', '`--` is an undirected edge, and a topology is a directed graph; write `->`.', op.span));
+      }
+      if (!isIdLike(kindAt(pos)) && kindAt(pos) !== 'lbrace') {
+        if (kindAt(pos) !== 'unknown') fail(op.span, `\`${op.text}\` has no node on its right (found ${describe(pos)}); write the target node, or remove the \`${op.text}\`.`);
+        broken = true;
+        break;
+      }
+      const endpoint = parseEndpoint(scope);
+      if (endpoint === undefined) {
+        broken = true;
+        break;
+      }
+      if (endpoint.read !== undefined) mentionNode(endpoint.read, checkNodeIdToken(endpoint.read), scope.node);
+      segments.push(endpoint);
+    }
+    let explicit: Map<string, DotAttribute> | undefined;
+    let end = segments[segments.length - 1].span.end;
+    if (!broken && kindAt(pos) === 'lbracket') {
+      const list = parseAttributeLists(false);
+      explicit = list.attrs;
+      end = list.end;
+    }
+    // One map per statement, shared by its edges (addEdge copies it when `strict` may merge into it).
+    const attrs = explicit !== undefined && explicit.size > 0 ? merged(scope.edge, explicit) : scope.edge;
+    let sources = endpointIds(segments[0]);
+    for (let s = 0; s + 1 < segments.length; s++) {
+      const targets = endpointIds(segments[s + 1]);
+      const span = { start: segments[s].span.start, end };
+      for (const source of sources) {
+        for (const target of targets) addEdge(source, target, attrs, span);
+      }
+      sources = targets;
+    }
+    return !broken;
+  }
+
+  function endpointIds(endpoint: Endpoint): EndpointId[] {
+    if (endpoint.read !== undefined) return [{ id: endpoint.read.value, span: endpoint.read.span }];
+    const members = new Set<string>();
+    for (let k = endpoint.logStart; k < endpoint.logEnd; k++) members.add(mentionLog[k]);
+    return [...members].map((id) => ({ id, span: endpoint.span }));
+  }
+
+  /** A node id (with any port specifier skipped) or a subgraph. Undefined when broken (reported). */
+  function parseEndpoint(scope: Scope): Endpoint | undefined {
+    const t = sig[pos];
+    const keyword = keywordAt(pos);
+    if (t.kind === 'lbrace' || keyword === 'subgraph' || ((keyword === 'digraph' || keyword === 'graph') && (kindAt(pos + 1) === 'lbrace' || (isIdLike(kindAt(pos + 1)) && kindAt(pos + 2) === 'lbrace')))) {
+      return parseSubgraph(scope);
+    }
+    if (!isIdLike(t.kind)) {
+      if (t.kind !== 'unknown') fail(t.span, `Expected a node id, found ${describe(pos)}; write a node id here.`);
+      return undefined;
+    }
+    const read = readValue();
+    if (!skipPorts()) return undefined;
+    return { read, logStart: 0, logEnd: 0, span: read.span };
+  }
+
+  /** `a:port:compass` — ports live on cards, so the specifier is skipped with one warning per file. */
+  function skipPorts(): boolean {
+    while (kindAt(pos) === 'colon') {
+      const colon = sig[pos++];
+      if (!isIdLike(kindAt(pos))) {
+        fail(colon.span, `Expected a port name after \`:\`, found ${describe(pos)}; remove the \`:\`.`);
+        return false;
+      }
+      const port = sig[pos++];
+      if (!portsReported) {
+        portsReported = true;
+        report('dot/unsupported', () =>
+          make('dot/unsupported', 'Port specifiers (`node:port`) are ignored; remove them and name the card ports with `out=`/`in=` on the edge instead.', {
+            start: colon.span.start,
+            end: port.span.end,
+          }),
+        );
+      }
+    }
+    return true;
+  }
+
+  /** `[subgraph [ID]] { ... }`, flattened; its defaults start as a copy of the enclosing ones. */
+  function parseSubgraph(scope: Scope): Endpoint | undefined {
+    const start = sig[pos];
+    if (start.kind === 'keyword') {
+      pos++;
+      if (isIdLike(kindAt(pos)) && kindAt(pos) !== 'keyword') checkBareWord(readValue(), 'subgraph name');
+      else if (kindAt(pos) === 'keyword' && kindAt(pos + 1) === 'lbrace') pos++;
+    }
+    if (kindAt(pos) !== 'lbrace') {
+      fail(start.span, `Expected \`{\` to open the subgraph, found ${describe(pos)}; add \`{ … }\` after \`${start.text}\`.`);
+      return undefined;
+    }
+    const open = sig[pos];
+    if (scope.depth >= maxSubgraphDepth) {
+      fail(open.span, `Subgraphs are nested more than ${maxSubgraphDepth} deep here; flatten them, or close the \`{\` that is missing its \`}\`.`);
+      pos = skipBalanced(pos);
+      return { logStart: 0, logEnd: 0, span: { start: start.span.start, end: sig[pos - 1].span.end } };
+    }
+    pos++;
+    const child: Scope = { node: scope.node, edge: scope.edge, graph: scope.graph, depth: scope.depth + 1 };
+    const logStart = mentionLog.length;
+    openSubgraphs++;
+    parseStatements(child);
+    openSubgraphs--;
+    const logEnd = mentionLog.length;
+    let end: number;
+    if (kindAt(pos) === 'rbrace') {
+      end = sig[pos].span.end;
+      pos++;
+    } else {
+      end = pos > 0 ? sig[pos - 1].span.end : open.span.end;
+      if (!unclosedReported) {
+        unclosedReported = true;
+        fail(open.span, 'This `{` is never closed; add the matching `}`.');
+      }
+    }
+    return { logStart, logEnd, span: { start: start.span.start, end } };
+  }
+
+  /** From a `{` at `from`, the index just past its matching `}` (or the end). Iterative. */
+  function skipBalanced(from: number): number {
+    let depth = 0;
+    let k = from;
+    while (k < count) {
+      const kind = sig[k].kind;
+      k++;
+      if (kind === 'lbrace') depth++;
+      else if (kind === 'rbrace') {
+        depth--;
+        if (depth === 0) return k;
+      }
+    }
+    return k;
+  }
+
+  // ------------------------------------------------------------------ the graph
+
+  function parseGraph(): DotGraph | undefined {
+    // Find the header: `[strict] (graph|digraph)`. Anything before it is reported once.
+    let header = 0;
+    while (header < count && sig[header].kind !== 'lbrace' && !(keywordAt(header) === 'strict' || keywordAt(header) === 'digraph' || keywordAt(header) === 'graph')) header++;
+    if (header < count && sig[header].kind === 'lbrace') header = count;
+    let strictSpan: Span | undefined;
+    let keywordSpan: Span;
+    if (header < count) {
+      if (header > 0) {
+        fail({ start: sig[0].span.start, end: sig[header - 1].span.end }, `${describe(0)} comes before the graph header; remove it, so the file starts with \`digraph <name> {\`.`);
+      }
+      pos = header;
+      if (keywordAt(pos) === 'strict') {
+        strict = true;
+        strictSpan = sig[pos].span;
+        pos++;
+      }
+      const keyword = keywordAt(pos);
+      if (keyword === 'digraph' || keyword === 'graph') {
+        keywordSpan = sig[pos].span;
+        if (keyword === 'graph') {
+          directed = false;
+          notDirectedReported = true;
+          const at = keywordSpan;
+          report('dot/not-directed', () => make('dot/not-directed', 'The graph is declared with `graph`, so its edges have no direction; write `digraph`.', at));
+        }
+        pos++;
+      } else {
+        const at = strictSpan ?? sig[0].span;
+        fail(at, `\`strict\` must be followed by \`digraph\`, found ${describe(pos)}; write \`digraph <name> {\`.`);
+        keywordSpan = { start: at.end, end: at.end };
+      }
+    } else {
+      // No header keyword at all: read the first `{ … }` as the graph if there is one.
+      const brace = sig.findIndex((t) => t.kind === 'lbrace');
+      if (brace < 0) {
+        fail(count > 0 ? sig[0].span : { start: 0, end: 0 }, count > 0
+          ? `Expected \`digraph\`, found ${describe(0)}; a topology is one \`digraph <name> { … }\`.`
+          : 'The file holds no graph; write `digraph <name> { … }` with one node per card.');
+        return undefined;
+      }
+      const named = brace > 0 && isIdLike(kindAt(brace - 1)) ? brace - 1 : brace;
+      fail(sig[0].span, `Expected \`digraph\`, found ${describe(0)}; a topology starts with \`digraph <name> {\`.`);
+      keywordSpan = { start: sig[named].span.start, end: sig[named].span.start };
+      pos = named;
+    }
+
+    let name: string | undefined;
+    let nameSpan: Span | undefined;
+    if (isIdLike(kindAt(pos)) && kindAt(pos) !== 'keyword') {
+      const read = readValue();
+      checkBareWord(read, 'graph name');
+      name = read.value;
+      nameSpan = read.span;
+    }
+    let open: Span;
+    if (kindAt(pos) === 'lbrace') {
+      open = sig[pos].span;
+      pos++;
+    } else {
+      open = nameSpan ?? keywordSpan;
+      fail(pos < count ? sig[pos].span : open, `Expected \`{\` after the graph header, found ${describe(pos)}; open the graph body with \`{\`.`);
+    }
+
+    const root: Scope = { node: new Map(), edge: new Map(), graph: new Map(), depth: 0 };
+    parseStatements(root);
+    if (pos < count) {
+      pos++; // parseStatements stops only at the end or at a `}`: this one closes the graph
+    } else if (!unclosedReported) {
+      fail(open, 'The graph\'s `{` is never closed; add `}` at the end of the graph.');
+    }
+
+    const graph: DotGraph = {
+      strict,
+      directed,
+      keywordSpan,
+      graphAttrs,
+      nodes: [...nodes.values()],
+      edges,
+      ...(name !== undefined ? { name, nameSpan } : {}),
+      ...(strictSpan !== undefined ? { strictSpan } : {}),
+    };
+    return graph;
+  }
+
+  const graph = parseGraph();
+  let trailing: Span | undefined;
+  if (graph !== undefined && pos < count) {
+    trailing = sig[pos].span;
+    const at = trailing;
+    report('dot/unsupported', () =>
+      make('dot/unsupported', 'Only the first graph in the file is read, so everything from here on is ignored; move a second graph to its own file, or remove the stray `}` that closed the graph early.', at),
+    );
+  }
+
+  // Lexer and parser errors, in source order, capped at 20 plus one "too many" line.
+  const lexErrors = lexed.diagnostics.filter((d) => d.code === 'dot/parse-error');
+  parseErrors.sort((a, b) => (a.location.span?.start ?? 0) - (b.location.span?.start ?? 0));
+  const errors = mergeBySpan(lexErrors, parseErrors);
+  const totalErrors = lexed.parseErrorCount + parseErrorCount;
+  const kept = errors.slice(0, maxParseErrors);
+  if (totalErrors > maxParseErrors) {
+    const at = errors[maxParseErrors]?.location.span ?? kept[kept.length - 1]?.location.span ?? { start: 0, end: 0 };
+    kept.push(make('dot/parse-error', `The file has more than ${maxParseErrors} parse errors and the rest are not listed; fix the ones above first.`, at));
+  }
+  // Other dot/* findings: at most 20 per code in source order, then one summary without a range.
+  const findings = [...lexed.diagnostics.filter((d) => d.code !== 'dot/parse-error'), ...other];
+  findings.sort((a, b) => (a.location.span?.start ?? 0) - (b.location.span?.start ?? 0));
+  const listed = new Map<DiagnosticCode, number>();
+  const diagnostics: Diagnostic[] = [...kept];
+  for (const d of findings) {
+    const n = (listed.get(d.code) ?? 0) + 1;
+    listed.set(d.code, n);
+    if (n <= maxParseErrors) diagnostics.push(d);
+  }
+  for (const [code, seen] of reportCounts) {
+    if (seen <= maxParseErrors) continue;
+    diagnostics.push({
+      code,
+      severity: diagnosticInfo(code).severity,
+      message: `This finding occurs ${seen} times in the file; only the first ${maxParseErrors} are listed.`,
+      location: { file },
+    });
+  }
+  diagnostics.sort((a, b) => (a.location.span?.start ?? -1) - (b.location.span?.start ?? -1));
+  return { ...(graph !== undefined ? { graph } : {}), tokens, diagnostics, ...(trailing !== undefined ? { trailing } : {}) };
+}
+
+// ---------------------------------------------------------------------- internals
+
+/** Defaults in force. The maps are never changed in place (see `merged`), so they can be shared. */
+interface Scope {
+  node: ReadonlyMap<string, DotAttribute>;
+  edge: ReadonlyMap<string, DotAttribute>;
+  graph: ReadonlyMap<string, DotAttribute>;
+  readonly depth: number;
+}
+
+function merged(base: ReadonlyMap<string, DotAttribute>, over: ReadonlyMap<string, DotAttribute>): ReadonlyMap<string, DotAttribute> {
+  if (over.size === 0) return base;
+  const out = new Map(base);
+  for (const [key, attr] of over) out.set(key, attr);
+  return out;
+}
+
+interface ReadValue {
+  /** The first token of the value. */
+  readonly token: DotToken;
+  readonly value: string;
+  readonly span: Span;
+}
+
+interface Endpoint {
+  /** Set for a node endpoint; undefined for a subgraph. */
+  readonly read?: ReadValue;
+  /** For a subgraph: its slice of the mention log (its members are the distinct ids there). */
+  readonly logStart: number;
+  readonly logEnd: number;
+  readonly span: Span;
+}
+
+interface EndpointId {
+  readonly id: string;
+  readonly span: Span;
+}
+
+interface NodeBuilder {
+  id: string;
+  span: Span;
+  quoted: boolean;
+  attrs: Map<string, DotAttribute>;
+  occurrences: Span[];
+  statements: Span[];
+  idError?: 'hyphenated' | 'keyword';
+}
+
+// Compile-time checks that the builders are the model's shapes.
+const nodeShape: (n: NodeBuilder) => DotNode = (n) => n;
+void nodeShape;
+
+function isComment(kind: DotTokenKind): boolean {
+  return kind === 'line-comment' || kind === 'hash-comment' || kind === 'block-comment';
+}
+
+function quoteShort(value: string): string {
+  const oneLine = value.replace(/\s+/g, ' ');
+  return JSON.stringify(oneLine.length > 40 ? `${oneLine.slice(0, 40)}…` : oneLine);
+}
+
+function mergeBySpan(a: readonly Diagnostic[], b: readonly Diagnostic[]): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length || j < b.length) {
+    if (j >= b.length || (i < a.length && (a[i].location.span?.start ?? 0) <= (b[j].location.span?.start ?? 0))) out.push(a[i++]);
+    else out.push(b[j++]);
+  }
+  return out;
+}
+
+function assertNever(value: never): never {
+  throw new Error(`unexpected value ${String(value)}`);
+}

@@ -1,0 +1,317 @@
+/**
+ * Resolution (E§4, SPEC §5): every bundle/* code fires where it should and nowhere else.
+ * Cards are one-line JSON to keep the fixtures readable; `card(...)` builds one.
+ */
+import assert from 'node:assert/strict';
+import { assertDiagnostics, parseFixture } from './support/fixture';
+import { loadBundle } from '../src/bundle/resolve';
+
+const spec = 'Does one well-defined step of the pipeline and reports what it did.';
+
+interface CardSpec {
+  id: string;
+  version?: string;
+  type?: string;
+  inputs?: [string, string][];
+  outputs?: [string, string][];
+  cannot?: string[];
+  dependencies?: string[];
+  extra?: Record<string, unknown>;
+}
+
+/** One-line JSON card text. */
+function card(c: CardSpec): string {
+  const ports = (list: [string, string][] = []) => list.map(([name, type]) => ({ name, type }));
+  return JSON.stringify({
+    id: c.id,
+    name: c.id,
+    type: c.type ?? 'agent',
+    action: 'act',
+    spec,
+    inputs: ports(c.inputs),
+    outputs: ports(c.outputs),
+    ...(c.cannot ? { cannot: c.cannot } : {}),
+    ...(c.dependencies ? { dependencies: c.dependencies } : {}),
+    ...(c.extra ?? {}),
+    version: c.version ?? '1.0.0',
+  });
+}
+
+function check(source: string, families: readonly string[] = ['bundle/']): void {
+  const fixture = parseFixture(source);
+  const result = loadBundle(fixture.files, { folderName: 'fixture' });
+  assertDiagnostics(fixture, result.diagnostics, families);
+}
+
+const a = card({ id: 'a', outputs: [['out', 'text']] });
+const b = card({ id: 'b', inputs: [['in', 'text']], dependencies: ['a'] });
+
+const cases: Record<string, string> = {
+  'a clean two-node bundle has no bundle findings': `
+//- topology.dot
+digraph g { a [card="a@1.0.0"]; b [card="b@1.0.0"]; a -> b; }
+//- cards/a@1.0.0.json
+${a}
+//- cards/b@1.0.0.json
+${b}
+`,
+  'missing-card: pinned ref the bundle does not hold, on the pin value': `
+//- topology.dot
+digraph g { a [card="a@2.0.0"]; }
+//                  ^^^^^^^^^ error bundle/missing-card: only a@1.0.0
+//- cards/a@1.0.0.json
+${card({ id: 'a' })}
+//    ^^^ warning bundle/orphan-card
+`,
+  'missing-card: no pointer and no card with the node id': `
+//- topology.dot
+digraph g { lonely; }
+//          ^^^^^^ error bundle/missing-card
+`,
+  'missing-card: version= on a node whose id is not a card id': `
+//- topology.dot
+digraph g { my_step [version="1.0.0"]; }
+//                           ^^^^^^^ error bundle/missing-card
+`,
+  'unpinned-card: not id@version, ranges, latest, 1.x, and a bare node whose id names a card': `
+//- topology.dot
+digraph g {
+  n1 [card="a"];
+//         ^^^ error bundle/unpinned-card
+  n2 [card="a@^1.0.0"];
+//         ^^^^^^^^^^ error bundle/unpinned-card
+  n3 [card="a@latest"];
+//         ^^^^^^^^^^ error bundle/unpinned-card
+  n4 [card="a@1.x"];
+//         ^^^^^^^ error bundle/unpinned-card
+  a;
+//^ error bundle/unpinned-card: card="a@1.0.0"
+  n5 [card="a@1.0.0"];
+}
+//- cards/a@1.0.0.json
+${card({ id: 'a' })}
+`,
+  'unpinned-card: version= that is not exact': `
+//- topology.dot
+digraph g { a [version="1.x"]; b [version="1.0.0"]; }
+//                     ^^^^^ error bundle/unpinned-card
+//- cards/a@1.0.0.json
+${card({ id: 'a' })}
+//    ^^^ warning bundle/orphan-card
+//- cards/b@1.0.0.json
+${card({ id: 'b' })}
+`,
+  'orphan-card: a loaded card no node pins, on its id': `
+//- topology.dot
+digraph g { a [card="a@1.0.0"]; }
+//- cards/a@1.0.0.json
+${card({ id: 'a' })}
+//- cards/spare@1.0.0.yaml
+id: spare
+#   ^^^^^ warning bundle/orphan-card: spare@1.0.0
+name: Spare
+type: agent
+action: act
+spec: ${spec}
+inputs: []
+outputs: []
+version: 1.0.0
+`,
+  'digest-mismatch: two files claim one ref with different contents': `
+//- topology.dot
+digraph g { a [card="a@1.0.0"]; }
+//- cards/a@1.0.0.json
+${card({ id: 'a' })}
+//- cards/z-copy.yaml
+id: a
+name: Another A
+type: agent
+action: act
+spec: ${spec}
+inputs: []
+outputs: []
+version: 1.0.0
+#        ^^^^^ error bundle/digest-mismatch
+`,
+  'digest-mismatch: a digest pin that is not a prefix of the card digest': `
+//- topology.dot
+digraph g { a [card="a@1.0.0", digest="sha256:0000"]; }
+//                                    ^^^^^^^^^^^^^ error bundle/digest-mismatch
+//- cards/a@1.0.0.json
+${card({ id: 'a' })}
+`,
+  'port-mismatch: out= and in= naming ports the cards lack, on the values': `
+//- topology.dot
+digraph g { a [card="a@1.0.0"]; b [card="b@1.0.0"]; a -> b [out="nope", in="nada"]; }
+//                                                              ^^^^^^ error bundle/port-mismatch: "nope"
+//                                                                         ^^^^^^ error bundle/port-mismatch: "nada"
+//- cards/a@1.0.0.json
+${a}
+//- cards/b@1.0.0.json
+${b}
+`,
+  'port-mismatch: an edge that carries no data': `
+//- topology.dot
+digraph g { a [card="a@1.0.0"]; c [card="c@1.0.0"]; a -> c; }
+//                                                  ^^^^^^ error bundle/port-mismatch: carries no data
+//- cards/a@1.0.0.json
+${card({ id: 'a' })}
+//- cards/c@1.0.0.json
+${card({ id: 'c', inputs: [['in', 'text']], dependencies: ['a'] })}
+`,
+  'type-mismatch: no compatible pair, and a pinned incompatible pair; narrower output fits': `
+//- topology.dot
+digraph g {
+  t [card="t@1.0.0"]; c [card="c@1.0.0"]; k [card="k@1.0.0"];
+  t -> c;
+//^^^^^^ error bundle/type-mismatch
+  k -> t [out="code", in="in"];
+}
+//- cards/t@1.0.0.json
+${card({ id: 't', inputs: [['in', 'text']], outputs: [['out', 'text']], dependencies: ['k'] })}
+//- cards/c@1.0.0.json
+${card({ id: 'c', inputs: [['in', 'code']], dependencies: ['t'] })}
+//- cards/k@1.0.0.json
+${card({ id: 'k', outputs: [['code', 'code']] })}
+`,
+  'type-mismatch: pinned pair whose types do not fit': `
+//- topology.dot
+digraph g { a [card="a@1.0.0"]; c [card="c@1.0.0"]; a -> c [out="out", in="in"]; }
+//                                                  ^^^^^^^^^^^^^^^^^^^^^^^^^^^ error bundle/type-mismatch
+//- cards/a@1.0.0.json
+${a}
+//- cards/c@1.0.0.json
+${card({ id: 'c', inputs: [['in', 'code']], dependencies: ['a'] })}
+`,
+  'port-ambiguous: two compatible pairs': `
+//- topology.dot
+digraph g { a [card="a@1.0.0"]; d [card="d@1.0.0"]; a -> d; }
+//                                                  ^^^^^^ warning bundle/port-ambiguous
+//- cards/a@1.0.0.json
+${a}
+//- cards/d@1.0.0.json
+${card({ id: 'd', inputs: [['one', 'text'], ['two', 'any']], dependencies: ['a'] })}
+`,
+  'prohibition-violated: on the edge, with the carrying port pinned or not': `
+//- topology.dot
+digraph g {
+  p [card="p@1.0.0"]; j [card="j@1.0.0"]; q [card="q@1.0.0"];
+  p -> j;
+//^^^^^^ error bundle/prohibition-violated: acceptance-criteria
+  p -> q [out="plan"];
+}
+//- cards/p@1.0.0.json
+${card({ id: 'p', outputs: [['plan', 'plan'], ['criteria', 'acceptance-criteria']] })}
+//- cards/j@1.0.0.json
+${card({ id: 'j', inputs: [['plan', 'plan']], cannot: ['acceptance-criteria'], dependencies: ['p'] })}
+//- cards/q@1.0.0.json
+${card({ id: 'q', inputs: [['plan', 'structured']], cannot: ['acceptance-criteria'], dependencies: ['p'] })}
+`,
+  'dependencies: missing (card file) and undeclared (edge)': `
+//- topology.dot
+digraph g { a [card="a@1.0.0"]; b [card="b@1.0.0"]; a -> b; }
+//                                                  ^^^^^^ warning bundle/undeclared-dependency
+//- cards/a@1.0.0.json
+${a}
+//- cards/b@1.0.0.yaml
+id: b
+name: B
+type: agent
+action: act
+spec: ${spec}
+inputs: [{ name: in, type: text }]
+outputs: []
+dependencies: [ghost]
+#              ^^^^^ error bundle/missing-dependency: ghost
+version: 1.0.0
+`,
+  'dependencies: a node id counts as well as a card id': `
+//- topology.dot
+digraph g { first [card="a@1.0.0"]; b [card="b@1.0.0"]; first -> b; }
+//- cards/a@1.0.0.json
+${a}
+//- cards/b@1.0.0.json
+${card({ id: 'b', inputs: [['in', 'text']], dependencies: ['first'] })}
+`,
+  'no-entry and no-exit on a pure cycle': `
+//- topology.dot
+  digraph g { a [card="a@1.0.0"]; b [card="b@1.0.0"]; a -> b -> a; }
+//^^^^^^^ warning bundle/no-entry
+//^^^^^^^ warning bundle/no-exit
+//- cards/a@1.0.0.json
+${card({ id: 'a', inputs: [['in', 'text']], outputs: [['out', 'text']], dependencies: ['b'] })}
+//- cards/b@1.0.0.json
+${card({ id: 'b', inputs: [['in', 'text']], outputs: [['out', 'text']], dependencies: ['a'] })}
+`,
+  'unreachable-node: a cycle hanging off no entry': `
+//- topology.dot
+digraph g { a [card="a@1.0.0"]; x [card="x@1.0.0"]; y [card="y@1.0.0"]; x -> y -> x; }
+//                              ^ warning bundle/unreachable-node
+//                                                  ^ warning bundle/unreachable-node
+//- cards/a@1.0.0.json
+${card({ id: 'a' })}
+//- cards/x@1.0.0.json
+${card({ id: 'x', inputs: [['in', 'text']], outputs: [['out', 'text']], dependencies: ['y'] })}
+//- cards/y@1.0.0.json
+${card({ id: 'y', inputs: [['in', 'text']], outputs: [['out', 'text']], dependencies: ['x'] })}
+`,
+  'legacy-topology-file: blueprint.dot beside topology.dot': `
+//- topology.dot
+digraph g { a [card="a@1.0.0"]; }
+//- blueprint.dot
+//! warning bundle/legacy-topology-file
+digraph old { }
+//- cards/a@1.0.0.json
+${card({ id: 'a' })}
+`,
+  'misfiled-card: a card saved as cards/blueprint.yaml': `
+//- topology.dot
+digraph g { a [card="a@1.0.0"]; }
+//                  ^^^^^^^^^ error bundle/missing-card
+//- cards/blueprint.yaml
+id: a
+#[0,2) warning bundle/misfiled-card: rename
+name: A
+type: agent
+action: act
+spec: ${spec}
+inputs: []
+outputs: []
+version: 1.0.0
+`,
+};
+
+describe('bundle resolution', () => {
+  for (const [name, source] of Object.entries(cases)) it(name, () => check(source));
+
+  it('computes a digest over the topology text and the resolved cards only', () => {
+    const fixture = parseFixture(`
+//- topology.dot
+digraph g { a [card="a@1.0.0"]; }
+//- cards/a@1.0.0.json
+${card({ id: 'a' })}
+//- cards/spare@1.0.0.json
+${card({ id: 'spare' })}
+`);
+    const withOrphan = loadBundle(fixture.files).blueprint!.digest;
+    const without = loadBundle(fixture.files.filter((f) => !f.path.includes('spare'))).blueprint!.digest;
+    assert.match(withOrphan, /^sha256:[0-9a-f]{64}$/);
+    assert.equal(withOrphan, without);
+  });
+
+  it('keeps resolving after a DOT parse error on another line', () => {
+    const fixture = parseFixture(`
+//- topology.dot
+digraph g {
+  a [card="a@1.0.0"];
+  b [card=];
+  c [card="c@9.0.0"];
+}
+//- cards/a@1.0.0.json
+${card({ id: 'a' })}
+`);
+    const codes = loadBundle(fixture.files).diagnostics.map((d) => d.code);
+    assert.ok(codes.includes('dot/parse-error'));
+    assert.ok(codes.includes('bundle/missing-card'), 'c is still resolved after the broken line');
+  });
+});
