@@ -5,6 +5,7 @@
  * refused; 2 the tool itself failed (a bug); 3 the invocation is wrong or a path is unreadable.
  */
 import { promises as fs } from 'node:fs';
+import { randomBytes } from 'node:crypto';
 import * as path from 'node:path';
 import {
   applyPolicy,
@@ -22,6 +23,7 @@ import type { SourceFile } from './bundle/model';
 import type { Analysis } from './analyze';
 import { explainCode } from './diagnostics/render';
 import { coreVocabulary, explainTerm } from './vocabulary';
+import { exportAttractor, importAttractor, importedBundleFiles } from './compile';
 
 export const exitCodes = { ok: 0, findings: 1, internal: 2, usage: 3 } as const;
 
@@ -43,11 +45,17 @@ Usage:
   darkprint validate <dir> [--format text|json] [--ignore code,...] [--severity code=level,...]
   darkprint report <dir> [--format text|json]
   darkprint explain <code|term>
+  darkprint export <dir> --attractor [--out <file>]
+  darkprint import <pipeline.dot> --as <handle> --out <dir>
 
 validate  prints every finding (file:line:column: severity code: message); exits 1 when any is an error.
 report    prints the analysis: security level with its rationale, autonomy with both readings,
           phase coverage, and the risk markers with the nodes they fall on.
 explain   describes a diagnostic code (e.g. bundle/prohibition-violated) or a vocabulary term (e.g. validation).
+export    compiles the bundle to an Attractor pipeline, on stdout or into --out; refuses (exit 1) a
+          bundle with a finding that stops storage or a node without a card.
+import    reads an Attractor pipeline into a new draft bundle in --out (a folder that must not exist
+          or be empty); every card records --as as its author.
 
 --ignore and --severity take codes or families (attractor/); levels are error, warning, info, off.
 Exit codes: 0 no error found, 1 errors found, 2 internal failure, 3 wrong invocation or unreadable path.
@@ -72,7 +80,9 @@ interface ParsedArgs {
   flags: Map<string, string>;
 }
 
-const valueFlags = new Set(['format', 'ignore', 'severity']);
+const valueFlags = new Set(['format', 'ignore', 'severity', 'out', 'as']);
+/** Flags that take no value. */
+const switchFlags = new Set(['attractor']);
 
 function parseArgs(argv: readonly string[]): ParsedArgs {
   const positional: string[] = [];
@@ -92,6 +102,11 @@ function parseArgs(argv: readonly string[]): ParsedArgs {
     const name = arg.slice(2, eq >= 0 ? eq : undefined);
     if (name === 'help') {
       flags.set('help', '');
+      continue;
+    }
+    if (switchFlags.has(name)) {
+      if (eq >= 0) throw new UsageError(`--${name} takes no value`);
+      flags.set(name, '');
       continue;
     }
     if (!valueFlags.has(name)) throw new UsageError(`unknown option --${escapeControl(name)}`);
@@ -125,6 +140,10 @@ async function run(argv: readonly string[], io: Io): Promise<number> {
       return report(rest, args.flags, io);
     case 'explain':
       return explain(rest, args.flags, io);
+    case 'export':
+      return exportCommand(rest, args.flags, io);
+    case 'import':
+      return importCommand(rest, args.flags, io);
     default:
       throw new UsageError(`unknown command \`${escapeControl(verb ?? '')}\``);
   }
@@ -274,6 +293,148 @@ async function explain(rest: string[], flags: Map<string, string>, io: Io): Prom
     return exitCodes.ok;
   }
   throw new UsageError(`${escapeControl(subject)} is neither a diagnostic code (e.g. card/unknown-term) nor a core vocabulary term (e.g. validation)`);
+}
+
+async function exportCommand(rest: string[], flags: Map<string, string>, io: Io): Promise<number> {
+  only(flags, ['attractor', 'out'], 'export');
+  if (rest.length > 1) throw new UsageError(`export takes one folder, got ${rest.length}`);
+  if (!flags.has('attractor')) throw new UsageError('export needs a target format: add --attractor (the only format this build writes)');
+  const out = flags.get('out');
+  if (out !== undefined) await checkOutputFile(out);
+  const { dir, result } = await loadFolder(rest[0]);
+  const rel = path.relative(process.cwd(), dir) || '.';
+  const indexFor = bundleIndex(result);
+  const outcome = exportAttractor(result);
+  if (!outcome.ok) {
+    for (const d of sortDiagnostics(outcome.blocking)) io.err(renderTextDiagnostic(d, rel, indexFor));
+    for (const reason of outcome.reasons) io.err(`export: ${escapeControl(reason)}\n`);
+    return exitCodes.findings;
+  }
+  for (const d of sortDiagnostics(outcome.diagnostics)) io.err(renderTextDiagnostic(d, rel, indexFor));
+  if (out === undefined) {
+    io.out(outcome.text);
+  } else {
+    await writeFileAtomically(path.resolve(out), outcome.text);
+    io.out(`export: wrote ${escapeControl(out)}\n`);
+  }
+  return exitCodes.ok;
+}
+
+async function importCommand(rest: string[], flags: Map<string, string>, io: Io): Promise<number> {
+  only(flags, ['as', 'out'], 'import');
+  if (rest.length !== 1) throw new UsageError('import takes one pipeline file, e.g. `darkprint import pipeline.dot --as my-handle --out drafts/pipeline`');
+  const author = flags.get('as');
+  if (author === undefined || author.trim().length === 0) throw new UsageError('import needs --as <handle>: the author every imported card records');
+  const outArg = flags.get('out');
+  if (outArg === undefined || outArg.trim().length === 0) throw new UsageError('import needs --out <dir>: a new folder for the draft bundle');
+  const file = rest[0];
+  let text: string;
+  try {
+    text = await fs.readFile(file, 'utf8');
+  } catch (error) {
+    throw new UsageError(`cannot read ${escapeControl(file)}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  const out = path.resolve(outArg);
+  const existing = await describeExisting(out);
+  if (existing !== undefined) {
+    io.err(`import: ${escapeControl(outArg)} ${existing}, and import never writes over anything; name a new folder (or an empty one) with --out.\n`);
+    return exitCodes.findings;
+  }
+  const display = path.relative(process.cwd(), path.resolve(file)) || file;
+  const result = importAttractor(text, { author, origin: path.basename(file), file: display });
+  const index = lineIndex(text);
+  for (const d of result.diagnostics) io.err(renderTextDiagnostic(d, '', (f) => (f === display ? index : undefined)));
+  if (!result.readable) {
+    io.err(`import: ${escapeControl(file)} is not a readable DOT digraph, so nothing was written; fix the errors above and import again.\n`);
+    return exitCodes.findings;
+  }
+  const files = importedBundleFiles(result);
+  await writeFolderAtomically(out, files);
+  io.err(
+    `import: the bundle in ${escapeControl(outArg)} is a draft: its cards have no ports, dependencies or prohibitions, ` +
+      `and each records author "${escapeControl(author)}" and provenance "derived:attractor ${escapeControl(path.basename(file))}". Review every card before you use it.\n`,
+  );
+  io.out(`import: wrote ${files.length} files to ${escapeControl(outArg)}\n`);
+  for (const f of files) io.out(`  ${escapeControl(f.path)}\n`);
+  return exitCodes.ok;
+}
+
+function bundleIndex(result: LoadResult): (file: string) => LineIndex | undefined {
+  const texts = new Map<string, LineIndex>();
+  return (file) => {
+    if (!texts.has(file)) {
+      const source = sourceText(result, file);
+      if (source !== undefined) texts.set(file, lineIndex(source));
+    }
+    return texts.get(file);
+  };
+}
+
+/** Refuses an --out that is a folder or sits in a folder that does not exist, before any work is done. */
+async function checkOutputFile(out: string): Promise<void> {
+  const target = path.resolve(out);
+  const stat = await fs.stat(target).catch(() => undefined);
+  if (stat?.isDirectory()) throw new UsageError(`--out ${escapeControl(out)} is a folder; name the file to write, e.g. ${escapeControl(path.join(out, 'pipeline.dot'))}`);
+  const parent = await fs.stat(path.dirname(target)).catch(() => undefined);
+  if (!parent?.isDirectory()) throw new UsageError(`cannot write ${escapeControl(out)}: the folder ${escapeControl(path.dirname(out))} does not exist`);
+}
+
+/** Writes a temporary file beside `file`, then renames it into place: readers see the old file or the whole new one. */
+async function writeFileAtomically(file: string, text: string): Promise<void> {
+  const temp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
+  try {
+    await fs.writeFile(temp, text, { flag: 'wx' });
+    await fs.rename(temp, file);
+  } catch (error) {
+    await fs.rm(temp, { force: true });
+    throw new UsageError(`cannot write ${escapeControl(file)}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+/** Why `dir` cannot receive an import (it holds something), or undefined when it is absent or an empty folder. */
+async function describeExisting(dir: string): Promise<string | undefined> {
+  const stat = await fs.lstat(dir).catch(() => undefined);
+  if (!stat) return undefined;
+  if (!stat.isDirectory()) return 'already exists and is not a folder';
+  return (await fs.readdir(dir)).length > 0 ? 'already holds files' : undefined;
+}
+
+/**
+ * Writes `files` into a temporary folder beside `dir`, then renames it to `dir`, so a failure
+ * never leaves half a bundle. Every path must stay inside the folder: a path that would leave it
+ * is a bug, never written.
+ */
+async function writeFolderAtomically(dir: string, files: readonly SourceFile[]): Promise<void> {
+  const parent = path.dirname(dir);
+  try {
+    await fs.mkdir(parent, { recursive: true });
+  } catch (error) {
+    throw new UsageError(`cannot create ${escapeControl(parent)}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  const temp = await fs.mkdtemp(path.join(parent, `.${path.basename(dir)}.import-`));
+  try {
+    for (const f of files) {
+      const target = insideFolder(temp, f.path);
+      await fs.mkdir(path.dirname(target), { recursive: true });
+      await fs.writeFile(target, f.text, { flag: 'wx' });
+    }
+    if ((await describeExisting(dir)) !== undefined) throw new UsageError(`${escapeControl(dir)} was filled while the import ran; nothing was written`);
+    // an empty folder may stand where the bundle goes; rmdir removes it only while it is empty
+    if (await fs.lstat(dir).catch(() => undefined)) await fs.rmdir(dir);
+    await fs.rename(temp, dir);
+  } catch (error) {
+    await fs.rm(temp, { recursive: true, force: true });
+    throw error;
+  }
+}
+
+/** `relative` resolved inside `root`; throws on any path that is absolute, empty, or steps out with `..`. */
+export function insideFolder(root: string, relative: string): string {
+  const segments = relative.split('/');
+  const bad = relative.length === 0 || relative.includes('\\') || relative.includes('\u0000') || path.isAbsolute(relative) || segments.some((s) => s === '' || s === '.' || s === '..');
+  const target = path.resolve(root, ...segments);
+  if (bad || !target.startsWith(root + path.sep)) throw new Error(`refusing to write ${JSON.stringify(relative)}: it is not a plain path inside the output folder`);
+  return target;
 }
 
 // ---- rendering --------------------------------------------------------------------------

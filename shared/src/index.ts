@@ -7,3 +7,10 @@
  */
 export * from './text';
 export * from './diagnostics';
+export * from './syntax';
+export * from './vocabulary';
+export * from './bundle';
+export * from './analyze';
+export * from './hash';
+export * from './compile';
+export * from './ide';

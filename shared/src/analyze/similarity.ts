@@ -6,8 +6,9 @@
  * Similarity is the Jaccard index of the two shingle sets, 0 when either set is empty.
  *
  * `findSimilarSpecs` is the bulk form the analyzer uses on large bundles: each text is cut into
- * shingles once, shingles are interned to integers, and an inverted index from shingle to
- * reference text means only pairs sharing at least one shingle are ever scored.
+ * shingles once, words and shingles are interned to integers (a shingle's key is a number made
+ * of its three word ids, never a joined string), and a prefix-filtered inverted index means
+ * only pairs that can pass the threshold are ever scored.
  */
 
 /** The shingle width. */
@@ -17,7 +18,23 @@ const wordSeparator = /[^\p{L}\p{N}]+/u;
 
 /** The words of `text`: lowercased runs of letters and digits, in order. */
 export function specWords(text: string): string[] {
-  return text.toLowerCase().split(wordSeparator).filter((word) => word.length > 0);
+  const lower = text.toLowerCase();
+  // ASCII text (nearly every spec) is cut by a scan; anything else by the Unicode-aware pattern
+  const words: string[] = [];
+  let start = -1;
+  for (let i = 0; i < lower.length; i++) {
+    const c = lower.charCodeAt(i);
+    if (c >= 128) return lower.split(wordSeparator).filter((word) => word.length > 0);
+    const wordy = (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || (c >= 65 && c <= 90);
+    if (wordy) {
+      if (start < 0) start = i;
+    } else if (start >= 0) {
+      words.push(lower.slice(start, i));
+      start = -1;
+    }
+  }
+  if (start >= 0) words.push(lower.slice(start));
+  return words;
 }
 
 /** The set of word shingles of `text`. */
@@ -53,66 +70,137 @@ export interface SimilarPair {
  * Every (subject, reference) pair whose texts both have at least three words and whose
  * similarity is strictly above `threshold`, in subject order then reference order. Scores are
  * computed with the same arithmetic as `jaccardSimilarity`, so the two always agree.
+ *
+ * Specs share stock phrases ("the test report", a house closing sentence), so an index of every
+ * shingle would still pair most subjects with most references. This is a set-similarity join
+ * with prefix filtering instead: shingles are ordered rarest first (by how many references hold
+ * them), and a pair can only reach a Jaccard index of `t` when the first
+ * `size − ⌈t · size⌉ + 1` shingles of each side share one. Only those prefixes are indexed and
+ * probed; each candidate pair found that way is then scored exactly on the full sets.
  */
 export function findSimilarSpecs(subjects: readonly string[], references: readonly string[], threshold: number): SimilarPair[] {
-  const intern = new Map<string, number>();
-  const idsOf = (text: string): number[] | undefined => {
-    const words = specWords(text);
-    if (words.length < shingleWidth) return undefined;
-    const ids: number[] = [];
-    for (const shingle of shinglesOfWords(words)) {
-      let id = intern.get(shingle);
-      if (id === undefined) {
-        id = intern.size;
-        intern.set(shingle, id);
-      }
-      ids.push(id);
-    }
-    return ids;
+  const index = createShingleIndex();
+  const referenceSets = references.map((text) => index.shingleIds(text));
+  const subjectSets = subjects.map((text) => index.shingleIds(text));
+
+  // the global order: rarer among the references first, ties by id
+  const frequency = new Int32Array(index.size());
+  for (const set of referenceSets) if (set !== undefined) for (const id of set) frequency[id]++;
+  // sorted natively as numbers: frequency in the high bits, id in the low 32
+  const idBits = 2 ** 32;
+  const prefix = (set: Int32Array): Float64Array => {
+    const keys = new Float64Array(set.length);
+    for (let i = 0; i < set.length; i++) keys[i] = frequency[set[i]] * idBits + set[i];
+    keys.sort();
+    const length = Math.min(set.length, set.length - Math.ceil(threshold * set.length - 1e-9) + 1);
+    return keys.subarray(0, Math.max(1, length));
   };
 
-  // the inverted index: shingle id -> references holding it
-  const referenceSizes = new Int32Array(references.length);
-  const postings: number[][] = [];
-  for (let r = 0; r < references.length; r++) {
-    const ids = idsOf(references[r]);
-    if (ids === undefined) {
-      referenceSizes[r] = -1;
-      continue;
+  // the inverted index over reference prefixes: shingle id -> references
+  const postings = new Map<number, number[]>();
+  referenceSets.forEach((set, r) => {
+    if (set === undefined) return;
+    for (const key of prefix(set)) {
+      const id = key % idBits;
+      const list = postings.get(id);
+      if (list === undefined) postings.set(id, [r]);
+      else list.push(r);
     }
-    referenceSizes[r] = ids.length;
-    for (const id of ids) (postings[id] ??= []).push(r);
-  }
+  });
 
-  const shared = new Int32Array(references.length);
-  const touched: number[] = [];
+  const seen = new Int32Array(references.length).fill(-1);
+  const candidates: number[] = [];
   const out: SimilarPair[] = [];
-  for (let s = 0; s < subjects.length; s++) {
-    const words = specWords(subjects[s]);
-    if (words.length < shingleWidth) continue;
-    const own = shinglesOfWords(words);
-    for (const shingle of own) {
-      const id = intern.get(shingle);
-      if (id === undefined) continue;
-      for (const r of postings[id] ?? []) {
-        if (shared[r] === 0) touched.push(r);
-        shared[r]++;
+  subjectSets.forEach((own, s) => {
+    if (own === undefined) return;
+    for (const key of prefix(own)) {
+      const holders = postings.get(key % idBits);
+      if (holders === undefined) continue;
+      for (const r of holders) {
+        if (seen[r] === s) continue;
+        seen[r] = s;
+        candidates.push(r);
       }
     }
-    const first = out.length;
-    for (const r of touched) {
-      const common = shared[r];
-      const score = common / (own.size + referenceSizes[r] - common);
+    candidates.sort((a, b) => a - b);
+    for (const r of candidates) {
+      const other = referenceSets[r] as Int32Array;
+      const common = sharedCount(own, other);
+      const score = common / (own.length + other.length - common);
       if (score > threshold) out.push({ subject: s, reference: r, score });
-      shared[r] = 0;
     }
-    touched.length = 0;
-    if (out.length - first > 1) {
-      const hits = out.splice(first).sort((a, b) => a.reference - b.reference);
-      for (const hit of hits) out.push(hit);
-    }
-  }
+    candidates.length = 0;
+  });
   return out;
+}
+
+/** How many ids two ascending lists of distinct ids share. */
+function sharedCount(a: Int32Array, b: Int32Array): number {
+  let i = 0;
+  let j = 0;
+  let common = 0;
+  while (i < a.length && j < b.length) {
+    if (a[i] === b[j]) {
+      common++;
+      i++;
+      j++;
+    } else if (a[i] < b[j]) i++;
+    else j++;
+  }
+  return common;
+}
+
+interface ShingleIndex {
+  /** The distinct shingle ids of a text of three words or more, ascending (undefined for a shorter one). */
+  shingleIds(text: string): Int32Array | undefined;
+  /** How many distinct shingles have been seen (every id is below it). */
+  size(): number;
+}
+
+/**
+ * Interns words to integers and 3-word shingles to integers, so a shingle is looked up by a
+ * number made of its three word ids rather than by a joined string. Same shingles as
+ * `shinglesOfWords` for texts of three words or more: words hold no space, so joining them with
+ * one is the same as listing them.
+ */
+function createShingleIndex(): ShingleIndex {
+  const wordIds = new Map<string, number>();
+  const shingles = new Map<number | string, number>();
+  const wordBits = 2 ** 17;
+  return {
+    shingleIds(text) {
+      const words = specWords(text);
+      if (words.length < shingleWidth) return undefined;
+      const ids = new Array<number>(words.length);
+      for (let i = 0; i < words.length; i++) {
+        let id = wordIds.get(words[i]);
+        if (id === undefined) {
+          id = wordIds.size;
+          wordIds.set(words[i], id);
+        }
+        ids[i] = id;
+      }
+      const found = new Int32Array(words.length - shingleWidth + 1);
+      for (let i = 0; i + shingleWidth <= ids.length; i++) {
+        const a = ids[i];
+        const b = ids[i + 1];
+        const c = ids[i + 2];
+        // three ids below 2^17 pack exactly into one double; beyond that, a string key
+        const key: number | string = a < wordBits && b < wordBits && c < wordBits ? (a * wordBits + b) * wordBits + c : `${a} ${b} ${c}`;
+        let id = shingles.get(key);
+        if (id === undefined) {
+          id = shingles.size;
+          shingles.set(key, id);
+        }
+        found[i] = id;
+      }
+      found.sort();
+      let distinct = 1;
+      for (let i = 1; i < found.length; i++) if (found[i] !== found[distinct - 1]) found[distinct++] = found[i];
+      return found.subarray(0, distinct);
+    },
+    size: () => shingles.size,
+  };
 }
 
 function shinglesOfWords(words: readonly string[]): Set<string> {

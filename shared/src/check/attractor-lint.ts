@@ -292,15 +292,15 @@ function scanAttributeList(tokens: readonly DotToken[], open: number, text: stri
       i++;
       continue;
     }
-    // A bare next key: the range is the gap where the comma belongs.
+    // A bare next key: the range is the gap where the comma belongs (the key itself when there is no gap).
     const gap = { start: tokens[i - 1].span.end, end: separator.span.start };
-    const between = text.slice(gap.start, gap.end);
+    const spaced = gap.end > gap.start && text.slice(gap.start, gap.end).trim().length === 0;
     report.add(
       'attractor/attr-separator',
-      between.trim().length === 0 && between.length > 0
+      spaced
         ? 'Attractor needs commas between attributes, and these two are separated by a space; add `,` after the first.'
         : 'Attractor needs commas between attributes; add `,` before the next one.',
-      gap,
+      spaced ? gap : separator.span,
     );
   }
 }

@@ -225,7 +225,7 @@ export function parseCondition(value: string): { clauses: ConditionClause[]; pro
   let segment: ConditionToken[] = [];
   let previousAnd: ConditionToken | undefined;
   const finish = (nextAnd: ConditionToken | undefined): void => {
-    const result = readClause(segment, previousAnd, nextAnd);
+    const result = readClause(value, segment, previousAnd, nextAnd);
     if ('problem' in result) problems.push(result);
     else clauses.push(result);
   };
@@ -250,12 +250,13 @@ function spanOf(tokens: readonly ConditionToken[]): { start: number; end: number
   return { start: tokens[0].start, end: tokens[tokens.length - 1].end };
 }
 
-function textOf(tokens: readonly ConditionToken[]): string {
-  return tokens.map((t) => t.text).join(' ');
+/** The source text the tokens cover, as written. */
+function textOf(source: string, tokens: readonly ConditionToken[]): string {
+  return source.slice(tokens[0].start, tokens[tokens.length - 1].end);
 }
 
 /** One clause; at most one problem, the first that applies (E§9 order). */
-function readClause(tokens: readonly ConditionToken[], before: ConditionToken | undefined, after: ConditionToken | undefined): ConditionClause | ConditionProblem {
+function readClause(source: string, tokens: readonly ConditionToken[], before: ConditionToken | undefined, after: ConditionToken | undefined): ConditionClause | ConditionProblem {
   if (tokens.length === 0) {
     const and = after ?? before;
     return {
@@ -310,7 +311,7 @@ function readClause(tokens: readonly ConditionToken[], before: ConditionToken | 
     }
     return {
       problem: 'missing-operator',
-      message: `\`${textOf(tokens)}\` has no operator; write the key, then \`=\` or \`!=\`, then the value.`,
+      message: `\`${textOf(source, tokens)}\` has no operator; write the key, then \`=\` or \`!=\`, then the value.`,
       ...spanOf(tokens),
     };
   }
@@ -329,7 +330,7 @@ function readClause(tokens: readonly ConditionToken[], before: ConditionToken | 
   if (keySide.length > 1 || keySide[0].kind !== 'word') {
     return {
       problem: 'bad-key',
-      message: `\`${textOf(keySide)}\` is not a key: a key is one unquoted word; use \`outcome\`, \`preferred_label\` or \`context.<name>\`.`,
+      message: `\`${textOf(source, keySide)}\` is not a key: a key is one unquoted word; use \`outcome\`, \`preferred_label\` or \`context.<name>\`.`,
       ...spanOf(keySide),
     };
   }
@@ -357,7 +358,7 @@ function readClause(tokens: readonly ConditionToken[], before: ConditionToken | 
   if (literalSide.length > 1 || (literal.kind !== 'word' && literal.kind !== 'string')) {
     return {
       problem: 'bad-literal',
-      message: `\`${textOf(literalSide)}\` is not a single value; put it between double quotes, e.g. \`${key.text}${operator.text}"${literalSide.map((t) => t.text).join(' ').replace(/"/g, '')}"\`.`,
+      message: `\`${textOf(source, literalSide)}\` is not a single value; put it between double quotes, e.g. \`${key.text}${operator.text}"${textOf(source, literalSide).replace(/"/g, '\\"')}"\`.`,
       ...spanOf(literalSide),
     };
   }

@@ -5,7 +5,11 @@
  * file; nothing else in the engine spells one of these names.
  *
  * The descriptions are ours, written from the Attractor specification for hovers.
- * (The export/import mapping table joins this file later.)
+ *
+ * The second half is THE mapping between DarkPrint node types and Attractor shapes and
+ * handlers (E§10), with the names the exporter writes and the ones it withholds. Export reads
+ * it forwards, import reads it backwards, and the export header's disclosure lists are derived
+ * from it, so the two directions and the header cannot drift apart.
  */
 
 export type AttractorScope = 'graph' | 'node' | 'edge';
@@ -184,4 +188,161 @@ export function suggestNodeId(id: string, isTaken: (candidate: string) => boolea
     const candidate = `${base}_${n}`;
     if (!isTaken(candidate)) return candidate;
   }
+}
+
+// ---- the type -> shape/handler mapping (E§10 "Mapping") ----------------------------------
+
+/** One row: a DarkPrint node type, the Attractor shape it compiles to, and the handler that shape selects. */
+export interface AttractorTypeRow {
+  readonly type: string;
+  readonly shape: string;
+  readonly handler: string;
+}
+
+function row(type: string, shape: string, handler: string): AttractorTypeRow {
+  return Object.freeze({ type, shape, handler });
+}
+
+/**
+ * THE mapping, in E§10 order. The order matters twice: import lists the types of one shape in
+ * this order (the first is its default), and the header lists nothing from here.
+ */
+export const attractorTypeRows: readonly AttractorTypeRow[] = Object.freeze([
+  row('agent', 'box', 'codergen'),
+  row('tool', 'box', 'codergen'),
+  row('shell-tool', 'parallelogram', 'tool'),
+  row('human-gate', 'hexagon', 'wait.human'),
+  row('human-input', 'hexagon', 'wait.human'),
+  row('decision', 'diamond', 'conditional'),
+  row('validation', 'box', 'codergen'),
+  row('parallel', 'component', 'parallel'),
+  row('parallel.fan-in', 'tripleoctagon', 'parallel.fan_in'),
+  row('manager-loop', 'house', 'stack.manager_loop'),
+]);
+
+/** The shape (and handler) of a node whose type has no row on its ancestor chain. */
+export const fallbackRow: AttractorTypeRow = Object.freeze({ type: '', shape: 'box', handler: 'codergen' });
+
+/** The pipeline's entry and exit nodes (Attractor spec §2.8). */
+export const entryShape = 'Mdiamond';
+export const exitShape = 'Msquare';
+export const entryHandler = 'start';
+export const exitHandler = 'exit';
+
+/** Preferred ids of the entry and exit nodes the exporter adds (`_` is appended while a real node holds the name). */
+export const entryNodeId = '__start';
+export const exitNodeId = '__exit';
+
+/** Labels of the entry and exit nodes. */
+export const entryLabel = 'start';
+export const exitLabel = 'exit';
+
+/** The prefix of the `class` names the exporter derives from a node's type chain and phases. */
+export const classPrefix = 'dp-';
+
+/** Reserved attributes the exporter writes, per scope, in the order it writes them. */
+export const emittedAttributes: Readonly<Record<AttractorScope, readonly string[]>> = Object.freeze({
+  graph: Object.freeze(['goal', 'label']),
+  node: Object.freeze(['label', 'shape', 'prompt', 'llm_model', 'max_retries', 'tool_command', 'class']),
+  edge: Object.freeze(['label', 'condition', 'weight']),
+});
+
+/** DarkPrint's own node attributes in an export: the pinned card, and the topology id when it had to be rewritten. */
+export const cardAttribute = 'card';
+export const originalIdAttribute = 'dp_node';
+
+/** Reserved node attributes the exporter holds back on purpose: `type` would override the handler the shape selects. */
+export const withheldAttributes: Readonly<Record<AttractorScope, readonly string[]>> = Object.freeze({
+  graph: Object.freeze([]),
+  node: Object.freeze(['type']),
+  edge: Object.freeze([]),
+});
+
+/** Reserved attributes with no default that a handler reads directly (a supervisor's child file, a gate's timeout choice, a tool's command). */
+export const handlerNeededAttributes: Readonly<Record<AttractorScope, readonly string[]>> = Object.freeze({
+  graph: Object.freeze(['stack.child_dotfile']),
+  node: Object.freeze(['tool_command', 'human.default_choice']),
+  edge: Object.freeze([]),
+});
+
+export const attractorScopes: readonly AttractorScope[] = Object.freeze(['graph', 'node', 'edge']);
+
+/** Reserved attributes of `scope` a blueprint cannot set: reserved minus emitted minus withheld, in reserved order. */
+export function unexpressedAttributes(scope: AttractorScope): readonly string[] {
+  const emitted = new Set([...emittedAttributes[scope], ...withheldAttributes[scope]]);
+  return reservedAttributes[scope].filter((name) => !emitted.has(name));
+}
+
+/**
+ * The export header's two disclosure lists for `scope` (E§10): the unexpressed names a handler
+ * needs with no default to fall back on, and the rest, which take the runner's default.
+ */
+export function disclosedAttributes(scope: AttractorScope): { readonly defaulting: readonly string[]; readonly handlerNeeded: readonly string[] } {
+  const needed = new Set(handlerNeededAttributes[scope]);
+  const unexpressed = unexpressedAttributes(scope);
+  return {
+    defaulting: unexpressed.filter((name) => !needed.has(name)),
+    handlerNeeded: unexpressed.filter((name) => needed.has(name)),
+  };
+}
+
+const rowByType: ReadonlyMap<string, AttractorTypeRow> = new Map(attractorTypeRows.map((r) => [r.type, r]));
+
+/** The row of exactly this type id, if it has one. */
+export function typeRow(type: string): AttractorTypeRow | undefined {
+  return rowByType.get(type);
+}
+
+/**
+ * The row a node of `type` compiles through: the first row found on its ancestor chain
+ * (`chain` is the type's own id first, then its broader terms, nearest first), else the fallback.
+ */
+export function rowForChain(chain: readonly string[]): AttractorTypeRow {
+  for (const id of chain) {
+    const found = rowByType.get(id);
+    if (found) return found;
+  }
+  return fallbackRow;
+}
+
+/** The reverse table, derived from the rows: each shape with its types in row order. */
+export const typesByShape: ReadonlyMap<string, readonly string[]> = (() => {
+  const out = new Map<string, string[]>();
+  for (const r of attractorTypeRows) {
+    const list = out.get(r.shape);
+    if (list) list.push(r.type);
+    else out.set(r.shape, [r.type]);
+  }
+  return new Map([...out].map(([shape, types]) => [shape, Object.freeze(types)] as const));
+})();
+
+/** The handler a shape selects (Attractor spec §2.8), derived from the rows plus the entry and exit shapes. */
+export function handlerForShape(shape: string): string | undefined {
+  if (shape === entryShape) return entryHandler;
+  if (shape === exitShape) return exitHandler;
+  const first = typesByShape.get(shape)?.[0];
+  return first === undefined ? undefined : rowByType.get(first)!.handler;
+}
+
+/** `dp-` + the id lowercased, every run of characters outside `[a-z0-9-]` turned into one `-`. */
+export function className(id: string): string {
+  return classPrefix + id.toLowerCase().replace(/[^a-z0-9-]+/g, '-');
+}
+
+/**
+ * An Attractor identifier made from any text (E§10 `toIdentifier`): each code point outside
+ * `[A-Za-z0-9_]` becomes `_` (an astral character is one code point), an empty result becomes
+ * `n_`, and a leading digit or a DOT keyword gets an `n_` prefix.
+ */
+export function toIdentifier(raw: string): string {
+  let out = '';
+  for (const ch of raw) {
+    const c = ch.charCodeAt(0);
+    const keep = ch.length === 1 && ((c >= 65 && c <= 90) || (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 95);
+    out += keep ? ch : '_';
+  }
+  if (out.length === 0) return 'n_';
+  const first = out.charCodeAt(0);
+  if ((first >= 48 && first <= 57) || isAttractorKeyword(out)) return `n_${out}`;
+  return out;
 }

@@ -68,15 +68,49 @@ export function summarize(diagnostics: readonly Diagnostic[]): Record<Severity, 
   return counts;
 }
 
-/** Removes exact duplicates (same code, severity, message, hint and location), keeping the first. */
+/**
+ * Removes exact duplicates (same code, severity, message, hint and location), keeping the first.
+ * Diagnostics are bucketed by message (nearly always unique), and only diagnostics sharing a
+ * message are compared field by field, so no key is ever serialised.
+ */
 export function dedupeDiagnostics(diagnostics: readonly Diagnostic[]): Diagnostic[] {
-  const seen = new Set<string>();
+  const byMessage = new Map<string, Diagnostic | Diagnostic[]>();
   const out: Diagnostic[] = [];
   for (const d of diagnostics) {
-    const key = JSON.stringify([d.code, d.severity, d.message, d.hint ?? null, d.location]);
-    if (seen.has(key)) continue;
-    seen.add(key);
+    const earlier = byMessage.get(d.message);
+    if (earlier === undefined) {
+      byMessage.set(d.message, d);
+    } else if (Array.isArray(earlier)) {
+      if (earlier.some((e) => sameDiagnostic(e, d))) continue;
+      earlier.push(d);
+    } else {
+      if (sameDiagnostic(earlier, d)) continue;
+      byMessage.set(d.message, [earlier, d]);
+    }
     out.push(d);
   }
   return out;
+}
+
+function sameDiagnostic(a: Diagnostic, b: Diagnostic): boolean {
+  return a.code === b.code && a.severity === b.severity && a.hint === b.hint && sameData(a.location, b.location);
+}
+
+/** Deep equality of plain data (what a location holds): same keys with defined values, equal values. */
+function sameData(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  const left = a as Record<string, unknown>;
+  const right = b as Record<string, unknown>;
+  let count = 0;
+  for (const key in left) {
+    if (!Object.prototype.hasOwnProperty.call(left, key) || left[key] === undefined) continue;
+    count++;
+    if (!Object.prototype.hasOwnProperty.call(right, key) || !sameData(left[key], right[key])) return false;
+  }
+  for (const key in right) {
+    if (Object.prototype.hasOwnProperty.call(right, key) && right[key] !== undefined) count--;
+  }
+  return count === 0;
 }

@@ -3,65 +3,62 @@
  * value is undefined/function/symbol omitted (in arrays: `null`), `-0` as `0`, numbers via
  * `String(n)`, strings via JSON string escaping, `toJSON` honoured. NaN, Infinity, bigint and
  * reference cycles are programming errors here (the card reader rejects them first) and throw.
+ *
+ * Every card is hashed on every load, so this is written for speed: one string grown by
+ * concatenation (V8 ropes), the default array sort (which compares strings by UTF-16 code
+ * units, exactly the order E§6 asks for), and the open containers kept on a plain array
+ * (nesting is shallow, so a linear cycle check beats a Set).
  */
 export function canonicalJson(value: unknown): string {
-  const parts: string[] = [];
-  write(value, parts, new Set());
-  return parts.join('');
+  return write(toJsonValue(value), []);
 }
 
-function write(value: unknown, out: string[], stack: Set<object>): void {
-  const v = toJsonValue(value);
+function write(v: unknown, open: object[]): string {
   switch (typeof v) {
     case 'string':
-      out.push(JSON.stringify(v));
-      return;
+      return JSON.stringify(v);
     case 'boolean':
-      out.push(v ? 'true' : 'false');
-      return;
+      return v ? 'true' : 'false';
     case 'number':
       if (!Number.isFinite(v)) throw new Error(`canonicalJson: ${String(v)} has no JSON form`);
-      out.push(Object.is(v, -0) ? '0' : String(v));
-      return;
+      return v === 0 ? '0' : String(v);
     case 'bigint':
       throw new Error('canonicalJson: bigint has no JSON form');
     case 'object': {
-      if (v === null) {
-        out.push('null');
-        return;
-      }
-      if (stack.has(v)) throw new Error('canonicalJson: reference cycle');
-      stack.add(v);
+      if (v === null) return 'null';
+      if (open.includes(v)) throw new Error('canonicalJson: reference cycle');
+      open.push(v);
+      let out: string;
       if (Array.isArray(v)) {
-        out.push('[');
+        out = '[';
         for (let i = 0; i < v.length; i++) {
-          if (i > 0) out.push(',');
+          if (i > 0) out += ',';
           const item = toJsonValue(v[i]);
-          if (item === undefined || typeof item === 'function' || typeof item === 'symbol') out.push('null');
-          else write(item, out, stack);
+          out += item === undefined || typeof item === 'function' || typeof item === 'symbol' ? 'null' : write(item, open);
         }
-        out.push(']');
+        out += ']';
       } else {
         const record = v as Record<string, unknown>;
-        const keys = Object.keys(record).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-        out.push('{');
+        const keys = Object.keys(record).sort();
+        out = '{';
         let first = true;
         for (const key of keys) {
           const item = toJsonValue(record[key]);
           if (item === undefined || typeof item === 'function' || typeof item === 'symbol') continue;
-          if (!first) out.push(',');
-          first = false;
-          out.push(JSON.stringify(key), ':');
-          write(item, out, stack);
+          if (first) first = false;
+          else out += ',';
+          out += JSON.stringify(key);
+          out += ':';
+          out += write(item, open);
         }
-        out.push('}');
+        out += '}';
       }
-      stack.delete(v);
-      return;
+      open.pop();
+      return out;
     }
     default:
       // undefined, function, symbol at the top level: JSON.stringify gives undefined; we emit null
-      out.push('null');
+      return 'null';
   }
 }
 

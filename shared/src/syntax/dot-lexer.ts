@@ -203,9 +203,13 @@ export function lexDot(text: string, file = 'topology.dot'): DotLexResult {
     }
 
     // ---- identifiers and keywords ----
-    if (isDotIdStart(c)) {
+    if ((c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95 || c >= 0x80) {
       i++;
-      while (i < length && isDotIdPart(text.charCodeAt(i))) i++;
+      while (i < length) {
+        const d = text.charCodeAt(i);
+        if ((d >= 97 && d <= 122) || (d >= 65 && d <= 90) || (d >= 48 && d <= 57) || d === 95 || d >= 0x80) i++;
+        else break;
+      }
       let hyphenated = false;
       // `code-builder`: keep the whole spelling in one token so it is reported once, by name.
       while (text.charCodeAt(i) === 45 && (hyphenated ? isDotIdPart(text.charCodeAt(i + 1)) : isDotIdStart(text.charCodeAt(i + 1)))) {

@@ -28,8 +28,7 @@ export const maxSubgraphDepth = 100;
 export function parseDot(text: string, file = 'topology.dot'): DotParseResult {
   const lexed = lexDot(text, file);
   const tokens = lexed.tokens;
-  const sig: DotToken[] = [];
-  for (const t of tokens) if (!isComment(t.kind)) sig.push(t);
+  const sig: readonly DotToken[] = tokens.some((t) => isComment(t.kind)) ? tokens.filter((t) => !isComment(t.kind)) : tokens;
   const count = sig.length;
 
   let pos = 0;
@@ -302,6 +301,7 @@ export function parseDot(text: string, file = 'topology.dot'): DotParseResult {
           default:
             fail(t.span, `Expected an attribute name, found ${describe(pos)}; remove it.`);
             pos++;
+            skipAttribute();
             break;
         }
       }
@@ -328,7 +328,7 @@ export function parseDot(text: string, file = 'topology.dot'): DotParseResult {
         id: read.value,
         span: read.span,
         quoted: read.token.kind === 'string',
-        attrs: new Map(defaults),
+        attrs: defaults.size === 0 ? new Map() : new Map(defaults),
         occurrences: [],
         statements: [],
       };
@@ -348,6 +348,7 @@ export function parseDot(text: string, file = 'topology.dot'): DotParseResult {
       node.statements.push(statement);
       return;
     }
+
     existing.occurrences.push(read.span);
     existing.statements.push(statement);
     collect(read.value);
@@ -371,9 +372,9 @@ export function parseDot(text: string, file = 'topology.dot'): DotParseResult {
     }
   }
 
-  function addEdge(source: EndpointId, target: EndpointId, attrs: ReadonlyMap<string, DotAttribute>, span: Span): void {
+  function addEdge(sourceId: string, sourceSpan: Span, targetId: string, targetSpan: Span, attrs: ReadonlyMap<string, DotAttribute>, span: Span): void {
     if (strict) {
-      const key = `${source.id}\u0000${target.id}`;
+      const key = `${sourceId}\u0000${targetId}`;
       const existing = strictIndex.get(key);
       if (existing !== undefined) {
         for (const [k, a] of attrs) existing.set(k, a);
@@ -383,15 +384,15 @@ export function parseDot(text: string, file = 'topology.dot'): DotParseResult {
     let own: Map<string, DotAttribute> | undefined;
     if (strict) {
       own = new Map(attrs);
-      strictIndex.set(`${source.id}\u0000${target.id}`, own);
+      strictIndex.set(`${sourceId}\u0000${targetId}`, own);
     }
-    edges.push({ source: source.id, target: target.id, sourceSpan: source.span, targetSpan: target.span, span, attrs: own ?? attrs });
-    if (source.id === target.id && !selfLoops.has(source.id)) {
-      selfLoops.add(source.id);
+    edges.push({ source: sourceId, target: targetId, sourceSpan, targetSpan, span, attrs: own ?? attrs });
+    if (sourceId === targetId && !selfLoops.has(sourceId)) {
+      selfLoops.add(sourceId);
       report('dot/self-loop', () =>
-        make('dot/self-loop', `Node \`${source.id}\` has an edge to itself, which is a cycle; make sure its card caps the iterations, or remove the edge.`, span, {
-          nodeId: source.id,
-          edge: { source: source.id, target: target.id },
+        make('dot/self-loop', `Node \`${sourceId}\` has an edge to itself, which is a cycle; make sure its card caps the iterations, or remove the edge.`, span, {
+          nodeId: sourceId,
+          edge: { source: sourceId, target: targetId },
         }),
       );
     }
@@ -539,12 +540,21 @@ export function parseDot(text: string, file = 'topology.dot'): DotParseResult {
     }
     // One map per statement, shared by its edges (addEdge copies it when `strict` may merge into it).
     const attrs = explicit !== undefined && explicit.size > 0 ? merged(scope.edge, explicit) : scope.edge;
-    let sources = endpointIds(segments[0]);
+    let sources: readonly EndpointId[] | undefined;
     for (let s = 0; s + 1 < segments.length; s++) {
-      const targets = endpointIds(segments[s + 1]);
-      const span = { start: segments[s].span.start, end };
+      const from = segments[s];
+      const to = segments[s + 1];
+      const span = { start: from.span.start, end };
+      if (from.read !== undefined && to.read !== undefined) {
+        // the common case, `a -> b`: no member lists to build
+        addEdge(from.read.value, from.read.span, to.read.value, to.read.span, attrs, span);
+        sources = undefined;
+        continue;
+      }
+      sources ??= endpointIds(from);
+      const targets = endpointIds(to);
       for (const source of sources) {
-        for (const target of targets) addEdge(source, target, attrs, span);
+        for (const target of targets) addEdge(source.id, source.span, target.id, target.span, attrs, span);
       }
       sources = targets;
     }
@@ -570,19 +580,25 @@ export function parseDot(text: string, file = 'topology.dot'): DotParseResult {
       return undefined;
     }
     const read = readValue();
-    if (!skipPorts()) return undefined;
-    return { read, logStart: 0, logEnd: 0, span: read.span };
+    const end = skipPorts();
+    if (end === undefined) return undefined;
+    return { read, logStart: 0, logEnd: 0, span: end === read.span.end ? read.span : { start: read.span.start, end } };
   }
 
-  /** `a:port:compass` — ports live on cards, so the specifier is skipped with one warning per file. */
-  function skipPorts(): boolean {
+  /**
+   * `a:port:compass` — ports live on cards, so the specifier is skipped with one warning per
+   * file. Returns where the endpoint ends, or undefined when a port name is missing (reported).
+   */
+  function skipPorts(): number | undefined {
+    let end = sig[pos - 1].span.end;
     while (kindAt(pos) === 'colon') {
       const colon = sig[pos++];
       if (!isIdLike(kindAt(pos))) {
         fail(colon.span, `Expected a port name after \`:\`, found ${describe(pos)}; remove the \`:\`.`);
-        return false;
+        return undefined;
       }
       const port = sig[pos++];
+      end = port.span.end;
       if (!portsReported) {
         portsReported = true;
         report('dot/unsupported', () =>
@@ -593,7 +609,7 @@ export function parseDot(text: string, file = 'topology.dot'): DotParseResult {
         );
       }
     }
-    return true;
+    return end;
   }
 
   /** `[subgraph [ID]] { ... }`, flattened; its defaults start as a copy of the enclosing ones. */

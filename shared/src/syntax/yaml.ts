@@ -204,6 +204,8 @@ interface MutableMapping {
   kind: 'mapping';
   span: Span;
   entries: Map<string, YamlEntry>;
+  /** YAML only: the raw values of the scalar keys seen so far (for the unique-key rule). */
+  scalarKeys: Set<unknown>;
 }
 interface MutableSequence {
   kind: 'sequence';
@@ -219,12 +221,12 @@ interface AnchorCount {
 }
 
 function readYaml(text: string, maxAliasCount: number): DataDocument {
-  const document = parseDocument(text, { prettyErrors: false, logLevel: 'silent' });
+  // `yaml` checks key uniqueness with a linear scan per key (quadratic on a large mapping), so
+  // the check is made here instead, with the same rule: two scalar keys with the same value.
+  const document = parseDocument(text, { prettyErrors: false, logLevel: 'silent', uniqueKeys: false });
   const problems: SyntaxProblem[] = [];
   const clamp = (offset: number): number => Math.max(0, Math.min(offset, text.length));
-  const duplicateKeys: number[] = [];
   for (const e of document.errors) {
-    if (e.code === 'DUPLICATE_KEY') duplicateKeys.push(problems.length);
     problems.push({ severity: 'error', span: span(clamp(e.pos[0]), clamp(e.pos[1])), message: yamlMessage(e.code, e.message) });
   }
   for (const w of document.warnings) {
@@ -240,8 +242,6 @@ function readYaml(text: string, maxAliasCount: number): DataDocument {
     return span(start, end);
   };
 
-  // Key spans by start offset, to widen a duplicate-key error (reported on one character) to its key.
-  const keyStarts = duplicateKeys.length > 0 ? new Map<number, Span>() : undefined;
   const anchors = new Map<string, YamlValue>();
   const counts = new Map<YamlValue, AnchorCount>();
   let aliasLimitReported = false;
@@ -291,7 +291,6 @@ function readYaml(text: string, maxAliasCount: number): DataDocument {
     const task = tasks.pop() as Task;
     if (task.kind === 'pair') {
       const keySpan = nodeSpan(task.key, task.fallback);
-      keyStarts?.set(keySpan.start, keySpan);
       const aliased = isAlias(task.key) ? anchors.get(task.key.source) : undefined;
       const key = aliased?.kind === 'scalar' ? (aliased.value === null ? '' : String(aliased.value)) : keyText(task.key, text, keySpan);
       const valueFallback = span(keySpan.end, keySpan.end);
@@ -301,6 +300,13 @@ function readYaml(text: string, maxAliasCount: number): DataDocument {
         keySpan,
         value: { kind: 'scalar', span: valueFallback, value: null },
       };
+      if (isScalar(task.key)) {
+        const raw = task.key.value;
+        if (task.mapping.scalarKeys.has(raw) && !Number.isNaN(raw)) {
+          problems.push({ severity: 'error', span: keySpan, message: yamlMessage('DUPLICATE_KEY', 'Map keys must be unique') });
+        }
+        task.mapping.scalarKeys.add(raw);
+      }
       // A repeated key keeps its first position and takes the last value, as `toJS` does.
       task.mapping.entries.set(key, entry);
       if (task.value !== null && task.value !== undefined) {
@@ -342,7 +348,7 @@ function readYaml(text: string, maxAliasCount: number): DataDocument {
     }
     let converted: YamlValue;
     if (isMap(node)) {
-      const mapping: MutableMapping = { kind: 'mapping', span: here, entries: new Map() };
+      const mapping: MutableMapping = { kind: 'mapping', span: here, entries: new Map(), scalarKeys: new Set() };
       converted = mapping;
       for (let i = node.items.length - 1; i >= 0; i--) {
         const pair = node.items[i];
@@ -357,7 +363,7 @@ function readYaml(text: string, maxAliasCount: number): DataDocument {
         const item = node.items[i];
         if (isPair(item)) {
           // `- a: 1` inside a flow sequence (`[a: 1]`) is a one-pair mapping.
-          const single: MutableMapping = { kind: 'mapping', span: nodeSpan(item.key, empty), entries: new Map() };
+          const single: MutableMapping = { kind: 'mapping', span: nodeSpan(item.key, empty), entries: new Map(), scalarKeys: new Set() };
           sequence.items[index] = single;
           tasks.push({ kind: 'pair', key: item.key, value: item.value, fallback: empty, mapping: single });
         } else {
@@ -376,11 +382,6 @@ function readYaml(text: string, maxAliasCount: number): DataDocument {
       counts.set(converted, { count: 1 });
     }
     task.attach(converted);
-  }
-  for (const index of duplicateKeys) {
-    const problem = problems[index];
-    const key = keyStarts?.get(problem.span.start);
-    if (key && key.end > problem.span.end) problems[index] = { ...problem, span: key };
   }
   return { format: 'yaml', root, problems };
 }
@@ -563,7 +564,7 @@ function readJsonValue(text: string): YamlNode {
     if (offset >= length) fail(length, 'The JSON ends where a value is expected; complete the document.');
     const c = text.charCodeAt(offset);
     if (c === 123 /* { */) {
-      const node: MutableMapping = { kind: 'mapping', span: span(offset, offset + 1), entries: new Map() };
+      const node: MutableMapping = { kind: 'mapping', span: span(offset, offset + 1), entries: new Map(), scalarKeys: new Set() };
       offset++;
       skipBlanks();
       if (text.charCodeAt(offset) === 125 /* } */) {

@@ -1,0 +1,145 @@
+/**
+ * Where bundles are, as the commands need it: the bundle a file belongs to (its nearest folder
+ * holding `topology.dot`, `blueprint.yaml` or a `cards/` folder, as SPEC §1 defines a root), the
+ * bundle's topology file and slug. Reads through `vscode.workspace.fs`, so it works on any file
+ * system VS Code mounts. The slug comes from the engine's own manifest reader.
+ */
+import * as vscode from 'vscode';
+import { readManifest } from '../../shared/src/bundle/manifest';
+
+export interface BundleLocation {
+  /** The bundle folder. */
+  readonly root: vscode.Uri;
+  /** The file the command was run from, or the bundle's topology when it was picked by folder. */
+  readonly anchor: vscode.Uri;
+}
+
+/** The bundle holding `uri`, or undefined when no folder between it and its workspace folder is a bundle root. */
+export async function bundleOf(uri: vscode.Uri): Promise<BundleLocation | undefined> {
+  const limit = vscode.workspace.getWorkspaceFolder(uri)?.uri;
+  let folder = (await isDirectory(uri)) ? uri : parentOf(uri);
+  for (;;) {
+    if (await isBundleRoot(folder)) return { root: folder, anchor: uri };
+    if (limit !== undefined && folder.path === limit.path) return undefined;
+    const parent = parentOf(folder);
+    if (parent.path === folder.path) return undefined;
+    folder = parent;
+  }
+}
+
+/**
+ * The bundle of the active editor; otherwise the only bundle of the workspace; otherwise the one
+ * the user picks. Undefined when there is none or the user cancels.
+ */
+export async function activeOrPickedBundle(preferred?: vscode.Uri): Promise<BundleLocation | undefined> {
+  const candidate = preferred ?? vscode.window.activeTextEditor?.document.uri;
+  if (candidate !== undefined && candidate.scheme === 'file') {
+    const found = await bundleOf(candidate);
+    if (found !== undefined) return found;
+  }
+  const topologies = await vscode.workspace.findFiles('**/topology.dot', '**/node_modules/**', 200);
+  if (topologies.length === 0) {
+    void vscode.window.showWarningMessage(
+      'No DarkPrint bundle is open: the workspace has no topology.dot. Open a bundle folder, or a file inside one, and run the command again.',
+    );
+    return undefined;
+  }
+  if (topologies.length === 1) {
+    const topology = topologies[0]!;
+    return { root: parentOf(topology), anchor: topology };
+  }
+  const items = topologies
+    .map((topology) => ({ label: vscode.workspace.asRelativePath(parentOf(topology)), topology }))
+    .sort((left, right) => left.label.localeCompare(right.label));
+  const picked = await vscode.window.showQuickPick(items, { placeHolder: 'Which bundle?' });
+  return picked === undefined ? undefined : { root: parentOf(picked.topology), anchor: picked.topology };
+}
+
+/** The bundle's topology file: `topology.dot`, else its first `.dot`/`.gv` file by name. */
+export async function topologyOf(root: vscode.Uri): Promise<vscode.Uri | undefined> {
+  const preferred = vscode.Uri.joinPath(root, 'topology.dot');
+  if (await isFile(preferred)) return preferred;
+  const entries = await readDirectory(root);
+  const dots = entries
+    .filter(([name, type]) => type === vscode.FileType.File && /\.(dot|gv)$/i.test(name))
+    .map(([name]) => name)
+    .sort();
+  return dots.length === 0 ? undefined : vscode.Uri.joinPath(root, dots[0]!);
+}
+
+/** The bundle's slug: `blueprint.yaml`'s `slug`, or the stub slug of the folder name. */
+export async function slugOf(root: vscode.Uri): Promise<string> {
+  const manifestUri = vscode.Uri.joinPath(root, 'blueprint.yaml');
+  const text = await readText(manifestUri);
+  const folderName = basename(root);
+  const file = text === undefined ? undefined : { path: 'blueprint.yaml', text };
+  return readManifest(file, folderName).manifest.slug;
+}
+
+/** The text of a file: the open document's when it is open (unsaved edits count), else the disk's. */
+export async function readText(uri: vscode.Uri): Promise<string | undefined> {
+  const open = vscode.workspace.textDocuments.find((document) => document.uri.toString() === uri.toString());
+  if (open !== undefined) return open.getText();
+  try {
+    return new TextDecoder('utf-8').decode(await vscode.workspace.fs.readFile(uri));
+  } catch {
+    return undefined;
+  }
+}
+
+export function isInside(root: vscode.Uri, uri: vscode.Uri): boolean {
+  if (root.scheme !== uri.scheme || root.authority !== uri.authority) return false;
+  const prefix = root.path.endsWith('/') ? root.path : `${root.path}/`;
+  return uri.path === root.path || uri.path.startsWith(prefix);
+}
+
+export function basename(uri: vscode.Uri): string {
+  const parts = uri.path.split('/').filter((part) => part !== '');
+  return parts[parts.length - 1] ?? '';
+}
+
+export function parentOf(uri: vscode.Uri): vscode.Uri {
+  return vscode.Uri.joinPath(uri, '..');
+}
+
+export async function exists(uri: vscode.Uri): Promise<boolean> {
+  try {
+    await vscode.workspace.fs.stat(uri);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export async function readDirectory(uri: vscode.Uri): Promise<[string, vscode.FileType][]> {
+  try {
+    return await vscode.workspace.fs.readDirectory(uri);
+  } catch {
+    return [];
+  }
+}
+
+async function isBundleRoot(folder: vscode.Uri): Promise<boolean> {
+  const entries = await readDirectory(folder);
+  return entries.some(
+    ([name, type]) =>
+      (type === vscode.FileType.File && (name === 'topology.dot' || name === 'blueprint.yaml')) ||
+      (type === vscode.FileType.Directory && name === 'cards'),
+  );
+}
+
+async function isDirectory(uri: vscode.Uri): Promise<boolean> {
+  try {
+    return ((await vscode.workspace.fs.stat(uri)).type & vscode.FileType.Directory) !== 0;
+  } catch {
+    return false;
+  }
+}
+
+async function isFile(uri: vscode.Uri): Promise<boolean> {
+  try {
+    return ((await vscode.workspace.fs.stat(uri)).type & vscode.FileType.File) !== 0;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,175 @@
+/**
+ * The DarkPrint VS Code extension: starts the language server (`server/out/server.js`, over IPC)
+ * for topologies, cards, manifests and local vocabularies, and adds the palette commands (preview,
+ * export and import of Attractor pipelines, the bundle report) and the bundle's status bar item.
+ *
+ * Architecture invariant: every check, hover, completion and fix comes from the server; the
+ * extension only asks it (`darkprint/compiled`, `darkprint/report`) and shows the answers. The one
+ * piece of the engine bundled here is the Attractor importer (a pure function from a pipeline's
+ * text to the files of a bundle), because an import writes a new folder no server owns yet.
+ * Must NOT know: diagnostics codes, the vocabulary, the Attractor mapping.
+ */
+import * as path from 'path';
+import * as vscode from 'vscode';
+import {
+  LanguageClient,
+  TransportKind,
+  type DocumentSelector,
+  type LanguageClientOptions,
+  type ServerOptions,
+} from 'vscode-languageclient/node';
+import { exportAttractor, type ExportOptions } from './export';
+import { importAttractor, type ImportOptions } from './import';
+import { createPreview, type PreviewController } from './preview';
+import {
+  compiledRequest,
+  readCompiledAnswer,
+  readReportAnswer,
+  reportRequest,
+  type BundleParams,
+  type CompiledAnswer,
+  type ReportAnswer,
+} from './protocol';
+import { createReport, revealNode, revealNodeCommand, type ReportController } from './report';
+import { createStatus } from './status';
+
+export const commands = {
+  preview: 'darkprint.previewCompiled',
+  export: 'darkprint.exportAttractor',
+  import: 'darkprint.importAttractor',
+  report: 'darkprint.showReport',
+  revealNode: revealNodeCommand,
+} as const;
+
+/** The files the server serves: topologies by language, the rest by where they sit in a bundle. */
+export const documentSelector: DocumentSelector = [
+  { scheme: 'file', language: 'darkprint-topology' },
+  { scheme: 'file', language: 'yaml', pattern: '**/cards/**/*.{yaml,yml}' },
+  { scheme: 'file', language: 'json', pattern: '**/cards/**/*.json' },
+  { scheme: 'file', language: 'yaml', pattern: '**/blueprint.yaml' },
+  { scheme: 'file', language: 'yaml', pattern: '**/ontology/extensions.yaml' },
+];
+
+/** What the extension offers other extensions and the `@vscode/test-electron` suite. */
+export interface DarkPrintApi {
+  readonly client: LanguageClient;
+  /** Resolves once the language server has started. */
+  readonly ready: Promise<void>;
+  readonly compile: (anchor: vscode.Uri) => Promise<CompiledAnswer>;
+  readonly report: (anchor: vscode.Uri) => Promise<ReportAnswer>;
+  readonly preview: PreviewController;
+  readonly reportView: ReportController;
+}
+
+let client: LanguageClient | undefined;
+
+export function activate(context: vscode.ExtensionContext): DarkPrintApi {
+  const serverModule = context.asAbsolutePath(path.join('server', 'out', 'server.js'));
+  const serverOptions: ServerOptions = {
+    run: { module: serverModule, transport: TransportKind.ipc },
+    debug: { module: serverModule, transport: TransportKind.ipc, options: { execArgv: ['--nolazy', '--inspect=6009'] } },
+  };
+  const watchers = ['**/*.{dot,gv}', '**/cards/**/*.{yaml,yml,json}', '**/blueprint.yaml', '**/ontology/extensions.yaml'].map((glob) =>
+    vscode.workspace.createFileSystemWatcher(glob),
+  );
+  context.subscriptions.push(...watchers);
+  const clientOptions: LanguageClientOptions = {
+    documentSelector,
+    synchronize: { configurationSection: 'darkprint', fileEvents: watchers },
+    initializationOptions: { darkprint: settingsSnapshot() },
+    diagnosticCollectionName: 'darkprint',
+  };
+  const languageClient = new LanguageClient('darkprint', 'DarkPrint Language Server', serverOptions, clientOptions);
+  client = languageClient;
+  const ready = languageClient.start();
+  ready.catch((error: unknown) => {
+    void vscode.window.showErrorMessage(`The DarkPrint language server did not start: ${error instanceof Error ? error.message : String(error)}`);
+  });
+
+  const compile = async (anchor: vscode.Uri): Promise<CompiledAnswer> => {
+    await ready;
+    const params: BundleParams = { uri: anchor.toString() };
+    const answer = readCompiledAnswer(await languageClient.sendRequest(compiledRequest, params));
+    if (answer === undefined) throw new Error(`the answer to ${compiledRequest} has neither text nor reasons`);
+    return answer;
+  };
+  const report = async (anchor: vscode.Uri): Promise<ReportAnswer> => {
+    await ready;
+    const params: BundleParams = { uri: anchor.toString() };
+    const answer = readReportAnswer(await languageClient.sendRequest(reportRequest, params));
+    if (answer === undefined) throw new Error(`the answer to ${reportRequest} is not an analysis`);
+    return answer;
+  };
+
+  const coalesceMs = 50;
+  const preview = createPreview({ compile, coalesceMs });
+  const reportView = createReport({ report, coalesceMs });
+  context.subscriptions.push(
+    preview,
+    reportView,
+    createStatus({ report, coalesceMs, reportCommand: commands.report }),
+    vscode.commands.registerCommand(commands.preview, (target?: unknown) => guarded(() => preview.open(asUri(target)))),
+    vscode.commands.registerCommand(commands.export, (options?: unknown) =>
+      guarded(() => exportAttractor({ compile, showPreview: (anchor) => preview.open(anchor) }, exportOptions(options))),
+    ),
+    vscode.commands.registerCommand(commands.import, (options?: unknown) => guarded(() => importAttractor(importOptions(options)))),
+    vscode.commands.registerCommand(commands.report, (target?: unknown) => guarded(() => reportView.open(asUri(target)))),
+    vscode.commands.registerCommand(commands.revealNode, (argument?: unknown) => guarded(() => revealNode(argument))),
+  );
+  return { client: languageClient, ready, compile, report, preview, reportView };
+}
+
+export function deactivate(): Promise<void> | undefined {
+  return client?.stop();
+}
+
+/** Runs a command; a failure becomes an error message instead of a silent rejected promise. */
+async function guarded<T>(run: () => Promise<T>): Promise<T | undefined> {
+  try {
+    return await run();
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    void vscode.window.showErrorMessage(`DarkPrint: ${message}`);
+    client?.error('A DarkPrint command failed', error, false);
+    return undefined;
+  }
+}
+
+function settingsSnapshot(): Record<string, unknown> {
+  const configuration = vscode.workspace.getConfiguration('darkprint');
+  return {
+    severity: configuration.get<unknown>('severity'),
+    ignore: configuration.get<unknown>('ignore'),
+    debounceMs: configuration.get<unknown>('debounceMs'),
+  };
+}
+
+/** A command's argument when it names a resource: a Uri (from menus) or a URI string. */
+function asUri(value: unknown): vscode.Uri | undefined {
+  if (value instanceof vscode.Uri) return value;
+  if (typeof value === 'string' && value !== '') return vscode.Uri.parse(value, true);
+  return undefined;
+}
+
+function exportOptions(value: unknown): ExportOptions {
+  const direct = asUri(value);
+  if (direct !== undefined) return { bundle: direct };
+  if (typeof value !== 'object' || value === null) return {};
+  const record = new Map(Object.entries(value as Record<string, unknown>));
+  const bundle = asUri(record.get('bundle'));
+  const target = asUri(record.get('target'));
+  return { ...(bundle !== undefined ? { bundle } : {}), ...(target !== undefined ? { target } : {}) };
+}
+
+function importOptions(value: unknown): ImportOptions {
+  if (typeof value !== 'object' || value === null || value instanceof vscode.Uri) return {};
+  const record = new Map(Object.entries(value as Record<string, unknown>));
+  const pipeline = asUri(record.get('pipeline'));
+  const folder = asUri(record.get('folder'));
+  const author = record.get('author');
+  return {
+    ...(pipeline !== undefined ? { pipeline } : {}),
+    ...(folder !== undefined ? { folder } : {}),
+    ...(typeof author === 'string' ? { author } : {}),
+  };
+}

@@ -1,0 +1,284 @@
+/**
+ * The two custom requests the extension sends to the DarkPrint language server, and the readers
+ * that turn their untyped answers into the shapes the commands use. Answers arrive as `unknown`:
+ * a reader returns `undefined` for anything it does not recognise, never throws.
+ *
+ * - `darkprint/compiled` `{ uri }` → `{ text }` when the bundle holding `uri` compiles to an
+ *   Attractor pipeline, or `{ reasons }` when it cannot (each reason a sentence or a diagnostic).
+ * - `darkprint/report` `{ uri }` → the bundle's analysis: security, autonomy, phase coverage
+ *   (the same fields as `darkprint report --format json`, bare or under `analysis`).
+ */
+
+export const compiledRequest = 'darkprint/compiled';
+export const reportRequest = 'darkprint/report';
+
+/** The parameters of both requests: any file of the bundle, or its folder, as a URI string. */
+export interface BundleParams {
+  readonly uri: string;
+}
+
+export type CompiledAnswer =
+  | { readonly kind: 'compiled'; readonly text: string; readonly slug?: string }
+  | { readonly kind: 'refused'; readonly reasons: readonly string[] };
+
+/** An LSP location: a URI string and a 0-based range. */
+export interface NodeLocation {
+  readonly uri: string;
+  readonly range: { readonly start: LinePosition; readonly end: LinePosition };
+}
+
+export interface LinePosition {
+  readonly line: number;
+  readonly character: number;
+}
+
+export interface SecurityPenalty {
+  readonly marker: string;
+  readonly weight: number;
+  readonly nodeIds: readonly string[];
+  /** Where each node first appears, by node id, when the server said. */
+  readonly locations: ReadonlyMap<string, NodeLocation>;
+}
+
+export interface SecurityFinding {
+  readonly marker: string;
+  readonly nodeId: string;
+  readonly establishedBy: string;
+  readonly explanation: string;
+  readonly location?: NodeLocation;
+}
+
+export interface BundleReport {
+  readonly slug?: string;
+  readonly title?: string;
+  readonly digest?: string;
+  readonly security: {
+    readonly level: number;
+    readonly raw?: number;
+    readonly rationale: string;
+    readonly penalties: readonly SecurityPenalty[];
+    readonly findings: readonly SecurityFinding[];
+  };
+  readonly autonomy: {
+    readonly level: number;
+    readonly autonomyClass: string;
+    readonly label: string;
+    readonly rationale?: string;
+    readonly fraction: number;
+    readonly staffingFraction: number;
+    readonly autonomousNodes?: number;
+    readonly totalNodes?: number;
+    readonly control: {
+      readonly totalNodes: number;
+      readonly unattendedNodes: number;
+      readonly fraction: number;
+      readonly counted: boolean;
+    };
+  };
+  readonly phaseCoverage: {
+    readonly covered: readonly string[];
+    readonly missing: readonly string[];
+    readonly byPhase: ReadonlyMap<string, readonly string[]>;
+    readonly unphased: readonly string[];
+  };
+}
+
+export type ReportAnswer =
+  | { readonly kind: 'report'; readonly report: BundleReport }
+  | { readonly kind: 'refused'; readonly reasons: readonly string[] };
+
+/** Reads a `darkprint/compiled` answer. */
+export function readCompiledAnswer(answer: unknown): CompiledAnswer | undefined {
+  const value = asRecord(answer);
+  if (value === undefined) return undefined;
+  const text = value.get('text');
+  if (typeof text === 'string') {
+    const slug = value.get('slug');
+    return typeof slug === 'string' && slug !== '' ? { kind: 'compiled', text, slug } : { kind: 'compiled', text };
+  }
+  const reasons = readReasons(value.get('reasons') ?? value.get('diagnostics'));
+  return reasons === undefined ? undefined : { kind: 'refused', reasons };
+}
+
+/** Reads a `darkprint/report` answer. */
+export function readReportAnswer(answer: unknown): ReportAnswer | undefined {
+  const value = asRecord(answer);
+  if (value === undefined) return undefined;
+  const reasons = readReasons(value.get('reasons'));
+  if (reasons !== undefined && !value.has('analysis') && !value.has('security')) return { kind: 'refused', reasons };
+  const analysis = value.has('analysis') ? asRecord(value.get('analysis')) : value;
+  if (analysis === undefined) return undefined;
+  const security = readSecurity(asRecord(analysis.get('security')));
+  const autonomy = readAutonomy(asRecord(analysis.get('autonomy')));
+  const phaseCoverage = readPhaseCoverage(asRecord(analysis.get('phaseCoverage')));
+  if (security === undefined || autonomy === undefined || phaseCoverage === undefined) return undefined;
+  const bundle = asRecord(value.get('bundle')) ?? asRecord(value.get('manifest'));
+  const slug = stringField(value, 'slug') ?? (bundle && stringField(bundle, 'slug'));
+  const title = stringField(value, 'title') ?? (bundle && stringField(bundle, 'title'));
+  const digest = stringField(value, 'digest') ?? (bundle && stringField(bundle, 'digest'));
+  return {
+    kind: 'report',
+    report: {
+      ...(slug !== undefined ? { slug } : {}),
+      ...(title !== undefined ? { title } : {}),
+      ...(digest !== undefined ? { digest } : {}),
+      security,
+      autonomy,
+      phaseCoverage,
+    },
+  };
+}
+
+/** The band names of E§8, by level. */
+export function autonomyLabel(level: number): string {
+  switch (level) {
+    case 4:
+      return 'Closed-loop';
+    case 3:
+      return 'Conditional';
+    case 2:
+      return 'Supervised';
+    default:
+      return 'Assisted';
+  }
+}
+
+// ---- readers -------------------------------------------------------------------------------
+
+function readSecurity(value: ReadonlyMap<string, unknown> | undefined): BundleReport['security'] | undefined {
+  if (value === undefined) return undefined;
+  const level = numberField(value, 'level');
+  const rationale = stringField(value, 'rationale');
+  if (level === undefined || rationale === undefined) return undefined;
+  const raw = numberField(value, 'raw');
+  const penalties: SecurityPenalty[] = [];
+  for (const entry of arrayField(value, 'penalties')) {
+    const penalty = asRecord(entry);
+    const marker = penalty && stringField(penalty, 'marker');
+    const weight = penalty && numberField(penalty, 'weight');
+    if (penalty === undefined || marker === undefined || weight === undefined) continue;
+    const locations = new Map<string, NodeLocation>();
+    for (const located of arrayField(penalty, 'nodes')) {
+      const record = asRecord(located);
+      const id = record && stringField(record, 'id');
+      const location = record && readNodeLocation(record.get('location'));
+      if (id !== undefined && location !== undefined) locations.set(id, location);
+    }
+    penalties.push({ marker, weight, nodeIds: stringArray(penalty.get('nodeIds')), locations });
+  }
+  const findings: SecurityFinding[] = [];
+  for (const entry of arrayField(value, 'findings')) {
+    const finding = asRecord(entry);
+    const marker = finding && stringField(finding, 'marker');
+    const nodeId = finding && stringField(finding, 'nodeId');
+    if (finding === undefined || marker === undefined || nodeId === undefined) continue;
+    const location = readNodeLocation(finding.get('location'));
+    findings.push({
+      marker,
+      nodeId,
+      establishedBy: stringField(finding, 'establishedBy') ?? '',
+      explanation: stringField(finding, 'explanation') ?? '',
+      ...(location !== undefined ? { location } : {}),
+    });
+  }
+  return { level, ...(raw !== undefined ? { raw } : {}), rationale, penalties, findings };
+}
+
+function readAutonomy(value: ReadonlyMap<string, unknown> | undefined): BundleReport['autonomy'] | undefined {
+  if (value === undefined) return undefined;
+  const level = numberField(value, 'level');
+  const fraction = numberField(value, 'fraction');
+  const staffingFraction = numberField(value, 'staffingFraction');
+  const control = asRecord(value.get('control'));
+  if (level === undefined || fraction === undefined || staffingFraction === undefined || control === undefined) return undefined;
+  const rationale = stringField(value, 'rationale');
+  const autonomousNodes = numberField(value, 'autonomousNodes');
+  const totalNodes = numberField(value, 'totalNodes');
+  return {
+    level,
+    autonomyClass: stringField(value, 'class') ?? stringField(value, 'autonomyClass') ?? '',
+    label: stringField(value, 'label') ?? autonomyLabel(level),
+    ...(rationale !== undefined ? { rationale } : {}),
+    fraction,
+    staffingFraction,
+    ...(autonomousNodes !== undefined ? { autonomousNodes } : {}),
+    ...(totalNodes !== undefined ? { totalNodes } : {}),
+    control: {
+      totalNodes: numberField(control, 'totalNodes') ?? 0,
+      unattendedNodes: numberField(control, 'unattendedNodes') ?? 0,
+      fraction: numberField(control, 'fraction') ?? 0,
+      counted: control.get('counted') === true,
+    },
+  };
+}
+
+function readPhaseCoverage(value: ReadonlyMap<string, unknown> | undefined): BundleReport['phaseCoverage'] | undefined {
+  if (value === undefined) return undefined;
+  const byPhase = new Map<string, readonly string[]>();
+  const phases = asRecord(value.get('byPhase'));
+  if (phases !== undefined) for (const [phase, ids] of phases) byPhase.set(phase, stringArray(ids));
+  return {
+    covered: stringArray(value.get('covered')),
+    missing: stringArray(value.get('missing')),
+    byPhase,
+    unphased: stringArray(value.get('unphased')),
+  };
+}
+
+export function readNodeLocation(value: unknown): NodeLocation | undefined {
+  const record = asRecord(value);
+  const uri = record && stringField(record, 'uri');
+  const range = record && asRecord(record.get('range'));
+  const start = range && readPosition(range.get('start'));
+  const end = range && readPosition(range.get('end'));
+  return uri !== undefined && start !== undefined && end !== undefined ? { uri, range: { start, end } } : undefined;
+}
+
+function readPosition(value: unknown): LinePosition | undefined {
+  const record = asRecord(value);
+  const line = record && numberField(record, 'line');
+  const character = record && numberField(record, 'character');
+  return line !== undefined && character !== undefined ? { line, character } : undefined;
+}
+
+function readReasons(value: unknown): string[] | undefined {
+  if (!Array.isArray(value)) return undefined;
+  const reasons: string[] = [];
+  for (const entry of value as readonly unknown[]) {
+    if (typeof entry === 'string') {
+      reasons.push(entry);
+      continue;
+    }
+    const record = asRecord(entry);
+    const message = record && stringField(record, 'message');
+    if (record === undefined || message === undefined) continue;
+    const code = stringField(record, 'code');
+    reasons.push(code === undefined ? message : `${code}: ${message}`);
+  }
+  return reasons;
+}
+
+/** A JSON object as a Map, so keys such as `__proto__` stay plain data. */
+function asRecord(value: unknown): ReadonlyMap<string, unknown> | undefined {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+  return new Map(Object.entries(value as Record<string, unknown>));
+}
+
+function stringField(record: ReadonlyMap<string, unknown>, key: string): string | undefined {
+  const value = record.get(key);
+  return typeof value === 'string' ? value : undefined;
+}
+
+function numberField(record: ReadonlyMap<string, unknown>, key: string): number | undefined {
+  const value = record.get(key);
+  return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
+}
+
+function arrayField(record: ReadonlyMap<string, unknown>, key: string): readonly unknown[] {
+  const value = record.get(key);
+  return Array.isArray(value) ? (value as readonly unknown[]) : [];
+}
+
+function stringArray(value: unknown): string[] {
+  return Array.isArray(value) ? (value as readonly unknown[]).filter((entry): entry is string => typeof entry === 'string') : [];
+}

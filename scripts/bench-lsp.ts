@@ -1,0 +1,227 @@
+/**
+ * The language server's benchmark (`npm run bench:lsp`). For generated bundles of 500, 2,000 and
+ * 5,000 nodes (scripts/generate-bundle.ts) written to a temporary folder, it starts the server
+ * over stdio (bundled from server/src exactly as scripts/build.mjs does, debounce 0), opens the
+ * topology and one card, and prints, over several runs:
+ *
+ * - initial: from `initialize` to the first diagnostics of the open topology (scan, reads,
+ *   the first whole-bundle check);
+ * - card edit: a card's input type is broken or fixed → the card's diagnostics at the new
+ *   version AND the topology's changed diagnostics have arrived (p50/p95);
+ * - topology edit: a node with a missing card is added or removed → the topology's
+ *   diagnostics at the new version (p50/p95);
+ * - completion inside `card="…"`, hover on a node id (p50/p95);
+ * - the server's RSS after the runs (and its peak).
+ *
+ *   npm run bench:lsp
+ *   npm run bench:lsp -- --sizes 300,900 --runs 10
+ *
+ * Targets (issue 4), at 2,000 nodes: edit → diagnostics ≤ 50 ms p95; completion and hover
+ * ≤ 10 ms p95; at 5,000 nodes RSS ≤ 300 MB. Figures are wall-clock milliseconds on this
+ * machine; they are printed, never asserted.
+ */
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { pathToFileURL } from 'node:url';
+import { build } from 'esbuild';
+import {
+  createProtocolConnection,
+  StreamMessageReader,
+  StreamMessageWriter,
+  type ProtocolConnection,
+  type PublishDiagnosticsParams,
+} from 'vscode-languageserver-protocol/node';
+import { generateBundle } from './generate-bundle';
+
+interface Figures {
+  readonly nodes: number;
+  readonly initial: number;
+  readonly cardEdit: readonly number[];
+  readonly topologyEdit: readonly number[];
+  readonly completion: readonly number[];
+  readonly hover: readonly number[];
+  readonly rssMb: number;
+  readonly peakMb: number;
+}
+
+const repoRoot = path.resolve(__dirname, '..');
+
+async function main(args: readonly string[]): Promise<number> {
+  let sizes = [500, 2000, 5000];
+  let runs = 30;
+  for (let i = 0; i < args.length; i++) {
+    if (args[i] === '--sizes') sizes = (args[++i] ?? '').split(',').map(Number).filter((n) => n > 0);
+    else if (args[i] === '--runs') runs = Math.max(1, Number(args[++i]) || runs);
+    else {
+      process.stderr.write(`bench-lsp: unknown argument ${args[i]}; use --sizes 500,2000 and --runs N\n`);
+      return 3;
+    }
+  }
+  const work = mkdtempSync(path.join(tmpdir(), 'darkprint-bench-lsp-'));
+  try {
+    const entry = path.join(work, 'server.js');
+    await build({ entryPoints: [path.join(repoRoot, 'server/src/server.ts')], outfile: entry, bundle: true, platform: 'node', target: 'node20', format: 'cjs', logLevel: 'warning' });
+    const results: Figures[] = [];
+    for (const nodes of sizes) {
+      const dir = path.join(work, `bundle-${nodes}`);
+      for (const f of generateBundle({ nodes })) {
+        mkdirSync(path.dirname(path.join(dir, f.path)), { recursive: true });
+        writeFileSync(path.join(dir, f.path), f.text);
+      }
+      const figures = await measure(entry, dir, nodes, runs);
+      results.push(figures);
+      printRow(figures, results.length === 1);
+    }
+    process.stdout.write(`\nload average during the run: ${loadavg().map((l) => l.toFixed(2)).join(', ')} (${runs} runs per figure)\n`);
+    return 0;
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+async function measure(entry: string, dir: string, nodes: number, runs: number): Promise<Figures> {
+  const started = performance.now();
+  // DARKPRINT_SERVER_NODE_ARGS passes flags to the server's node (e.g. `--cpu-prof` to profile it).
+  const nodeArgs = (process.env.DARKPRINT_SERVER_NODE_ARGS ?? '').split(' ').filter((a) => a !== '');
+  const child = spawn(process.execPath, [...nodeArgs, entry, '--stdio'], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const connection: ProtocolConnection = createProtocolConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));
+  const arrivals: { at: number; params: PublishDiagnosticsParams }[] = [];
+  const waiters = new Set<() => void>();
+  connection.onNotification('textDocument/publishDiagnostics', (params: PublishDiagnosticsParams) => {
+    arrivals.push({ at: performance.now(), params });
+    for (const w of [...waiters]) w();
+  });
+  connection.onRequest('workspace/configuration', (params: { items: unknown[] }) => params.items.map(() => ({ debounceMs: 0 })));
+  connection.onRequest('client/registerCapability', () => null);
+  connection.listen();
+  /** Resolves with the first arrival at or after `from` that satisfies `test`. */
+  const arrival = (from: number, test: (p: PublishDiagnosticsParams) => boolean): Promise<number> =>
+    new Promise((resolve) => {
+      let seen = from;
+      const check = (): void => {
+        for (; seen < arrivals.length; seen++) {
+          if (test(arrivals[seen].params)) {
+            waiters.delete(check);
+            resolve(arrivals[seen].at);
+            return;
+          }
+        }
+      };
+      waiters.add(check);
+      check();
+    });
+
+  const uri = (file: string): string => pathToFileURL(path.join(dir, file)).href;
+  const topologyUri = uri('topology.dot');
+  const cardFile = `cards/builder-${Math.floor(nodes / 20)}@1.0.0.yaml`;
+  const cardUri = uri(cardFile);
+  const topologyText = readFileSync(path.join(dir, 'topology.dot'), 'utf8');
+  const cardText = readFileSync(path.join(dir, cardFile), 'utf8');
+  const brokenCard = cardText.replace(/(inputs:\n {2}- name: plan\n {4}type: )plan/, '$1code');
+  if (brokenCard === cardText) throw new Error(`bench-lsp: ${cardFile} has no plan input to break`);
+  const extraNode = '  bench_extra [card="missing-card@1.0.0"];\n';
+  const closing = topologyText.lastIndexOf('}');
+  const brokenTopology = topologyText.slice(0, closing) + extraNode + topologyText.slice(closing);
+
+  await connection.sendRequest('initialize', {
+    processId: process.pid,
+    rootUri: pathToFileURL(dir).href,
+    workspaceFolders: [{ uri: pathToFileURL(dir).href, name: 'bench' }],
+    capabilities: { workspace: { configuration: true }, textDocument: { publishDiagnostics: { relatedInformation: true, versionSupport: true } } },
+    initializationOptions: { debounceMs: 0 },
+  });
+  await connection.sendNotification('initialized', {});
+  await connection.sendNotification('textDocument/didOpen', { textDocument: { uri: topologyUri, languageId: 'dot', version: 1, text: topologyText } });
+  await connection.sendNotification('textDocument/didOpen', { textDocument: { uri: cardUri, languageId: 'yaml', version: 1, text: cardText } });
+  const initialAt = await arrival(0, (p) => p.uri === topologyUri && p.version === 1);
+  await arrival(0, (p) => p.uri === cardUri && p.version === 1);
+  const initial = initialAt - started;
+
+  let cardVersion = 1;
+  let topologyVersion = 1;
+  const cardEdit: number[] = [];
+  for (let i = 0; i < runs * 2; i++) {
+    const broken = i % 2 === 0;
+    const from = arrivals.length;
+    const t0 = performance.now();
+    cardVersion++;
+    await connection.sendNotification('textDocument/didChange', { textDocument: { uri: cardUri, version: cardVersion }, contentChanges: [{ text: broken ? brokenCard : cardText }] });
+    const version = cardVersion;
+    const [a, b] = await Promise.all([
+      arrival(from, (p) => p.uri === cardUri && p.version === version),
+      arrival(from, (p) => p.uri === topologyUri && p.diagnostics.some((d) => d.code === 'bundle/type-mismatch') === broken),
+    ]);
+    if (i >= 2) cardEdit.push(Math.max(a, b) - t0);
+  }
+  const topologyEdit: number[] = [];
+  for (let i = 0; i < runs * 2; i++) {
+    const from = arrivals.length;
+    const t0 = performance.now();
+    topologyVersion++;
+    await connection.sendNotification('textDocument/didChange', { textDocument: { uri: topologyUri, version: topologyVersion }, contentChanges: [{ text: i % 2 === 0 ? brokenTopology : topologyText }] });
+    const version = topologyVersion;
+    const at = await arrival(from, (p) => p.uri === topologyUri && p.version === version);
+    if (i >= 2) topologyEdit.push(at - t0);
+  }
+  // The topology is back to its original text: complete inside a pin and hover on a node id.
+  const pinLine = topologyText.split('\n').findIndex((l) => l.includes(`[card="builder-${Math.floor(nodes / 20)}@`));
+  const pinCharacter = topologyText.split('\n')[pinLine].indexOf('card="') + 'card="'.length + 3;
+  const idCharacter = topologyText.split('\n')[pinLine].search(/\S/) + 2;
+  const timed = async (method: string, params: unknown): Promise<number[]> => {
+    const out: number[] = [];
+    for (let i = 0; i < runs + 3; i++) {
+      const t0 = performance.now();
+      await connection.sendRequest(method, params);
+      if (i >= 3) out.push(performance.now() - t0);
+    }
+    return out;
+  };
+  const completion = await timed('textDocument/completion', { textDocument: { uri: topologyUri }, position: { line: pinLine, character: pinCharacter } });
+  const hover = await timed('textDocument/hover', { textDocument: { uri: topologyUri }, position: { line: pinLine, character: idCharacter } });
+  const { rss, peak } = memoryOf(child.pid!);
+
+  await connection.sendRequest('shutdown');
+  await connection.sendNotification('exit');
+  await new Promise((resolve) => child.on('exit', resolve));
+  connection.dispose();
+  return { nodes, initial, cardEdit, topologyEdit, completion, hover, rssMb: rss, peakMb: peak };
+}
+
+/** Resident and peak resident memory of a process in MB (Linux /proc). */
+function memoryOf(pid: number): { rss: number; peak: number } {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kb = (key: string): number => Number(new RegExp(`^${key}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN);
+    return { rss: kb('VmRSS') / 1024, peak: kb('VmHWM') / 1024 };
+  } catch {
+    return { rss: NaN, peak: NaN };
+  }
+}
+
+function percentile(values: readonly number[], p: number): number {
+  if (values.length === 0) return NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+}
+
+function printRow(f: Figures, header: boolean): void {
+  const pair = (values: readonly number[]): string => `${percentile(values, 50).toFixed(1)} / ${percentile(values, 95).toFixed(1)}`;
+  const columns = ['nodes', 'initial ms', 'card edit p50/p95', 'topology edit p50/p95', 'completion p50/p95', 'hover p50/p95', 'RSS MB (peak)'];
+  const widths = [6, 11, 18, 22, 19, 15, 14];
+  const row = (cells: string[]): string => cells.map((c, i) => c.padStart(widths[i])).join('  ');
+  if (header) process.stdout.write(`${row(columns)}\n`);
+  process.stdout.write(
+    `${row([String(f.nodes), f.initial.toFixed(0), pair(f.cardEdit), pair(f.topologyEdit), pair(f.completion), pair(f.hover), `${f.rssMb.toFixed(0)} (${f.peakMb.toFixed(0)})`])}\n`,
+  );
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    process.stderr.write(`bench-lsp: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.exit(2);
+  },
+);

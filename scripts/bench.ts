@@ -1,0 +1,273 @@
+/**
+ * The engine's benchmark (`npm run bench`). For generated bundles of 500, 2,000 and 5,000
+ * nodes (scripts/generate-bundle.ts), written to a temporary folder and read back, it prints
+ * the median over several runs, after warm-up, of:
+ *
+ * - floor: reading every file of the folder from disk and `yaml.parseDocument` of every card,
+ *   the least any checker built on the `yaml` package must do;
+ * - check: reading the same files and `loadBundle` on them (classification, cards, resolution,
+ *   digests, analysis, sorted diagnostics); `load` is the `loadBundle` part alone;
+ * - ratio: check / floor (target: at most 2.0 at 5,000 nodes);
+ * - our DOT parse (`parseDot`) beside dot-language-support's on the same topology text: its
+ *   bare `Parser.parse` and its service's `parseDocument` (parse, bind and check); target: ours
+ *   at least twice as fast as its bare parse.
+ *
+ *   npm run bench                    the three sizes
+ *   npm run bench -- --sizes 300,900 --runs 3
+ *
+ * Figures are wall-clock milliseconds on this machine; they are printed, never asserted.
+ */
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { parseDocument } from 'yaml';
+import { Parser, createService } from 'dot-language-support';
+import { loadBundle } from '../shared/src/bundle/resolve';
+import { parseDot } from '../shared/src/syntax/dot-parser';
+import { bundleSize, generateBundle, type GeneratedFile } from './generate-bundle';
+
+interface Options {
+  readonly sizes: readonly number[];
+  readonly runs: number;
+  readonly warmups: number;
+}
+
+interface Row {
+  readonly nodes: number;
+  readonly files: number;
+  readonly bytes: number;
+  readonly floor: number;
+  readonly check: number;
+  readonly load: number;
+  readonly errors: number;
+  readonly diagnostics: number;
+  readonly dotBytes: number;
+  readonly ourDot: number;
+  readonly theirParse: number;
+  readonly theirDocument: number;
+}
+
+main();
+
+function main(): void {
+  const options = parseArguments(process.argv.slice(2));
+  const collect = garbageCollector();
+  const rows: Row[] = [];
+  for (const size of options.sizes) {
+    const files = generateBundle({ nodes: size });
+    const folder = mkdtempSync(path.join(tmpdir(), `darkprint-bench-${size}-`));
+    try {
+      writeBundle(folder, files);
+      rows.push(measure(folder, size, files, options, collect));
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+    process.stderr.write(`measured ${size} nodes\n`);
+  }
+  process.stdout.write(render(rows, options));
+}
+
+function measure(folder: string, nodes: number, generated: readonly GeneratedFile[], options: Options, collect: () => void): Row {
+  const timed = <T>(work: () => T): { ms: number; value: T } => {
+    collect();
+    const start = performance.now();
+    const value = work();
+    return { ms: performance.now() - start, value };
+  };
+  const floors: number[] = [];
+  const checks: number[] = [];
+  const loads: number[] = [];
+  let errors = 0;
+  let diagnostics = 0;
+  for (let run = 0; run < options.warmups + options.runs; run++) {
+    const floor = timed(() => {
+      const files = readBundle(folder);
+      let nodesRead = 0;
+      for (const f of files) {
+        if (!f.path.startsWith('cards/')) continue;
+        const document = parseDocument(f.text);
+        if (document.contents) nodesRead++;
+      }
+      return nodesRead;
+    });
+    let loadMs = 0;
+    const check = timed(() => {
+      const files = readBundle(folder);
+      const start = performance.now();
+      const result = loadBundle(files, { folderName: 'release-train' });
+      loadMs = performance.now() - start;
+      return result;
+    });
+    if (run < options.warmups) continue;
+    floors.push(floor.ms);
+    checks.push(check.ms);
+    loads.push(loadMs);
+    errors = check.value.diagnostics.filter((d) => d.severity === 'error').length;
+    diagnostics = check.value.diagnostics.length;
+  }
+
+  const topology = generated.find((f) => f.path === 'topology.dot');
+  if (!topology) throw new Error('the generated bundle has no topology.dot');
+  const service = createService();
+  const ours: number[] = [];
+  const theirs: number[] = [];
+  const theirDocuments: number[] = [];
+  // The DOT parses are short, so each sample repeats them to rise above timer noise.
+  const repeat = Math.max(1, Math.round(200_000 / topology.text.length));
+  for (let run = 0; run < options.warmups + options.runs; run++) {
+    const our = timed(() => {
+      let n = 0;
+      for (let i = 0; i < repeat; i++) n += parseDot(topology.text).graph?.nodes.length ?? 0;
+      return n;
+    });
+    const their = timed(() => {
+      let n = 0;
+      for (let i = 0; i < repeat; i++) n += new Parser().parse(topology.text).graph?.statements.length ?? 0;
+      return n;
+    });
+    const theirDocument = timed(() => {
+      let n = 0;
+      for (let i = 0; i < repeat; i++) n += service.parseDocument(topology.text).graph?.statements.length ?? 0;
+      return n;
+    });
+    if (run < options.warmups) continue;
+    ours.push(our.ms / repeat);
+    theirs.push(their.ms / repeat);
+    theirDocuments.push(theirDocument.ms / repeat);
+  }
+  return {
+    nodes,
+    files: generated.length,
+    bytes: bundleSize(generated),
+    floor: median(floors),
+    check: median(checks),
+    load: median(loads),
+    errors,
+    diagnostics,
+    dotBytes: topology.text.length,
+    ourDot: median(ours),
+    theirParse: median(theirs),
+    theirDocument: median(theirDocuments),
+  };
+}
+
+// ---- files -------------------------------------------------------------------------------
+
+function writeBundle(folder: string, files: readonly GeneratedFile[]): void {
+  for (const f of files) {
+    const target = path.join(folder, ...f.path.split('/'));
+    mkdirSync(path.dirname(target), { recursive: true });
+    writeFileSync(target, f.text);
+  }
+}
+
+/** Every file under `folder`, as `{ path, text }` with `/`-separated relative paths. */
+function readBundle(folder: string): GeneratedFile[] {
+  const out: GeneratedFile[] = [];
+  const walk = (relative: string): void => {
+    for (const entry of readdirSync(path.join(folder, relative), { withFileTypes: true })) {
+      const child = relative === '' ? entry.name : `${relative}/${entry.name}`;
+      if (entry.isDirectory()) walk(child);
+      else if (entry.isFile()) out.push({ path: child, text: readFileSync(path.join(folder, child), 'utf8') });
+    }
+  };
+  walk('');
+  return out;
+}
+
+// ---- output ------------------------------------------------------------------------------
+
+function render(rows: readonly Row[], options: Options): string {
+  const lines: string[] = [];
+  lines.push(`darkprint bench: medians of ${options.runs} runs after ${options.warmups} warm-up(s); node ${process.version}; times in ms`);
+  lines.push('');
+  lines.push('bundle check (read files from disk, then parse / load):');
+  lines.push(
+    table(
+      ['nodes', 'files', 'bytes', 'floor', 'check', 'ratio', 'load only', 'errors', 'diagnostics'],
+      rows.map((r) => [
+        group(r.nodes),
+        group(r.files),
+        group(r.bytes),
+        r.floor.toFixed(1),
+        r.check.toFixed(1),
+        `${(r.check / r.floor).toFixed(2)}x`,
+        r.load.toFixed(1),
+        String(r.errors),
+        group(r.diagnostics),
+      ]),
+    ),
+  );
+  lines.push('  floor = read + yaml.parseDocument of every card; check = read + loadBundle (with analysis); target: ratio <= 2.00x at 5,000 nodes');
+  lines.push('');
+  lines.push('DOT parse of topology.dot (same text):');
+  lines.push(
+    table(
+      ['nodes', 'dot bytes', 'parseDot', 'dls Parser.parse', 'speed-up', 'dls parseDocument', 'speed-up'],
+      rows.map((r) => [
+        group(r.nodes),
+        group(r.dotBytes),
+        r.ourDot.toFixed(2),
+        r.theirParse.toFixed(2),
+        `${(r.theirParse / r.ourDot).toFixed(2)}x`,
+        r.theirDocument.toFixed(2),
+        `${(r.theirDocument / r.ourDot).toFixed(2)}x`,
+      ]),
+    ),
+  );
+  lines.push('  dls = dot-language-support@4.3.1 (parseDocument = parse + bind + check); target: parseDot at least 2.00x faster than Parser.parse');
+  return `${lines.join('\n')}\n`;
+}
+
+function table(header: readonly string[], body: readonly (readonly string[])[]): string {
+  const widths = header.map((h, i) => Math.max(h.length, ...body.map((row) => row[i].length)));
+  const line = (cells: readonly string[]): string => `  ${cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ')}`;
+  return [line(header), line(widths.map((w) => '-'.repeat(w))), ...body.map(line)].join('\n');
+}
+
+function group(value: number): string {
+  return value.toLocaleString('en-US');
+}
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = sorted.length >> 1;
+  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+}
+
+function parseArguments(argv: readonly string[]): Options {
+  let sizes: number[] = [500, 2000, 5000];
+  let runs = 5;
+  let warmups = 1;
+  for (let i = 0; i < argv.length; i++) {
+    const value = argv[i + 1];
+    switch (argv[i]) {
+      case '--sizes':
+        sizes = (value ?? '').split(',').map(Number).filter((n) => Number.isInteger(n) && n > 0);
+        i++;
+        break;
+      case '--runs':
+        runs = Math.max(1, Number(value) || runs);
+        i++;
+        break;
+      case '--warmups':
+        warmups = Math.max(0, Number(value) || 0);
+        i++;
+        break;
+      default:
+        process.stderr.write(`bench: unknown argument ${argv[i]}; use --sizes a,b,c, --runs n, --warmups n\n`);
+        process.exit(3);
+    }
+  }
+  return { sizes, runs, warmups };
+}
+
+/** A full garbage collection between samples, so one sample does not pay for another's garbage. */
+function garbageCollector(): () => void {
+  setFlagsFromString('--expose-gc');
+  const gc = runInNewContext('gc') as unknown;
+  return typeof gc === 'function' ? () => (gc as () => void)() : () => undefined;
+}

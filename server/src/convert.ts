@@ -1,0 +1,366 @@
+/**
+ * THE conversion file: engine and IDE-layer values (bundle-relative paths, UTF-16 offsets,
+ * plain strings) to LSP values and back. Positions go through the engine's `lineIndex`, so
+ * both sides count UTF-16 code units and treat CRLF, CR and LF alike. No other server module
+ * builds an LSP range, severity, edit or item by hand.
+ */
+import {
+  CompletionItemKind,
+  DiagnosticSeverity,
+  DiagnosticTag,
+  FoldingRangeKind,
+  MarkupKind,
+  SymbolKind,
+  type CodeAction as LspCodeAction,
+  type CompletionItem as LspCompletionItem,
+  type CompletionList,
+  type Diagnostic as LspDiagnostic,
+  type DocumentSymbol as LspDocumentSymbol,
+  type FoldingRange,
+  type Hover,
+  type Location,
+  type Position,
+  type Range,
+  type TextDocumentEdit,
+  type TextEdit as LspTextEdit,
+  type RenameFile,
+  type WorkspaceEdit as LspWorkspaceEdit,
+} from 'vscode-languageserver';
+import type { Diagnostic, Severity } from '../../shared/src/diagnostics';
+import { lineIndex, type LineIndex, type Span } from '../../shared/src/text';
+import type {
+  CodeAction,
+  CompletionItem,
+  CompletionKind,
+  CompletionResult,
+  DocumentSymbol,
+  FileSpan,
+  HoverResult,
+  RenameTarget,
+  SymbolKind as IdeSymbolKind,
+  WorkspaceEdit,
+} from '../../shared/src/ide/types';
+
+/** What conversion needs to know about the files of one bundle snapshot. */
+export interface FileContext {
+  uri(relative: string): string;
+  lineIndex(relative: string): LineIndex;
+  /** Versions of the files that are open documents. */
+  readonly versions: ReadonlyMap<string, number>;
+}
+
+/** What the client said it can take (from `initialize`). */
+export interface ClientSupport {
+  readonly relatedInformation: boolean;
+  readonly codeDescription: boolean;
+  readonly documentChanges: boolean;
+  readonly renameFiles: boolean;
+  readonly markdown: boolean;
+  readonly hierarchicalSymbols: boolean;
+}
+
+export const fullSupport: ClientSupport = {
+  relatedInformation: true,
+  codeDescription: true,
+  documentChanges: true,
+  renameFiles: true,
+  markdown: true,
+  hierarchicalSymbols: true,
+};
+
+// ---- positions ----------------------------------------------------------------------------
+
+/**
+ * The LSP range of a span. An offset between the CR and the LF of a line break (which no
+ * position can name) moves back before the CR.
+ */
+export function toRange(index: LineIndex, span: Span): Range {
+  const text = index.text;
+  const outsideCrlf = (offset: number): number => (offset > 0 && text.charCodeAt(offset - 1) === 13 && text.charCodeAt(offset) === 10 ? offset - 1 : offset);
+  const start = index.positionAt(outsideCrlf(span.start));
+  const end = span.end <= span.start ? start : index.positionAt(outsideCrlf(span.end));
+  return { start: { line: start.line, character: start.character }, end: { line: end.line, character: end.character } };
+}
+
+/**
+ * The offset of an LSP position. A character past the end of its line means the end of the
+ * line's content (the LSP rule), never a point inside or after the line break.
+ */
+export function toOffset(index: LineIndex, position: Position): number {
+  const offset = index.offsetAt({ line: position.line, character: position.character });
+  const text = index.text;
+  const lastLine = index.positionAt(text.length).line;
+  if (position.line < 0 || position.line >= lastLine) return offset;
+  // Not the last line: the content ends before the line break (LF, CRLF or CR).
+  let end = index.offsetAt({ line: position.line + 1, character: 0 });
+  if (text.charCodeAt(end - 1) === 10) end--;
+  if (text.charCodeAt(end - 1) === 13) end--;
+  return Math.min(offset, Math.max(end, index.offsetAt({ line: position.line, character: 0 })));
+}
+
+/** Applies LSP content changes (incremental or whole) to a text, in order. */
+export function applyChanges(text: string, changes: readonly ({ range: Range; text: string } | { text: string })[]): string {
+  let out = text;
+  for (const change of changes) {
+    if ('range' in change && change.range) {
+      const index = lineIndex(out);
+      const a = toOffset(index, change.range.start);
+      const b = toOffset(index, change.range.end);
+      const start = Math.min(a, b);
+      const end = Math.max(a, b);
+      out = out.slice(0, start) + change.text + out.slice(end);
+    } else {
+      out = change.text;
+    }
+  }
+  return out;
+}
+
+export function toSpan(index: LineIndex, range: Range): Span {
+  const start = toOffset(index, range.start);
+  return { start, end: Math.max(start, toOffset(index, range.end)) };
+}
+
+export function toLocation(files: FileContext, target: FileSpan): Location {
+  return { uri: files.uri(target.file), range: toRange(files.lineIndex(target.file), target.span) };
+}
+
+// ---- diagnostics --------------------------------------------------------------------------
+
+export function toSeverity(severity: Severity): DiagnosticSeverity {
+  switch (severity) {
+    case 'error':
+      return DiagnosticSeverity.Error;
+    case 'warning':
+      return DiagnosticSeverity.Warning;
+    case 'info':
+      return DiagnosticSeverity.Information;
+  }
+}
+
+/**
+ * The heading anchor of a code in `docs/diagnostics.md` (`### \`dot/parse-error\`` →
+ * `dotparse-error`), as GitHub and VS Code's Markdown preview compute it.
+ */
+export function docsAnchor(code: string): string {
+  return code.toLowerCase().replace(/[^a-z0-9 _-]/g, '').replace(/ /g, '-');
+}
+
+export interface DiagnosticContext {
+  readonly files: FileContext;
+  /** The diagnostics page, or undefined for no link. */
+  readonly docsUrl?: string;
+  readonly support: ClientSupport;
+}
+
+/** Converts one diagnostic of `file` (its own location already decided by the caller). */
+export function toLspDiagnostic(d: Diagnostic, file: string, context: DiagnosticContext): LspDiagnostic {
+  const span = d.location.span ?? { start: 0, end: 0 };
+  const out: LspDiagnostic = {
+    range: toRange(context.files.lineIndex(file), span),
+    severity: toSeverity(d.severity),
+    code: d.code,
+    source: 'darkprint',
+    message: d.hint ? `${d.message}\n${d.hint}` : d.message,
+  };
+  if (context.docsUrl && context.support.codeDescription) out.codeDescription = { href: `${context.docsUrl}#${docsAnchor(d.code)}` };
+  if (d.related && d.related.length > 0 && context.support.relatedInformation) {
+    out.relatedInformation = d.related.map((r) => ({ location: toLocation(context.files, r), message: r.message }));
+  }
+  if (d.code === 'bundle/orphan-card' || d.code === 'bundle/unreachable-node') out.tags = [DiagnosticTag.Unnecessary];
+  if (d.code === 'card/deprecated-term' || d.code === 'card/retired-field') out.tags = [DiagnosticTag.Deprecated];
+  return out;
+}
+
+// ---- hover and completion -----------------------------------------------------------------
+
+export function toHover(files: FileContext, file: string, hover: HoverResult, support: ClientSupport): Hover {
+  return {
+    contents: support.markdown ? { kind: MarkupKind.Markdown, value: hover.contents } : { kind: MarkupKind.PlainText, value: hover.contents },
+    range: toRange(files.lineIndex(file), hover.span),
+  };
+}
+
+export function toCompletionKind(kind: CompletionKind): CompletionItemKind {
+  switch (kind) {
+    case 'card':
+      return CompletionItemKind.Module;
+    case 'version':
+      return CompletionItemKind.Constant;
+    case 'port':
+      return CompletionItemKind.Interface;
+    case 'node':
+      return CompletionItemKind.Variable;
+    case 'attribute':
+      return CompletionItemKind.Property;
+    case 'keyword':
+      return CompletionItemKind.Keyword;
+    case 'term':
+      return CompletionItemKind.EnumMember;
+    case 'field':
+      return CompletionItemKind.Field;
+    case 'operator':
+      return CompletionItemKind.Operator;
+    case 'value':
+      return CompletionItemKind.Value;
+  }
+}
+
+/**
+ * The replaced range becomes each item's `textEdit` when it is on one line and holds the
+ * cursor (the LSP rule); otherwise items carry `insertText` and the client decides.
+ */
+export function toCompletionList(files: FileContext, file: string, position: Position, result: CompletionResult, support: ClientSupport): CompletionList {
+  const range = toRange(files.lineIndex(file), result.span);
+  const usable =
+    range.start.line === range.end.line &&
+    range.start.line === position.line &&
+    range.start.character <= position.character &&
+    position.character <= range.end.character;
+  return {
+    isIncomplete: false,
+    items: result.items.map((item) => toCompletionItem(item, usable ? range : undefined, support)),
+  };
+}
+
+function toCompletionItem(item: CompletionItem, range: Range | undefined, support: ClientSupport): LspCompletionItem {
+  const newText = item.insertText ?? item.label;
+  const out: LspCompletionItem = { label: item.label, kind: toCompletionKind(item.kind) };
+  if (item.detail !== undefined) out.detail = item.detail;
+  if (item.documentation !== undefined) {
+    out.documentation = support.markdown ? { kind: MarkupKind.Markdown, value: item.documentation } : item.documentation;
+  }
+  if (item.sortText !== undefined) out.sortText = item.sortText;
+  if (item.filterText !== undefined) out.filterText = item.filterText;
+  if (range) out.textEdit = { range, newText };
+  else if (item.insertText !== undefined) out.insertText = item.insertText;
+  return out;
+}
+
+// ---- symbols and folding ------------------------------------------------------------------
+
+export function toSymbolKind(kind: IdeSymbolKind): SymbolKind {
+  switch (kind) {
+    case 'graph':
+      return SymbolKind.Module;
+    case 'node':
+      return SymbolKind.Class;
+    case 'edge':
+      return SymbolKind.Event;
+    case 'subgraph':
+      return SymbolKind.Namespace;
+    case 'field':
+      return SymbolKind.Field;
+    case 'port':
+      return SymbolKind.Interface;
+    case 'term':
+      return SymbolKind.EnumMember;
+    case 'list':
+      return SymbolKind.Array;
+  }
+}
+
+export function toDocumentSymbols(index: LineIndex, symbols: readonly DocumentSymbol[]): LspDocumentSymbol[] {
+  return symbols.map((s) => {
+    const range = toRange(index, s.span);
+    let selectionRange = toRange(index, s.selectionSpan);
+    if (!contains(range, selectionRange)) selectionRange = range;
+    const out: LspDocumentSymbol = {
+      name: s.name.trim() === '' ? '(unnamed)' : s.name,
+      kind: toSymbolKind(s.kind),
+      range,
+      selectionRange,
+      children: toDocumentSymbols(index, s.children),
+    };
+    if (s.detail !== undefined) out.detail = s.detail;
+    return out;
+  });
+}
+
+/** A folded region: from the line holding `span.start` to the line holding `span.end`. */
+export interface FoldingSpan {
+  readonly span: Span;
+  readonly kind?: 'comment' | 'region' | 'imports';
+}
+
+export function toFoldingRanges(index: LineIndex, folds: readonly (FoldingSpan | Span)[]): FoldingRange[] {
+  const out: FoldingRange[] = [];
+  for (const fold of folds) {
+    const span = 'span' in fold ? fold.span : fold;
+    const startLine = index.positionAt(span.start).line;
+    const endLine = index.positionAt(span.end).line;
+    if (endLine <= startLine) continue;
+    const range: FoldingRange = { startLine, endLine };
+    if ('span' in fold && fold.kind) range.kind = fold.kind === 'comment' ? FoldingRangeKind.Comment : fold.kind === 'imports' ? FoldingRangeKind.Imports : FoldingRangeKind.Region;
+    out.push(range);
+  }
+  return out;
+}
+
+// ---- edits --------------------------------------------------------------------------------
+
+/**
+ * Converts an edit. With `documentChanges` support the edit is a list of versioned text
+ * edits (open documents carry their version, so a stale edit is refused by the client)
+ * followed by the file renames; without it, a plain `changes` map and renames are dropped.
+ * Undefined when nothing of the edit can be expressed for this client.
+ */
+export function toWorkspaceEdit(files: FileContext, edit: WorkspaceEdit, support: ClientSupport): LspWorkspaceEdit | undefined {
+  const renames = edit.renames ?? [];
+  if (support.documentChanges) {
+    const documentChanges: (TextDocumentEdit | RenameFile)[] = [];
+    for (const change of edit.changes) {
+      if (change.edits.length === 0) continue;
+      const index = files.lineIndex(change.file);
+      documentChanges.push({
+        textDocument: { uri: files.uri(change.file), version: files.versions.get(change.file) ?? null },
+        edits: change.edits.map((e): LspTextEdit => ({ range: toRange(index, e.span), newText: e.newText })),
+      });
+    }
+    if (support.renameFiles) {
+      for (const r of renames) documentChanges.push({ kind: 'rename', oldUri: files.uri(r.from), newUri: files.uri(r.to) });
+    }
+    return documentChanges.length > 0 ? { documentChanges } : undefined;
+  }
+  const changes: Record<string, LspTextEdit[]> = {};
+  let any = false;
+  for (const change of edit.changes) {
+    if (change.edits.length === 0) continue;
+    const index = files.lineIndex(change.file);
+    const uri = files.uri(change.file);
+    const list = changes[uri] ?? (changes[uri] = []);
+    for (const e of change.edits) list.push({ range: toRange(index, e.span), newText: e.newText });
+    any = true;
+  }
+  return any ? { changes } : undefined;
+}
+
+export function toCodeAction(
+  files: FileContext,
+  action: CodeAction,
+  support: ClientSupport,
+  diagnosticsOf: (d: Diagnostic) => LspDiagnostic | undefined,
+): LspCodeAction | undefined {
+  const edit = toWorkspaceEdit(files, action.edit, support);
+  if (!edit) return undefined;
+  const out: LspCodeAction = { title: action.title, kind: action.kind, edit };
+  if (action.isPreferred) out.isPreferred = true;
+  if (action.diagnostics && action.diagnostics.length > 0) {
+    const converted: LspDiagnostic[] = [];
+    for (const d of action.diagnostics) {
+      const c = diagnosticsOf(d);
+      if (c) converted.push(c);
+    }
+    if (converted.length > 0) out.diagnostics = converted;
+  }
+  return out;
+}
+
+export function toPrepareRename(index: LineIndex, target: RenameTarget): { range: Range; placeholder: string } {
+  return { range: toRange(index, target.span), placeholder: target.placeholder };
+}
+
+function contains(outer: Range, inner: Range): boolean {
+  const before = (a: Position, b: Position): boolean => a.line < b.line || (a.line === b.line && a.character <= b.character);
+  return before(outer.start, inner.start) && before(inner.end, outer.end);
+}

@@ -1,0 +1,242 @@
+/**
+ * The server's "database of queries" in small (STYLE.md principle 3).
+ *
+ * Inputs: the disk text of every bundle file (set by the workspace layer) and the open
+ * documents (set by the LSP layer), which override the disk. Queries: a bundle's snapshot
+ * (its files, the engine's `LoadResult`, the IDE view) for its current revision. Memoised:
+ * each card read by (path, text, local vocabulary), so an edit re-reads only the file it
+ * touches; each bundle's resolution and analysis by revision, so an edit recomputes only the
+ * bundle it belongs to. A snapshot is never served for an older revision: any input change
+ * bumps the revision and the next query recomputes.
+ *
+ * Knows no LSP type and no `fs`: paths are absolute file-system paths, texts are strings.
+ */
+import path from 'node:path';
+import { loadBundle, type LoadResult } from '../../shared/src/bundle/resolve';
+import type { SourceFile } from '../../shared/src/bundle/model';
+import type { CardReadResult } from '../../shared/src/bundle/card-model';
+import { readCard } from '../../shared/src/check/card';
+import type { Vocabulary } from '../../shared/src/vocabulary/types';
+import { lineIndex, type LineIndex } from '../../shared/src/text';
+import type { IdeBundle } from '../../shared/src/ide/types';
+import { isBundleFile, relativeTo } from './workspace';
+
+export interface OpenDocument {
+  /** The client's spelling of the document's URI (answers and diagnostics reuse it). */
+  readonly uri: string;
+  readonly version: number;
+  readonly text: string;
+}
+
+export interface BundleState {
+  /** Absolute folder path. */
+  readonly root: string;
+  /** Disk texts by bundle-relative path. */
+  readonly disk: Map<string, SourceFile>;
+  /** Bumped by every change to an input of this bundle. */
+  revision: number;
+  snapshot: Snapshot | undefined;
+  /** Card reads by relative path (STYLE.md: per-file results, reused while the text is the same). */
+  readonly cardReads: Map<string, { readonly text: string; readonly vocabulary: string; readonly result: CardReadResult }>;
+  /** Open documents' source files by relative path, reused while their version is the same. */
+  readonly openFiles: Map<string, { readonly version: number; readonly file: SourceFile }>;
+}
+
+export interface Snapshot {
+  readonly bundle: BundleState;
+  readonly revision: number;
+  /** Every file of the bundle as the engine read it (open documents over disk). */
+  readonly files: ReadonlyMap<string, SourceFile>;
+  /** The version of each file that was an open document when this snapshot was computed. */
+  readonly versions: ReadonlyMap<string, number>;
+  readonly result: LoadResult;
+  readonly ide: IdeBundle;
+  /** The line index of a file of this snapshot (memoised), or of the empty text for an unknown file. */
+  lineIndex(relative: string): LineIndex;
+  /** The URI a file of this bundle is known by (the client's spelling for open documents). */
+  uri(relative: string): string;
+  /** Time taken by `loadBundle`, in milliseconds. */
+  readonly loadMs: number;
+}
+
+export interface Database {
+  /** Bundles by absolute root folder. */
+  readonly bundles: Map<string, BundleState>;
+  /** Open documents by absolute path (only `file:` documents). */
+  readonly open: Map<string, OpenDocument>;
+  /** Turns an absolute path into a URI (the server passes `pathToFileURL`). */
+  readonly uriOf: (file: string) => string;
+}
+
+export function createDatabase(uriOf: (file: string) => string): Database {
+  return { bundles: new Map(), open: new Map(), uriOf };
+}
+
+export function addBundle(db: Database, root: string, disk: ReadonlyMap<string, string>): BundleState {
+  const existing = db.bundles.get(root);
+  if (existing) {
+    replaceDisk(existing, disk);
+    return existing;
+  }
+  const bundle: BundleState = {
+    root,
+    disk: new Map([...disk].map(([relative, text]) => [relative, { path: relative, text }] as const)),
+    revision: 0,
+    snapshot: undefined,
+    cardReads: new Map(),
+    openFiles: new Map(),
+  };
+  db.bundles.set(root, bundle);
+  return bundle;
+}
+
+export function removeBundle(db: Database, root: string): BundleState | undefined {
+  const bundle = db.bundles.get(root);
+  db.bundles.delete(root);
+  return bundle;
+}
+
+/** Replaces a bundle's disk contents; true when anything changed. */
+export function replaceDisk(bundle: BundleState, disk: ReadonlyMap<string, string>): boolean {
+  let changed = false;
+  for (const relative of [...bundle.disk.keys()]) {
+    if (!disk.has(relative)) {
+      bundle.disk.delete(relative);
+      changed = true;
+    }
+  }
+  for (const [relative, text] of disk) {
+    if (bundle.disk.get(relative)?.text !== text) {
+      bundle.disk.set(relative, { path: relative, text });
+      changed = true;
+    }
+  }
+  if (changed) bundle.revision++;
+  return changed;
+}
+
+/** The bundle a file belongs to: its nearest root (SPEC §1), and its path relative to it. */
+export function ownerOf(db: Database, file: string): { bundle: BundleState; relative: string } | undefined {
+  let dir = path.dirname(file);
+  for (;;) {
+    const bundle = db.bundles.get(dir);
+    if (bundle) {
+      const relative = relativeTo(dir, file);
+      return relative === undefined ? undefined : { bundle, relative };
+    }
+    const parent = path.dirname(dir);
+    if (parent === dir) return undefined;
+    dir = parent;
+  }
+}
+
+/**
+ * Sets (text) or removes (undefined) a file's disk text; true when what the engine reads
+ * changed (a file that is open keeps its editor text, so its disk copy changes nothing yet).
+ */
+export function setDiskFile(db: Database, bundle: BundleState, relative: string, text: string | undefined): boolean {
+  if (!isBundleFile(relative)) return false;
+  const current = bundle.disk.get(relative);
+  if (text === undefined) {
+    if (!current) return false;
+    bundle.disk.delete(relative);
+  } else {
+    if (current?.text === text) return false;
+    bundle.disk.set(relative, { path: relative, text });
+  }
+  if (db.open.has(path.join(bundle.root, ...relative.split('/')))) return false;
+  bundle.revision++;
+  return true;
+}
+
+/**
+ * Sets (document) or removes (undefined) an open document. Returns the bundle whose inputs
+ * changed, if any.
+ */
+export function setOpenDocument(db: Database, file: string, document: OpenDocument | undefined): BundleState | undefined {
+  const before = db.open.get(file);
+  if (document) db.open.set(file, document);
+  else db.open.delete(file);
+  const owner = ownerOf(db, file);
+  if (!owner || !isBundleFile(owner.relative)) return undefined;
+  const { bundle, relative } = owner;
+  if (document && before && before.text === document.text && before.version === document.version) return undefined;
+  if (!document) bundle.openFiles.delete(relative);
+  bundle.revision++;
+  return bundle;
+}
+
+/** The bundle's snapshot for its current revision, computed when the last one is out of date. */
+export function snapshotOf(db: Database, bundle: BundleState): Snapshot {
+  const cached = bundle.snapshot;
+  if (cached && cached.revision === bundle.revision) return cached;
+  const files = new Map<string, SourceFile>();
+  const versions = new Map<string, number>();
+  const uris = new Map<string, string>();
+  for (const [relative, file] of bundle.disk) files.set(relative, file);
+  for (const [file, document] of db.open) {
+    const owner = ownerOf(db, file);
+    if (!owner || owner.bundle !== bundle || !isBundleFile(owner.relative)) continue;
+    const relative = owner.relative;
+    let entry = bundle.openFiles.get(relative);
+    if (!entry || entry.version !== document.version || entry.file.text !== document.text) {
+      const disk = bundle.disk.get(relative);
+      entry = { version: document.version, file: disk && disk.text === document.text ? disk : { path: relative, text: document.text } };
+      bundle.openFiles.set(relative, entry);
+    }
+    files.set(relative, entry.file);
+    versions.set(relative, document.version);
+    uris.set(relative, document.uri);
+  }
+  const ordered = [...files.values()];
+  const started = performance.now();
+  const result = loadBundle(ordered, { folderName: path.basename(bundle.root), readCard: memoisedReader(bundle) });
+  const loadMs = performance.now() - started;
+  for (const relative of [...bundle.cardReads.keys()]) if (!files.has(relative)) bundle.cardReads.delete(relative);
+  for (const relative of [...bundle.openFiles.keys()]) if (!versions.has(relative)) bundle.openFiles.delete(relative);
+  const indexes = new Map<string, LineIndex>();
+  const snapshot: Snapshot = {
+    bundle,
+    revision: bundle.revision,
+    files,
+    versions,
+    result,
+    ide: { files, result },
+    loadMs,
+    lineIndex(relative: string): LineIndex {
+      let index = indexes.get(relative);
+      if (!index) {
+        index = lineIndex(files.get(relative)?.text ?? '');
+        indexes.set(relative, index);
+      }
+      return index;
+    },
+    uri(relative: string): string {
+      return uris.get(relative) ?? db.uriOf(path.join(bundle.root, ...relative.split('/')));
+    },
+  };
+  bundle.snapshot = snapshot;
+  return snapshot;
+}
+
+/** A fingerprint of a vocabulary's local terms: card reads depend on them and on nothing else of the bundle. */
+const vocabularyKeys = new WeakMap<Vocabulary, string>();
+function vocabularyKey(vocabulary: Vocabulary): string {
+  let key = vocabularyKeys.get(vocabulary);
+  if (key === undefined) {
+    key = JSON.stringify(vocabulary.terms().filter((t) => vocabulary.isLocal(t.id)));
+    vocabularyKeys.set(vocabulary, key);
+  }
+  return key;
+}
+
+function memoisedReader(bundle: BundleState): (file: SourceFile, vocabulary: Vocabulary) => CardReadResult {
+  return (file, vocabulary) => {
+    const key = vocabularyKey(vocabulary);
+    const memo = bundle.cardReads.get(file.path);
+    if (memo && memo.text === file.text && memo.vocabulary === key) return memo.result;
+    const result = readCard(file, vocabulary);
+    bundle.cardReads.set(file.path, { text: file.text, vocabulary: key, result });
+    return result;
+  };
+}

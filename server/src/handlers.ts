@@ -1,0 +1,179 @@
+/**
+ * One small handler per LSP request. Each one finds the request's file in the up-to-date
+ * snapshot of its bundle, converts the position to an offset, calls the IDE feature (pure,
+ * in shared/src/ide) and converts the answer. Each is guarded: an exception is logged and the
+ * request answered empty, so no request can stop the server.
+ */
+import type {
+  CancellationToken,
+  CodeAction as LspCodeAction,
+  CompletionList,
+  Connection,
+  DocumentSymbol as LspDocumentSymbol,
+  FoldingRange,
+  Hover,
+  Location,
+  Range,
+  WorkspaceEdit as LspWorkspaceEdit,
+} from 'vscode-languageserver';
+import type { Diagnostic } from '../../shared/src/diagnostics';
+import type { LineIndex, Span } from '../../shared/src/text';
+import type { Database, Snapshot } from './database';
+import type { Publisher } from './publish';
+import type { Settings } from './settings';
+import {
+  toCodeAction,
+  toCompletionList,
+  toDocumentSymbols,
+  toFoldingRanges,
+  toHover,
+  toLocation,
+  toOffset,
+  toPrepareRename,
+  toSpan,
+  toWorkspaceEdit,
+  type ClientSupport,
+} from './convert';
+import { describe } from './publish';
+import { features } from './features';
+
+/** Characters after which the client should ask for completions. */
+export const completionTriggers: readonly string[] = ['"', '@', '=', '>', ':', ' ', '[', ',', '-'];
+
+/** A request's file, in the current snapshot of its bundle. */
+export interface FileAt {
+  readonly snapshot: Snapshot;
+  /** Bundle-relative path. */
+  readonly file: string;
+  readonly index: LineIndex;
+  readonly text: string;
+}
+
+export interface ServerContext {
+  readonly connection: Connection;
+  readonly db: Database;
+  readonly publisher: Publisher;
+  support(): ClientSupport;
+  settings(): Settings;
+  /** Waits for the workspace scan and the document's bundle, then returns the file in an up-to-date snapshot. */
+  fileOf(uri: string): Promise<FileAt | undefined>;
+  log(message: string): void;
+}
+
+export function registerHandlers(context: ServerContext): void {
+  const { connection } = context;
+
+  /** Runs a handler; any exception is logged and the request answered with `empty`. */
+  const guard = <P, R>(name: string, empty: R, handler: (params: P, token: CancellationToken) => Promise<R>) => {
+    return async (params: P, token: CancellationToken): Promise<R> => {
+      try {
+        if (token.isCancellationRequested) return empty;
+        const answer = await handler(params, token);
+        return token.isCancellationRequested ? empty : answer;
+      } catch (error) {
+        context.log(`darkprint: ${name} failed: ${describe(error)}`);
+        return empty;
+      }
+    };
+  };
+
+  connection.onHover(
+    guard('hover', null, async (params): Promise<Hover | null> => {
+      const at = await context.fileOf(params.textDocument.uri);
+      if (!at || !features.hover) return null;
+      const result = features.hover(at.snapshot.ide, at.file, toOffset(at.index, params.position));
+      return result ? toHover(at.snapshot, at.file, result, context.support()) : null;
+    }),
+  );
+
+  connection.onCompletion(
+    guard('completion', null, async (params): Promise<CompletionList | null> => {
+      const at = await context.fileOf(params.textDocument.uri);
+      if (!at || !features.complete) return null;
+      const result = features.complete(at.snapshot.ide, at.file, toOffset(at.index, params.position));
+      return result ? toCompletionList(at.snapshot, at.file, params.position, result, context.support()) : null;
+    }),
+  );
+
+  connection.onDefinition(
+    guard('definition', null, async (params): Promise<Location[] | null> => {
+      const at = await context.fileOf(params.textDocument.uri);
+      if (!at || !features.definition) return null;
+      const targets = features.definition(at.snapshot.ide, at.file, toOffset(at.index, params.position));
+      return targets.length > 0 ? targets.map((t) => toLocation(at.snapshot, t)) : null;
+    }),
+  );
+
+  connection.onReferences(
+    guard('references', null, async (params): Promise<Location[] | null> => {
+      const at = await context.fileOf(params.textDocument.uri);
+      if (!at || !features.references) return null;
+      const targets = features.references(at.snapshot.ide, at.file, toOffset(at.index, params.position), params.context.includeDeclaration);
+      return targets.map((t) => toLocation(at.snapshot, t));
+    }),
+  );
+
+  connection.onPrepareRename(
+    guard('prepareRename', null, async (params): Promise<{ range: Range; placeholder: string } | null> => {
+      const at = await context.fileOf(params.textDocument.uri);
+      if (!at || !features.prepareRename) return null;
+      const target = features.prepareRename(at.snapshot.ide, at.file, toOffset(at.index, params.position));
+      return target ? toPrepareRename(at.index, target) : null;
+    }),
+  );
+
+  connection.onRenameRequest(
+    guard('rename', null, async (params): Promise<LspWorkspaceEdit | null> => {
+      const at = await context.fileOf(params.textDocument.uri);
+      if (!at || !features.rename) return null;
+      const edit = features.rename(at.snapshot.ide, at.file, toOffset(at.index, params.position), params.newName);
+      return edit ? (toWorkspaceEdit(at.snapshot, edit, context.support()) ?? null) : null;
+    }),
+  );
+
+  connection.onDocumentSymbol(
+    guard('documentSymbol', null, async (params): Promise<LspDocumentSymbol[] | null> => {
+      const at = await context.fileOf(params.textDocument.uri);
+      if (!at || !features.documentSymbols) return null;
+      return toDocumentSymbols(at.index, features.documentSymbols(at.snapshot.ide, at.file));
+    }),
+  );
+
+  connection.onFoldingRanges(
+    guard('foldingRange', null, async (params): Promise<FoldingRange[] | null> => {
+      const at = await context.fileOf(params.textDocument.uri);
+      if (!at || !features.foldingRanges) return null;
+      return toFoldingRanges(at.index, features.foldingRanges(at.snapshot.ide, at.file));
+    }),
+  );
+
+  connection.onCodeAction(
+    guard('codeAction', null, async (params): Promise<LspCodeAction[] | null> => {
+      const at = await context.fileOf(params.textDocument.uri);
+      if (!at || !features.codeActions) return null;
+      const span = toSpan(at.index, params.range);
+      const only = params.context.only;
+      const fileDiagnostics = context.publisher.diagnosticsByFile(at.snapshot).get(at.file) ?? [];
+      const wantsAll = only?.some((kind) => kind === 'source' || kind.startsWith('source.fixAll')) ?? false;
+      const relevant = wantsAll ? fileDiagnostics : fileDiagnostics.filter((d) => touches(d, span));
+      const actions = features.codeActions(at.snapshot.ide, at.file, span, relevant, only);
+      const support = context.support();
+      const out: LspCodeAction[] = [];
+      for (const action of actions) {
+        if (only && !only.some((kind) => action.kind === kind || action.kind.startsWith(`${kind}.`))) continue;
+        const converted = toCodeAction(at.snapshot, action, support, (d) =>
+          (d.location.file ?? at.file) === at.file ? context.publisher.convert(at.snapshot, at.file, d) : undefined,
+        );
+        if (converted) out.push(converted);
+      }
+      return out;
+    }),
+  );
+}
+
+/** True when the diagnostic's range meets the span (an empty span at its edge counts). */
+function touches(d: Diagnostic, span: Span): boolean {
+  const at = d.location.span;
+  if (!at) return true;
+  return at.start <= span.end && span.start <= at.end;
+}

@@ -1,0 +1,209 @@
+/**
+ * Pushing diagnostics. An edit schedules its bundle; after the quiet time (`debounceMs`) the
+ * bundle's snapshot is brought up to date and the diagnostics of EVERY file of the bundle are
+ * sent, open or not, each open document's with the version it was computed from. A file is
+ * sent again only when its diagnostics or its version changed; a file that left the bundle
+ * (deleted, renamed, or its bundle gone) is cleared.
+ *
+ * Superseded work is dropped rather than done: a new edit restarts the bundle's quiet time
+ * and takes it out of the run queue; the queue runs one bundle per event-loop turn, so edits
+ * that arrive meanwhile are read before the next bundle is computed; and a computation always
+ * reads the latest inputs, so it is never older than the last edit it follows.
+ */
+import type { Diagnostic as LspDiagnostic, PublishDiagnosticsParams } from 'vscode-languageserver';
+import { applyPolicy, type Diagnostic } from '../../shared/src/diagnostics';
+import { snapshotOf, type BundleState, type Database, type Snapshot } from './database';
+import { toLspDiagnostic, type ClientSupport } from './convert';
+import type { Settings } from './settings';
+
+export interface PublisherOptions {
+  readonly db: Database;
+  readonly send: (params: PublishDiagnosticsParams) => void;
+  readonly settings: () => Settings;
+  readonly support: () => ClientSupport;
+  /** The diagnostics page `codeDescription` links point at, if any. */
+  readonly docsUrl: () => string | undefined;
+  readonly log: (message: string) => void;
+}
+
+export interface Publisher {
+  /** Recomputes and publishes the bundle after `delayMs` of quiet (0: on the next turn). */
+  schedule(bundle: BundleState, delayMs: number): void;
+  /** Publishes the bundle now (synchronously). */
+  publish(bundle: BundleState): void;
+  /** Clears everything published for a bundle that no longer exists. */
+  forget(root: string): void;
+  /** Publishes every bundle again (after a settings change), one per event-loop turn. */
+  republishAll(): void;
+  /** The engine diagnostics of a snapshot after the user's policy, grouped by file. */
+  diagnosticsByFile(snapshot: Snapshot): Map<string, Diagnostic[]>;
+  /** Converts one engine diagnostic of a snapshot as it would be published. */
+  convert(snapshot: Snapshot, file: string, d: Diagnostic): LspDiagnostic;
+  /** Resolves when no bundle is waiting (tests and the benchmark do not rely on it; the server's shutdown does). */
+  idle(): boolean;
+}
+
+interface Published {
+  readonly root: string;
+  readonly version: number | undefined;
+  readonly key: string;
+}
+
+export function createPublisher(options: PublisherOptions): Publisher {
+  const { db, send, log } = options;
+  const timers = new Map<string, NodeJS.Timeout>();
+  const queue = new Set<string>();
+  let draining = false;
+  /** What the client currently shows, by URI. */
+  const published = new Map<string, Published>();
+  /** URIs published per bundle root. */
+  const urisOf = new Map<string, Set<string>>();
+
+  const drain = (): void => {
+    draining = false;
+    const next = queue.values().next();
+    if (next.done) return;
+    const root = next.value;
+    queue.delete(root);
+    const bundle = db.bundles.get(root);
+    if (bundle) publishGuarded(bundle);
+    if (queue.size > 0) {
+      draining = true;
+      setImmediate(drain);
+    }
+  };
+
+  const enqueue = (root: string): void => {
+    queue.add(root);
+    if (!draining) {
+      draining = true;
+      setImmediate(drain);
+    }
+  };
+
+  const publishGuarded = (bundle: BundleState): void => {
+    try {
+      publish(bundle);
+    } catch (error) {
+      log(`darkprint: computing the diagnostics of ${bundle.root} failed: ${describe(error)}`);
+    }
+  };
+
+  const diagnosticsByFile = (snapshot: Snapshot): Map<string, Diagnostic[]> => {
+    const settings = options.settings();
+    const kept = applyPolicy(snapshot.result.diagnostics, { ignore: settings.ignore, severity: settings.severity });
+    const fallback = snapshot.result.blueprint?.topology.file.path ?? topologyOf(snapshot);
+    const groups = new Map<string, Diagnostic[]>();
+    for (const d of kept) {
+      const file = d.location.file ?? fallback;
+      let list = groups.get(file);
+      if (!list) groups.set(file, (list = []));
+      list.push(d);
+    }
+    return groups;
+  };
+
+  const convert = (snapshot: Snapshot, file: string, d: Diagnostic): LspDiagnostic => {
+    const docsUrl = options.docsUrl();
+    return toLspDiagnostic(d, file, { files: snapshot, support: options.support(), ...(docsUrl ? { docsUrl } : {}) });
+  };
+
+  const publish = (bundle: BundleState): void => {
+    const timer = timers.get(bundle.root);
+    if (timer) {
+      clearTimeout(timer);
+      timers.delete(bundle.root);
+    }
+    queue.delete(bundle.root);
+    const snapshot = snapshotOf(db, bundle);
+    const groups = diagnosticsByFile(snapshot);
+    const files = new Set<string>([...snapshot.files.keys(), ...groups.keys()]);
+    const current = new Map<string, { file: string; diagnostics: LspDiagnostic[]; version: number | undefined }>();
+    for (const file of files) {
+      const list = groups.get(file) ?? [];
+      current.set(snapshot.uri(file), {
+        file,
+        diagnostics: list.map((d) => convert(snapshot, file, d)),
+        version: snapshot.versions.get(file),
+      });
+    }
+    // Clear what left the bundle first: an open document's URI may be spelled differently
+    // from the disk file's, and the newer spelling must win.
+    const previous = urisOf.get(bundle.root) ?? new Set<string>();
+    for (const uri of previous) {
+      if (current.has(uri)) continue;
+      if (published.get(uri)?.root === bundle.root) {
+        published.delete(uri);
+        send({ uri, diagnostics: [] });
+      }
+    }
+    const now = new Set<string>();
+    for (const [uri, entry] of current) {
+      const key = entry.diagnostics.length === 0 ? '' : JSON.stringify(entry.diagnostics);
+      const before = published.get(uri);
+      const unchanged = before ? before.key === key && before.version === entry.version : key === '' && entry.version === undefined;
+      if (!unchanged) {
+        send({ uri, diagnostics: entry.diagnostics, ...(entry.version !== undefined ? { version: entry.version } : {}) });
+      }
+      if (key === '' && entry.version === undefined) {
+        published.delete(uri);
+      } else {
+        published.set(uri, { root: bundle.root, version: entry.version, key });
+        now.add(uri);
+      }
+    }
+    urisOf.set(bundle.root, now);
+  };
+
+  return {
+    schedule(bundle, delayMs) {
+      const existing = timers.get(bundle.root);
+      if (existing) clearTimeout(existing);
+      timers.delete(bundle.root);
+      if (delayMs <= 0) {
+        enqueue(bundle.root);
+        return;
+      }
+      queue.delete(bundle.root);
+      const root = bundle.root;
+      timers.set(
+        root,
+        setTimeout(() => {
+          timers.delete(root);
+          enqueue(root);
+        }, delayMs),
+      );
+    },
+    publish: publishGuarded,
+    forget(root) {
+      const timer = timers.get(root);
+      if (timer) clearTimeout(timer);
+      timers.delete(root);
+      queue.delete(root);
+      for (const uri of urisOf.get(root) ?? []) {
+        if (published.get(uri)?.root !== root) continue;
+        published.delete(uri);
+        send({ uri, diagnostics: [] });
+      }
+      urisOf.delete(root);
+    },
+    republishAll() {
+      for (const root of db.bundles.keys()) enqueue(root);
+    },
+    diagnosticsByFile,
+    convert,
+    idle() {
+      return timers.size === 0 && queue.size === 0;
+    },
+  };
+}
+
+function topologyOf(snapshot: Snapshot): string {
+  for (const file of snapshot.files.keys()) if (!file.includes('/') && /\.(dot|gv)$/i.test(file)) return file;
+  return 'topology.dot';
+}
+
+export function describe(error: unknown): string {
+  if (error instanceof Error) return error.stack ?? `${error.name}: ${error.message}`;
+  return String(error);
+}

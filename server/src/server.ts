@@ -1,0 +1,480 @@
+/**
+ * The DarkPrint language server: a thin adapter between an LSP client and the engine.
+ *
+ *   server.ts    lifecycle: capabilities, settings, workspace folders, documents, watched files
+ *   workspace.ts the disk: bundle roots (SPEC §1) and reading bundle files (the only `fs` user)
+ *   database.ts  the query database: per-file card reads and per-bundle snapshots, by revision
+ *   publish.ts   pushing diagnostics for every file of a bundle, debounced, never stale
+ *   handlers.ts  one small guarded handler per LSP request, calling shared/src/ide
+ *   requests.ts  the custom requests `darkprint/compiled` and `darkprint/report`
+ *   convert.ts   THE conversion between engine/IDE values and LSP values
+ *   settings.ts  `darkprint.*` settings
+ *
+ * Architecture invariant: the server holds no language knowledge. Every rule, message, hover
+ * text, completion and fix comes from the engine (shared/src); the server only finds files,
+ * keeps them current, converts positions and types, and decides when to recompute. Nothing a
+ * client or a file contains may stop the server: every handler is guarded, logs the exception
+ * and answers empty.
+ *
+ * Started as `node server/out/server.js --stdio` (or `--node-ipc` by the VS Code client;
+ * `createConnection` reads the transport from argv).
+ */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import {
+  createConnection,
+  DidChangeConfigurationNotification,
+  DidChangeWatchedFilesNotification,
+  FileChangeType,
+  ProposedFeatures,
+  TextDocumentSyncKind,
+  type ClientCapabilities,
+  type Connection,
+  type FileEvent,
+  type InitializeParams,
+  type InitializeResult,
+} from 'vscode-languageserver/node';
+import { addBundle, createDatabase, ownerOf, removeBundle, replaceDisk, setDiskFile, setOpenDocument, snapshotOf, type BundleState, type Database } from './database';
+import { createPublisher, describe, type Publisher } from './publish';
+import { defaultSettings, mergeSettings, readSettings, type Settings } from './settings';
+import { findRoots, isBundleFile, isFolder, isRootMarker, readBundleFiles, readText, relativeTo, rootAbove } from './workspace';
+import { applyChanges, type ClientSupport } from './convert';
+import { registerHandlers, completionTriggers, type FileAt, type ServerContext } from './handlers';
+import { compiled, compiledRequest, report, reportRequest, type BundleParams } from './requests';
+
+export const serverName = 'darkprint-language-server';
+export const serverVersion = '0.1.0';
+
+/** Glob patterns of the files (and folders) whose changes on disk matter. */
+export const watchedPatterns: readonly string[] = ['**/*.{dot,gv,yaml,yml,json}', '**/cards', '**/ontology'];
+
+export function startServer(connection: Connection): void {
+  const log = (message: string): void => {
+    try {
+      connection.console.error(message);
+    } catch {
+      // the connection is gone: nothing left to tell
+    }
+  };
+  const warn = (message: string): void => {
+    try {
+      connection.console.warn(message);
+    } catch {
+      // the connection is gone: nothing left to tell
+    }
+  };
+  const db = createDatabase((file) => pathToFileURL(file).href);
+  let settings: Settings = defaultSettings;
+  let initializationSettings: unknown;
+  let support: ClientSupport = {
+    relatedInformation: false,
+    codeDescription: false,
+    documentChanges: false,
+    renameFiles: false,
+    markdown: false,
+    hierarchicalSymbols: false,
+  };
+  let capabilities: ClientCapabilities = {};
+  let folders: string[] = [];
+  /** Open documents by the client's URI (any scheme), as the client last sent them. */
+  const texts = new Map<string, { version: number; text: string }>();
+  const defaultDocsUrl = findDocs();
+  const publisher: Publisher = createPublisher({
+    db,
+    send: (params) => void connection.sendDiagnostics(params),
+    settings: () => settings,
+    support: () => support,
+    docsUrl: () => settings.docsUrl ?? defaultDocsUrl,
+    log,
+  });
+
+  // Disk work (scans, reads after watched-file events) runs one task at a time, in order.
+  let diskQueue: Promise<void> = Promise.resolve();
+  const onDisk = (name: string, task: () => Promise<void>): Promise<void> => {
+    const run = diskQueue.then(task).catch((error: unknown) => log(`darkprint: ${name} failed: ${describe(error)}`));
+    diskQueue = run;
+    return run;
+  };
+  let markReady: () => void = () => undefined;
+  const ready = new Promise<void>((resolve) => (markReady = resolve));
+  /** Open documents waiting for their bundle root to be found on disk. */
+  const discovering = new Map<string, Promise<void>>();
+
+  const schedule = (bundle: BundleState | undefined, delayMs = settings.debounceMs): void => {
+    if (bundle) publisher.schedule(bundle, delayMs);
+  };
+
+  // ---- bundles ---------------------------------------------------------------------------
+
+  /** Roots that lie strictly inside `root` (their files are theirs, not `root`'s). */
+  const nestedRoots = (root: string): Set<string> => {
+    const out = new Set<string>();
+    for (const other of db.bundles.keys()) if (other !== root && relativeTo(root, other) !== undefined) out.add(other);
+    return out;
+  };
+
+  const loadRoot = async (root: string): Promise<BundleState> => {
+    const disk = await readBundleFiles(root, nestedRoots(root));
+    const existing = db.bundles.get(root);
+    if (existing) {
+      replaceDisk(existing, disk);
+      return existing;
+    }
+    return addBundle(db, root, disk);
+  };
+
+  /** Finds every bundle root again and brings the set of bundles in line with the disk. */
+  const rescan = async (): Promise<void> => {
+    const found = new Set<string>();
+    for (const folder of folders) for (const root of await findRoots(folder)) found.add(root);
+    // Roots found for open documents outside the workspace folders stay while they still qualify.
+    for (const root of db.bundles.keys()) {
+      if (found.has(root) || folders.some((f) => relativeTo(f, root) !== undefined || f === root)) continue;
+      if ((await rootAbove(root, root)) === root || hasOpenTopology(root)) found.add(root);
+    }
+    for (const root of [...db.bundles.keys()]) {
+      if (found.has(root)) continue;
+      publisher.forget(root);
+      removeBundle(db, root);
+    }
+    for (const root of found) {
+      if (!db.bundles.has(root)) addBundle(db, root, new Map());
+    }
+    for (const root of [...found].sort()) {
+      const bundle = await loadRoot(root);
+      schedule(bundle, 0);
+    }
+  };
+
+  const hasOpenTopology = (root: string): boolean => {
+    for (const file of db.open.keys()) if (path.dirname(file) === root && /\.(dot|gv)$/i.test(file)) return true;
+    return false;
+  };
+
+  /** Finds (on disk) the bundle of an open document that belongs to no known bundle yet. */
+  const discover = (file: string): Promise<void> => {
+    const pending = discovering.get(file);
+    if (pending) return pending;
+    const task = onDisk(`finding the bundle of ${file}`, async () => {
+      if (ownerOf(db, file)) return;
+      let root = await rootAbove(path.dirname(file));
+      // A topology opened on its own, in a folder that is no bundle root, is a bundle of one file.
+      if (root === undefined && /\.(dot|gv)$/i.test(file)) root = path.dirname(file);
+      if (root === undefined) return;
+      const bundle = await loadRoot(root);
+      schedule(bundle, 0);
+    }).finally(() => discovering.delete(file));
+    discovering.set(file, task);
+    return task;
+  };
+
+  const onFileEvents = async (changes: readonly FileEvent[]): Promise<void> => {
+    let rootsMayChange = false;
+    const touched = new Set<BundleState>();
+    for (const change of changes) {
+      const file = pathOf(change.uri);
+      if (file === undefined) continue;
+      const name = path.basename(file);
+      if (isRootMarker(name, name === 'cards')) rootsMayChange = true;
+      if (change.type === FileChangeType.Deleted && [...db.bundles.keys()].some((root) => root === file || relativeTo(file, root) !== undefined)) {
+        rootsMayChange = true;
+      }
+      const owner = ownerOf(db, file);
+      if (!owner) continue;
+      const { bundle, relative } = owner;
+      if (change.type === FileChangeType.Deleted) {
+        if (bundle.disk.has(relative)) {
+          if (setDiskFile(db, bundle, relative, undefined)) touched.add(bundle);
+        } else {
+          // Possibly a folder: everything the bundle read below it is gone.
+          for (const known of [...bundle.disk.keys()]) {
+            if (known.startsWith(`${relative}/`) && setDiskFile(db, bundle, known, undefined)) touched.add(bundle);
+          }
+        }
+        continue;
+      }
+      if (isBundleFile(relative)) {
+        const text = await readText(file);
+        if (setDiskFile(db, bundle, relative, text)) touched.add(bundle);
+      } else if (await isFolder(file)) {
+        // A folder appeared (created, or renamed into place): read the bundle again.
+        const before = bundle.revision;
+        await loadRoot(bundle.root);
+        if (bundle.revision !== before) touched.add(bundle);
+      }
+    }
+    if (rootsMayChange) await rescan();
+    for (const bundle of touched) if (db.bundles.get(bundle.root) === bundle) schedule(bundle);
+  };
+
+  // ---- settings --------------------------------------------------------------------------
+
+  const applySettings = (raw: unknown): void => {
+    const read = readSettings(raw);
+    for (const problem of read.problems) warn(`darkprint: ${problem}`);
+    settings = read.settings;
+  };
+
+  const refreshSettings = async (pushed?: unknown): Promise<void> => {
+    let fetched: unknown;
+    if (capabilities.workspace?.configuration) {
+      try {
+        fetched = await connection.workspace.getConfiguration('darkprint');
+      } catch (error) {
+        log(`darkprint: the client did not answer workspace/configuration: ${describe(error)}`);
+      }
+    }
+    applySettings(mergeSettings(initializationSettings, pushed, fetched));
+  };
+
+  // ---- context for the handlers -------------------------------------------------------------
+
+  const fileOf = async (uri: string): Promise<FileAt | undefined> => {
+    await ready;
+    const file = pathOf(uri);
+    if (file === undefined) return undefined;
+    const pending = discovering.get(file);
+    if (pending) await pending;
+    const owner = ownerOf(db, file);
+    if (!owner || !isBundleFile(owner.relative)) return undefined;
+    const snapshot = snapshotOf(db, owner.bundle);
+    const text = snapshot.files.get(owner.relative)?.text;
+    if (text === undefined) return undefined;
+    return { snapshot, file: owner.relative, index: snapshot.lineIndex(owner.relative), text };
+  };
+
+  const context: ServerContext = {
+    connection,
+    db,
+    publisher,
+    support: () => support,
+    settings: () => settings,
+    fileOf,
+    log,
+  };
+
+  // ---- lifecycle ---------------------------------------------------------------------------
+
+  connection.onInitialize((params: InitializeParams): InitializeResult => {
+    capabilities = params.capabilities;
+    support = clientSupport(params.capabilities);
+    initializationSettings = params.initializationOptions;
+    applySettings(mergeSettings(initializationSettings));
+    folders = workspaceFolders(params);
+    return {
+      capabilities: {
+        textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental },
+        hoverProvider: true,
+        completionProvider: { triggerCharacters: [...completionTriggers], resolveProvider: false },
+        definitionProvider: true,
+        referencesProvider: true,
+        renameProvider: capabilities.textDocument?.rename?.prepareSupport ? { prepareProvider: true } : true,
+        documentSymbolProvider: true,
+        foldingRangeProvider: true,
+        codeActionProvider: { codeActionKinds: ['quickfix', 'source.fixAll'] },
+        workspace: { workspaceFolders: { supported: true, changeNotifications: true } },
+      },
+      serverInfo: { name: serverName, version: serverVersion },
+    };
+  });
+
+  connection.onInitialized(() => {
+    void (async () => {
+      try {
+        if (capabilities.workspace?.didChangeWatchedFiles?.dynamicRegistration) {
+          await connection.client.register(DidChangeWatchedFilesNotification.type, {
+            watchers: watchedPatterns.map((globPattern) => ({ globPattern })),
+          });
+        }
+        if (capabilities.workspace?.didChangeConfiguration?.dynamicRegistration) {
+          await connection.client.register(DidChangeConfigurationNotification.type, { section: 'darkprint' });
+        }
+        if (capabilities.workspace?.workspaceFolders) {
+          connection.workspace.onDidChangeWorkspaceFolders((event) => {
+            const removed = new Set(event.removed.map((f) => pathOf(f.uri)));
+            folders = [...folders.filter((f) => !removed.has(f)), ...event.added.map((f) => pathOf(f.uri)).filter((f): f is string => f !== undefined)];
+            void onDisk('rescanning the workspace folders', rescan);
+          });
+        }
+      } catch (error) {
+        log(`darkprint: registering for workspace notifications failed: ${describe(error)}`);
+      }
+      await refreshSettings();
+      await onDisk('scanning the workspace', rescan);
+      for (const file of db.open.keys()) if (!ownerOf(db, file)) void discover(file);
+      markReady();
+    })();
+  });
+
+  connection.onDidChangeConfiguration((change) => {
+    void refreshSettings(change.settings)
+      .then(() => publisher.republishAll())
+      .catch((error: unknown) => log(`darkprint: applying the settings failed: ${describe(error)}`));
+  });
+
+  connection.onDidChangeWatchedFiles((params) => {
+    void onDisk('reading changed files', () => onFileEvents(params.changes));
+  });
+
+  // ---- documents ---------------------------------------------------------------------------
+  // The server keeps the open documents itself: incremental changes are applied with the
+  // engine's own line index (the one diagnostics are converted with), so a position means the
+  // same offset on the way in and on the way out.
+
+  const documentChanged = (uri: string, version: number, text: string, opened: boolean): void => {
+    const file = pathOf(uri);
+    if (file === undefined) return;
+    const bundle = setOpenDocument(db, file, { uri, version, text });
+    if (bundle) schedule(bundle, opened ? 0 : settings.debounceMs);
+    else if (!ownerOf(db, file)) void discover(file);
+  };
+
+  connection.onDidOpenTextDocument((params) => {
+    try {
+      const { uri, version, text } = params.textDocument;
+      texts.set(uri, { version, text });
+      documentChanged(uri, version, text, true);
+    } catch (error) {
+      log(`darkprint: opening a document failed: ${describe(error)}`);
+    }
+  });
+
+  connection.onDidChangeTextDocument((params) => {
+    try {
+      const { uri, version } = params.textDocument;
+      const before = texts.get(uri);
+      if (!before) {
+        log(`darkprint: a change arrived for ${uri}, which is not open; it is ignored.`);
+        return;
+      }
+      const text = applyChanges(before.text, params.contentChanges);
+      texts.set(uri, { version, text });
+      documentChanged(uri, version, text, false);
+    } catch (error) {
+      log(`darkprint: taking a document change failed: ${describe(error)}`);
+    }
+  });
+
+  connection.onDidCloseTextDocument((params) => {
+    try {
+      const uri = params.textDocument.uri;
+      texts.delete(uri);
+      const file = pathOf(uri);
+      if (file === undefined) return;
+      const bundle = setOpenDocument(db, file, undefined);
+      if (!bundle) return;
+      schedule(bundle, 0);
+      // The editor may have saved or dropped changes: the disk is the truth again.
+      const owner = ownerOf(db, file);
+      if (owner) {
+        void onDisk(`reading ${file}`, async () => {
+          if (setDiskFile(db, owner.bundle, owner.relative, await readText(file))) schedule(owner.bundle, 0);
+        });
+      }
+    } catch (error) {
+      log(`darkprint: closing a document failed: ${describe(error)}`);
+    }
+  });
+
+  // ---- requests ----------------------------------------------------------------------------
+
+  registerHandlers(context);
+
+  connection.onRequest(compiledRequest, async (params: BundleParams) => {
+    try {
+      const at = await fileOrRoot(params);
+      if (!at) return { reasons: ['No DarkPrint bundle holds this file; open a file of a bundle (its topology.dot, a card or blueprint.yaml).'] };
+      return compiled(at);
+    } catch (error) {
+      log(`darkprint: ${compiledRequest} failed: ${describe(error)}`);
+      return { reasons: ['The server failed while compiling the bundle; its log says why.'] };
+    }
+  });
+
+  connection.onRequest(reportRequest, async (params: BundleParams) => {
+    try {
+      const at = await fileOrRoot(params);
+      if (!at) return { reasons: ['No DarkPrint bundle holds this file; open a file of a bundle (its topology.dot, a card or blueprint.yaml).'] };
+      return report(at, db.uriOf(at.bundle.root));
+    } catch (error) {
+      log(`darkprint: ${reportRequest} failed: ${describe(error)}`);
+      return { reasons: ['The server failed while analysing the bundle; its log says why.'] };
+    }
+  });
+
+  /** The snapshot of the bundle that holds a file (any file, not only bundle files) or that is a root folder. */
+  const fileOrRoot = async (params: BundleParams): Promise<ReturnType<typeof snapshotOf> | undefined> => {
+    await ready;
+    const file = typeof params?.uri === 'string' ? pathOf(params.uri) : undefined;
+    if (file === undefined) return undefined;
+    const pending = discovering.get(file);
+    if (pending) await pending;
+    const bundle = db.bundles.get(file) ?? ownerOf(db, file)?.bundle;
+    return bundle ? snapshotOf(db, bundle) : undefined;
+  };
+
+  connection.onShutdown(() => undefined);
+}
+
+function clientSupport(capabilities: ClientCapabilities): ClientSupport {
+  const text = capabilities.textDocument;
+  const edit = capabilities.workspace?.workspaceEdit;
+  return {
+    relatedInformation: text?.publishDiagnostics?.relatedInformation === true,
+    codeDescription: text?.publishDiagnostics?.codeDescriptionSupport === true,
+    documentChanges: edit?.documentChanges === true,
+    renameFiles: edit?.resourceOperations?.includes('rename') === true,
+    markdown: text?.hover?.contentFormat?.includes('markdown') === true || text?.completion?.completionItem?.documentationFormat?.includes('markdown') === true,
+    hierarchicalSymbols: text?.documentSymbol?.hierarchicalDocumentSymbolSupport === true,
+  };
+}
+
+function workspaceFolders(params: InitializeParams): string[] {
+  const out: string[] = [];
+  for (const folder of params.workspaceFolders ?? []) {
+    const file = pathOf(folder.uri);
+    if (file !== undefined) out.push(file);
+  }
+  if (out.length === 0 && params.rootUri) {
+    const file = pathOf(params.rootUri);
+    if (file !== undefined) out.push(file);
+  }
+  if (out.length === 0 && params.rootPath) out.push(path.resolve(params.rootPath));
+  return out;
+}
+
+/** The absolute path of a `file:` URI, or undefined for any other scheme or a malformed URI. */
+export function pathOf(uri: string): string | undefined {
+  if (!uri.startsWith('file:')) return undefined;
+  try {
+    return path.resolve(fileURLToPath(uri));
+  } catch {
+    return undefined;
+  }
+}
+
+/** The generated diagnostics page, when it sits beside the server (repository or packaged extension). */
+function findDocs(): string | undefined {
+  for (const candidate of [path.resolve(__dirname, '../../docs/diagnostics.md'), path.resolve(__dirname, '../docs/diagnostics.md'), path.resolve(__dirname, 'docs/diagnostics.md')]) {
+    if (existsSync(candidate)) return pathToFileURL(candidate).href;
+  }
+  return undefined;
+}
+
+function main(): void {
+  const connection = createConnection(ProposedFeatures.all);
+  const report = (kind: string) => (error: unknown): void => {
+    try {
+      connection.console.error(`darkprint: ${kind}: ${describe(error)}`);
+    } catch {
+      process.stderr.write(`darkprint: ${kind}: ${describe(error)}\n`);
+    }
+  };
+  process.on('uncaughtException', report('uncaught exception'));
+  process.on('unhandledRejection', report('unhandled rejection'));
+  startServer(connection);
+  connection.listen();
+}
+
+main();

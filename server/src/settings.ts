@@ -1,0 +1,103 @@
+/**
+ * The user's settings (`darkprint.*`), read from whatever the client sends: the answer to
+ * `workspace/configuration`, the `settings` of `workspace/didChangeConfiguration`, or the
+ * `initializationOptions`. Input is `unknown`; a malformed entry is skipped and reported in
+ * `problems`, never thrown.
+ */
+import type { Severity } from '../../shared/src/diagnostics';
+
+export interface Settings {
+  /** Quiet time after an edit before diagnostics are recomputed (`darkprint.debounceMs`). */
+  readonly debounceMs: number;
+  /** Code or family (`attractor/`, `attractor/*`) → new severity or `off` (`darkprint.severity`). */
+  readonly severity: ReadonlyMap<string, Severity | 'off'>;
+  /** Codes or families never shown (`darkprint.ignore`). */
+  readonly ignore: readonly string[];
+  /**
+   * Where `codeDescription` links point (`darkprint.docsUrl`): the diagnostics page, to which
+   * `#<anchor>` is appended. Undefined: the docs beside the server, when found.
+   */
+  readonly docsUrl?: string;
+}
+
+export const defaultSettings: Settings = { debounceMs: 150, severity: new Map(), ignore: [] };
+
+export interface SettingsRead {
+  readonly settings: Settings;
+  /** One sentence per ignored entry, for the server's log. */
+  readonly problems: readonly string[];
+}
+
+const levels: ReadonlySet<string> = new Set(['error', 'warning', 'info', 'off']);
+
+/**
+ * Reads the `darkprint` section. `raw` may be the section itself (`{ debounceMs, ... }`) or an
+ * object holding it under `darkprint`; dotted keys (`"darkprint.debounceMs"`) are accepted too.
+ */
+export function readSettings(raw: unknown): SettingsRead {
+  const problems: string[] = [];
+  const section = sectionOf(raw);
+  let debounceMs = defaultSettings.debounceMs;
+  const debounce = section.get('debounceMs');
+  if (debounce !== undefined && debounce !== null) {
+    if (typeof debounce === 'number' && Number.isFinite(debounce) && debounce >= 0) debounceMs = Math.min(Math.round(debounce), 60_000);
+    else problems.push(`darkprint.debounceMs must be a number of milliseconds (0 or more); ${JSON.stringify(debounce)} is ignored.`);
+  }
+  const severity = new Map<string, Severity | 'off'>();
+  const rawSeverity = section.get('severity');
+  if (isRecord(rawSeverity)) {
+    for (const [key, value] of Object.entries(rawSeverity)) {
+      if (typeof value === 'string' && levels.has(value)) severity.set(key, value as Severity | 'off');
+      else problems.push(`darkprint.severity["${key}"] must be one of error, warning, info or off; ${JSON.stringify(value)} is ignored.`);
+    }
+  } else if (rawSeverity !== undefined && rawSeverity !== null) {
+    problems.push('darkprint.severity must be an object mapping a code or family to error, warning, info or off; it is ignored.');
+  }
+  const ignore: string[] = [];
+  const rawIgnore = section.get('ignore');
+  if (Array.isArray(rawIgnore)) {
+    for (const entry of rawIgnore as unknown[]) {
+      if (typeof entry === 'string' && entry.trim() !== '') ignore.push(entry.trim());
+      else problems.push(`darkprint.ignore entries must be codes or families; ${JSON.stringify(entry)} is ignored.`);
+    }
+  } else if (rawIgnore !== undefined && rawIgnore !== null) {
+    problems.push('darkprint.ignore must be a list of codes or families; it is ignored.');
+  }
+  const rawDocs = section.get('docsUrl');
+  let docsUrl: string | undefined;
+  if (typeof rawDocs === 'string' && rawDocs.trim() !== '') docsUrl = rawDocs.trim();
+  else if (rawDocs !== undefined && rawDocs !== null && rawDocs !== '') problems.push('darkprint.docsUrl must be a URL string; it is ignored.');
+  return { settings: { debounceMs, severity, ignore, ...(docsUrl ? { docsUrl } : {}) }, problems };
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * Merges several sources of the `darkprint` section (any of the shapes `readSettings`
+ * accepts), later ones winning key by key: e.g. the initialization options, then the answer
+ * to `workspace/configuration`.
+ */
+export function mergeSettings(...sources: readonly unknown[]): Record<string, unknown> {
+  const out: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
+  for (const source of sources) for (const [key, value] of sectionOf(source)) if (value !== undefined && value !== null) out[key] = value;
+  return out;
+}
+
+/** The `darkprint` section as a Map, whichever of the accepted shapes `raw` has. */
+function sectionOf(raw: unknown): Map<string, unknown> {
+  const out = new Map<string, unknown>();
+  if (!isRecord(raw)) return out;
+  const nested = raw['darkprint'];
+  const source = isRecord(nested) ? nested : raw;
+  for (const [key, value] of Object.entries(source)) {
+    out.set(key.startsWith('darkprint.') ? key.slice('darkprint.'.length) : key, value);
+  }
+  if (source !== raw) {
+    for (const [key, value] of Object.entries(raw)) {
+      if (key.startsWith('darkprint.') && !out.has(key.slice('darkprint.'.length))) out.set(key.slice('darkprint.'.length), value);
+    }
+  }
+  return out;
+}

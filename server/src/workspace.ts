@@ -1,0 +1,146 @@
+/**
+ * The disk: finding bundle roots (SPEC §1) and reading the files a bundle is made of. This is
+ * the only module of the server that touches `fs`; the engine never does. Every function
+ * tolerates a vanished or unreadable file or folder (it is simply absent), and never throws.
+ */
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+
+/** Folders never searched for bundles. */
+const skippedFolders: ReadonlySet<string> = new Set(['node_modules', 'out', 'dist', 'coverage']);
+/** How deep below a workspace folder bundles are looked for, and how many folders at most. */
+const maximumDepth = 24;
+const maximumFolders = 50_000;
+/** Larger files are not read (a card or topology is never this big). */
+export const maximumFileSize = 16 * 1024 * 1024;
+
+const topologyName = /^topology\.dot$/i;
+const manifestName = /^blueprint\.(ya?ml|json)$/i;
+const rootLevelFile = /\.(dot|gv)$|^(blueprint|extensions)\.(ya?ml|json)$/i;
+const dataFile = /\.(ya?ml|json)$/i;
+
+/** True when an entry of that name makes its folder a bundle root (SPEC §1). */
+export function isRootMarker(name: string, isDirectory: boolean): boolean {
+  return isDirectory ? name === 'cards' : topologyName.test(name) || manifestName.test(name);
+}
+
+/**
+ * True when a path relative to a bundle root names a file the engine reads: a root-level
+ * topology, manifest or vocabulary candidate, `ontology/extensions.yaml`, or a data file
+ * anywhere under `cards/`.
+ */
+export function isBundleFile(relative: string): boolean {
+  if (!relative.includes('/')) return rootLevelFile.test(relative);
+  if (relative === 'ontology/extensions.yaml') return true;
+  return relative.startsWith('cards/') && dataFile.test(relative);
+}
+
+/** `relative` with `/` separators, or undefined when `file` is not inside `root`. */
+export function relativeTo(root: string, file: string): string | undefined {
+  const relative = path.relative(root, file);
+  if (relative === '' || relative.startsWith('..') || path.isAbsolute(relative)) return undefined;
+  return relative.split(path.sep).join('/');
+}
+
+/** Every bundle root at or below `folder`, sorted. Hidden folders and build outputs are skipped. */
+export async function findRoots(folder: string): Promise<string[]> {
+  const roots: string[] = [];
+  let visited = 0;
+  const walk = async (dir: string, depth: number): Promise<void> => {
+    if (depth > maximumDepth || visited >= maximumFolders) return;
+    visited++;
+    const entries = await listFolder(dir);
+    if (entries.some((e) => isRootMarker(e.name, e.isDirectory()))) roots.push(dir);
+    for (const e of entries) {
+      if (!e.isDirectory() || e.name.startsWith('.') || skippedFolders.has(e.name)) continue;
+      await walk(path.join(dir, e.name), depth + 1);
+    }
+  };
+  await walk(path.resolve(folder), 0);
+  return roots.sort();
+}
+
+/** The nearest folder at or above `dir` (not above `limit` when given) that is a bundle root on disk. */
+export async function rootAbove(dir: string, limit?: string): Promise<string | undefined> {
+  let current = path.resolve(dir);
+  for (let i = 0; i < 64; i++) {
+    const entries = await listFolder(current);
+    if (entries.some((e) => isRootMarker(e.name, e.isDirectory()))) return current;
+    if (limit !== undefined && current === path.resolve(limit)) return undefined;
+    const parent = path.dirname(current);
+    if (parent === current) return undefined;
+    current = parent;
+  }
+  return undefined;
+}
+
+/**
+ * Reads the bundle files under `root` (relative path → text). Folders in `exclude` (other,
+ * nearer roots) are left to their own bundle. Files are read a few dozen at a time.
+ */
+export async function readBundleFiles(root: string, exclude: ReadonlySet<string> = new Set()): Promise<Map<string, string>> {
+  const wanted: string[] = [];
+  const walk = async (relative: string, depth: number): Promise<void> => {
+    if (depth > maximumDepth) return;
+    const dir = path.join(root, ...relative.split('/'));
+    if (exclude.has(dir)) return;
+    for (const e of await listFolder(dir)) {
+      const child = `${relative}/${e.name}`;
+      if (e.isDirectory()) await walk(child, depth + 1);
+      else if (e.isFile() && dataFile.test(e.name)) wanted.push(child);
+    }
+  };
+  for (const e of await listFolder(root)) {
+    if (e.isFile() && rootLevelFile.test(e.name)) wanted.push(e.name);
+    else if (e.isDirectory() && e.name === 'cards') await walk('cards', 0);
+    else if (e.isDirectory() && e.name === 'ontology') wanted.push('ontology/extensions.yaml');
+  }
+  const texts = await mapLimited(wanted, 32, (relative) => readText(path.join(root, ...relative.split('/'))));
+  const out = new Map<string, string>();
+  wanted.forEach((relative, i) => {
+    const text = texts[i];
+    if (text !== undefined) out.set(relative, text);
+  });
+  return out;
+}
+
+async function mapLimited<T, R>(items: readonly T[], limit: number, run: (item: T) => Promise<R>): Promise<R[]> {
+  const out = new Array<R>(items.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await run(items[i]);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return out;
+}
+
+/** The file's text, or undefined when it is missing, not a file, too large or unreadable. */
+export async function readText(file: string): Promise<string | undefined> {
+  try {
+    const stat = await fs.stat(file);
+    if (!stat.isFile() || stat.size > maximumFileSize) return undefined;
+    return await fs.readFile(file, 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
+/** True when `file` is an existing folder. */
+export async function isFolder(file: string): Promise<boolean> {
+  try {
+    return (await fs.stat(file)).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+async function listFolder(dir: string): Promise<import('node:fs').Dirent[]> {
+  try {
+    return await fs.readdir(dir, { withFileTypes: true });
+  } catch {
+    return [];
+  }
+}

@@ -1,0 +1,241 @@
+/**
+ * Pushed diagnostics over stdio, as data: every file of an affected bundle (open or not),
+ * across files in both directions, related information, the version of open documents,
+ * clearing after a fix, a deletion or a rename, watched-file changes, multi-root and nested
+ * bundles, open documents over disk, and the user's settings. See support/scenario.ts.
+ */
+import { runScenario, type Scenario } from './support/scenario';
+
+const topology = `//- topology.dot
+digraph g {
+  writer [card="writer@1.0.0"];
+  reviewer [card="reviewer@1.0.0"];
+  writer -> reviewer;
+}
+`;
+
+const writer = (outputType = 'markdown', extra = ''): string => `//- cards/writer@1.0.0.yaml
+id: writer
+name: Writer
+type: agent
+phase: implementation
+action: write
+spec: Writes the draft of the document from the brief it is given.
+inputs: []
+outputs:
+  - name: draft
+    type: ${outputType}
+${extra}version: 1.0.0
+`;
+
+const reviewer = (inputType = 'markdown', annotation = ''): string => `//- cards/reviewer@1.0.0.yaml
+id: reviewer
+name: Reviewer
+type: agent
+phase: testing
+action: review
+spec: Reviews the draft and writes a report of what should change.
+inputs:
+  - name: draft
+    type: ${inputType}
+outputs:
+  - name: report
+    type: report
+dependencies: [writer]
+${annotation}cannot: [acceptance-criteria]
+version: 1.0.0
+`;
+
+const clean = topology + writer() + reviewer();
+
+const typeMismatch = `//- topology.dot
+digraph g {
+  writer [card="writer@1.0.0"];
+  reviewer [card="reviewer@1.0.0"];
+  writer -> reviewer;
+//^^^^^^^^^^^^^^^^^^ error bundle/type-mismatch: No output of writer@1.0.0
+}
+`;
+
+const missingDependency = '#              ^^^^^^ error bundle/missing-dependency: depends on "writer"\n';
+
+const scenarios: Scenario[] = [
+  {
+    name: 'editing a card breaks the topology, and fixing it clears the topology',
+    initial: clean,
+    open: ['cards/reviewer@1.0.0.yaml'],
+    steps: [
+      { name: 'the input type no longer fits', files: reviewer('code') + typeMismatch },
+      { name: 'the type is fixed', files: reviewer('markdown') + topology },
+    ],
+  },
+  {
+    name: 'editing the topology breaks a card, which is not open, and undoing it clears the card',
+    initial: clean,
+    open: ['topology.dot'],
+    steps: [
+      {
+        name: 'the edge is removed',
+        files: `//- topology.dot
+digraph g {
+  writer [card="writer@1.0.0"];
+  reviewer [card="reviewer@1.0.0"];
+}
+` + reviewer('markdown', missingDependency),
+      },
+      { name: 'the edge is back', files: topology + reviewer() },
+    ],
+  },
+  {
+    name: 'a prohibition points into both cards, and the docs link names the code',
+    initial: clean,
+    open: ['cards/writer@1.0.0.yaml'],
+    settings: { docsUrl: 'https://docs.example/diagnostics.md' },
+    steps: [
+      {
+        name: 'the writer starts sending acceptance criteria',
+        files:
+          writer('acceptance-criteria') +
+          `//- topology.dot
+digraph g {
+//[0,0) warning analysis/criteria-leak-unanchored
+  writer [card="writer@1.0.0"];
+  reviewer [card="reviewer@1.0.0"];
+  writer -> reviewer;
+//^^^^^^^^^^^^^^^^^^ error bundle/prohibition-violated: cannot receive acceptance-criteria
+//^^^^^^^^^^^^^^^^^^ error bundle/type-mismatch
+}
+`,
+        related: [{ file: 'topology.dot', code: 'bundle/prohibition-violated', to: ['cards/reviewer@1.0.0.yaml', 'cards/writer@1.0.0.yaml'] }],
+        links: [{ file: 'topology.dot', code: 'bundle/prohibition-violated', href: 'https://docs.example/diagnostics.md#bundleprohibition-violated' }],
+      },
+      { name: 'the writer is fixed', files: writer() + topology },
+    ],
+  },
+  {
+    name: 'a card deleted on disk is cleared and its absence reported; recreating it clears that',
+    initial: clean,
+    steps: [
+      {
+        name: 'the writer card is deleted',
+        delete: ['cards/writer@1.0.0.yaml'],
+        files:
+          `//- topology.dot
+digraph g {
+  writer [card="writer@1.0.0"];
+//^^^^^^ warning analysis/unresolved-node
+//             ^^^^^^^^^^^^^^ error bundle/missing-card
+  reviewer [card="reviewer@1.0.0"];
+  writer -> reviewer;
+}
+` + reviewer('markdown', missingDependency),
+      },
+      { name: 'the writer card is created again', files: writer() + topology + reviewer() },
+    ],
+  },
+  {
+    name: 'a card renamed on disk moves its diagnostics to the new name',
+    initial: clean,
+    steps: [
+      {
+        name: 'renamed to a name that does not say which card it is',
+        rename: [{ from: 'cards/writer@1.0.0.yaml', to: 'cards/author.yaml' }],
+        files: `//- cards/author.yaml
+id: writer
+#   ^^^^^^ info card/filename-mismatch: rename it to cards/writer@1.0.0.yaml
+name: Writer
+type: agent
+phase: implementation
+action: write
+spec: Writes the draft of the document from the brief it is given.
+inputs: []
+outputs:
+  - name: draft
+    type: markdown
+version: 1.0.0
+`,
+      },
+      { name: 'renamed back', rename: [{ from: 'cards/author.yaml', to: 'cards/writer@1.0.0.yaml' }], files: writer() },
+    ],
+  },
+  {
+    name: 'an open document overrides the disk until it is closed',
+    initial: clean,
+    steps: [
+      { name: 'typed into the editor, never saved', open: ['cards/reviewer@1.0.0.yaml'], files: reviewer('code') + typeMismatch, via: 'editor' },
+      { name: 'closed without saving: the disk text is back', close: ['cards/reviewer@1.0.0.yaml'], files: topology },
+    ],
+  },
+  {
+    name: 'severity overrides and the ignore list apply, one code or a whole family',
+    initial:
+      writer() +
+      reviewer('code') +
+      `//- topology.dot
+digraph g {
+  writer [card="writer@1.0.0"];
+  reviewer [card="reviewer@1.0.0"];
+  writer -> reviewer;
+//^^^^^^^^^^^^^^^^^^ warning bundle/type-mismatch
+}
+`,
+    settings: { severity: { 'bundle/type-mismatch': 'warning' } },
+    steps: [
+      { name: 'the family is ignored', settings: { ignore: ['bundle/'] }, files: topology },
+      {
+        name: 'the family is made info',
+        settings: { severity: { 'bundle/*': 'info' } },
+        files: typeMismatch.replace('error bundle/type-mismatch', 'info bundle/type-mismatch'),
+      },
+      { name: 'the code is turned off', settings: { severity: { 'bundle/type-mismatch': 'off' } }, files: topology },
+      { name: 'back to the defaults', settings: {}, files: typeMismatch },
+    ],
+  },
+  {
+    name: 'several workspace folders and nested bundles: each file belongs to its nearest root',
+    folders: ['one', 'two'],
+    initial: [
+      prefix('one', clean),
+      prefix('two', clean),
+      prefix('two/sub', clean),
+    ].join(''),
+    open: ['two/sub/cards/reviewer@1.0.0.yaml'],
+    steps: [
+      {
+        name: 'only the nested bundle breaks',
+        files: prefix('two/sub', reviewer('code') + typeMismatch),
+      },
+      { name: 'and is fixed', files: prefix('two/sub', reviewer() + topology) },
+    ],
+  },
+  {
+    name: 'a bundle created on disk is found, and cleared when its folder is deleted',
+    initial: clean,
+    steps: [
+      {
+        name: 'a new bundle appears',
+        files: `//- fresh/topology.dot
+digraph fresh {
+  lonely [card="lonely@1.0.0"];
+//^^^^^^ warning analysis/unresolved-node
+//             ^^^^^^^^^^^^^^ error bundle/missing-card
+}
+`,
+      },
+      { name: 'its folder is deleted', delete: ['fresh'] },
+    ],
+  },
+];
+
+/** Moves every file of a fixture under a folder. */
+function prefix(folder: string, fixture: string): string {
+  return fixture.replace(/^\/\/- /gm, `//- ${folder}/`);
+}
+
+describe('server: diagnostics', function () {
+  for (const scenario of scenarios) {
+    it(scenario.name, async function () {
+      await runScenario(scenario);
+    });
+  }
+});

@@ -1,0 +1,14 @@
+/**
+ * Bundles: the model (files in, Blueprint out), file classification, the manifest, card
+ * references, and resolution in DarkPrint's order (pins, digests, orphans, ports, prohibitions,
+ * dependencies, entries and exits), then the analysis.
+ *
+ * Must NOT know: the file system (files arrive as `{ path, text }`), editors or LSP types, the
+ * Attractor export.
+ */
+export * from './model';
+export * from './card-model';
+export * from './card-ref';
+export { classifyFiles, baseName, type ClassifiedFiles } from './classify';
+export { readManifest, stubManifest, slugify } from './manifest';
+export { loadBundle, portCompatible, type LoadOptions, type LoadResult } from './resolve';

@@ -1,0 +1,312 @@
+/**
+ * Import from Attractor (E§10 "Import", SPEC §8): a pipeline read back into a draft bundle. The
+ * entry and exit nodes are dropped; every other node becomes a node pinning a card whose type
+ * comes from the SAME mapping table export uses, read backwards (./attractor-table.ts). The
+ * result is a draft: ports, dependencies and prohibitions are empty, `author` is who imported
+ * it and `provenance` says where it came from.
+ *
+ * Two choices of ours where E leaves room: a node keeps the topology id its `dp_node` records
+ * (so a DarkPrint export comes home under its own ids), and a pipeline with a parse error yields
+ * an empty draft that the command refuses to write.
+ */
+import type { Diagnostic, DiagnosticCode } from '../diagnostics';
+import type { Span } from '../text';
+import type { Card, JsonValue, Port } from '../bundle/card-model';
+import type { Manifest, SourceFile } from '../bundle/model';
+import { parseCardRef } from '../bundle/card-ref';
+import type { Vocabulary } from '../vocabulary/types';
+import { coreVocabulary } from '../vocabulary';
+import { parseDot } from '../syntax/dot-parser';
+import type { DotAttribute, DotNode } from '../syntax/dot-model';
+import {
+  cardAttribute,
+  className,
+  entryShape,
+  exitShape,
+  isBoundaryNodeId,
+  originalIdAttribute,
+  typeRow,
+  typesByShape,
+} from './attractor-table';
+import { cardIdFrom, dotName, isTopologyWritable, quoteTopology, topologyId, unescapeAttractor, yamlJson, yamlString } from './strings';
+
+export interface ImportOptions {
+  /** Who imports: every card's `author`. Must not be blank. */
+  readonly author: string;
+  /** Where the pipeline came from, for `provenance: derived:attractor <origin>`. */
+  readonly origin: string;
+  /** The file name diagnostics are reported against; `origin` when absent. */
+  readonly file?: string;
+  /** The vocabulary whose phase terms `dp-<phase>` classes are read as (the core vocabulary by default). */
+  readonly vocabulary?: Vocabulary;
+}
+
+export interface ImportedCard {
+  /** The node id in the written topology. */
+  readonly nodeId: string;
+  /** The node id in the pipeline it came from. */
+  readonly sourceNodeId: string;
+  readonly ref: string;
+  /** `cards/<id>@<version>.yaml`. */
+  readonly file: string;
+  readonly card: Card;
+  /** The card file's text. */
+  readonly text: string;
+}
+
+export interface ImportResult {
+  /** False when the pipeline could not be read (a parse error): the draft is then empty. */
+  readonly readable: boolean;
+  readonly manifest: Manifest;
+  /** The `topology.dot` text; empty when the pipeline could not be read. */
+  readonly dot: string;
+  readonly cards: readonly ImportedCard[];
+  /** In reading order (not sorted), located in the pipeline file. */
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+/** Version of every card import creates when the pipeline pins none. */
+export const importedVersion = '0.1.0';
+/** Slug of a pipeline with no graph name. */
+export const importedSlug = 'imported-pipeline';
+/** `provenance` of every imported card: this prefix, a space, then the origin. */
+export const importedProvenancePrefix = 'derived:attractor';
+
+/**
+ * Reads an Attractor pipeline into a draft bundle. Throws only on a programming error: a blank
+ * `author` (the command checks `--as` before it calls this).
+ */
+export function importAttractor(text: string, options: ImportOptions): ImportResult {
+  const author = options.author;
+  if (author.trim().length === 0) throw new RangeError('importAttractor needs a non-blank author (the handle written into every card).');
+  const file = options.file ?? options.origin;
+  const vocabulary = options.vocabulary ?? coreVocabulary;
+  const provenance = `${importedProvenancePrefix} ${options.origin}`;
+  const parse = parseDot(text, file);
+  const diagnostics: Diagnostic[] = parse.diagnostics.map((d) => ({ ...d, location: { ...d.location, file } }));
+  const graph = parse.graph;
+  if (!graph || diagnostics.some((d) => d.severity === 'error')) {
+    return { readable: false, manifest: { slug: importedSlug, title: '', summary: '', tags: [] }, dot: '', cards: [], diagnostics };
+  }
+  const warn = (code: DiagnosticCode, message: string, span: Span, nodeId?: string): void => {
+    diagnostics.push({ code, severity: 'warning', message, location: { file, span, ...(nodeId !== undefined ? { nodeId } : {}) } });
+  };
+  const value = (attribute: DotAttribute | undefined): string | undefined => (attribute === undefined ? undefined : unescapeAttractor(attribute.value));
+
+  // ---- nodes ----
+  const boundary = new Set<string>();
+  const newId = new Map<string, string>();
+  const usedNodeIds = new Set<string>();
+  const usedCardIds = new Set<string>();
+  const refOfNode = new Map<string, string>();
+  const cardByRef = new Map<string, ImportedCard>();
+  const cards: ImportedCard[] = [];
+  const keptNodes: DotNode[] = [];
+  for (const node of graph.nodes) {
+    const shapeAttribute = node.attrs.get('shape');
+    const shape = value(shapeAttribute);
+    if (shape === entryShape || shape === exitShape || isBoundaryNodeId(node.id)) {
+      boundary.add(node.id);
+      const prompt = node.attrs.get('prompt');
+      if (prompt) {
+        warn(
+          'dot/unsupported',
+          `Node ${node.id} is the pipeline's ${shape === exitShape || node.id === 'exit' || node.id === 'end' ? 'exit' : 'entry'}, which import drops together with its prompt; move the instruction into a node of its own if it matters.`,
+          prompt.valueSpan,
+          node.id,
+        );
+      }
+      continue;
+    }
+    keptNodes.push(node);
+    const recorded = value(node.attrs.get(originalIdAttribute));
+    const original = recorded !== undefined && isTopologyWritable(recorded) ? recorded : node.id;
+    let id = original;
+    for (let n = 2; usedNodeIds.has(id); n++) id = `${original}_${n}`;
+    usedNodeIds.add(id);
+    newId.set(node.id, id);
+
+    const pinned = parseCardRef(value(node.attrs.get(cardAttribute)) ?? '');
+    if (pinned) {
+      const ref = `${pinned.id}@${pinned.version}`;
+      refOfNode.set(node.id, ref);
+      usedCardIds.add(pinned.id);
+      if (cardByRef.has(ref)) continue;
+    }
+    let cardId = pinned?.id;
+    if (cardId === undefined) {
+      const base = cardIdFrom(original);
+      cardId = base;
+      for (let n = 2; usedCardIds.has(cardId); n++) cardId = `${base}-${n}`;
+      usedCardIds.add(cardId);
+    }
+    const version = pinned?.version ?? importedVersion;
+    const ref = `${cardId}@${version}`;
+    refOfNode.set(node.id, ref);
+    if (cardByRef.has(ref)) continue;
+
+    // type, from the shape (and, for a shape several types share, the `dp-` classes)
+    const classes = (value(node.attrs.get('class')) ?? '').split(/\s*,\s*/);
+    const candidates = shape === undefined ? undefined : typesByShape.get(shape);
+    let type: string;
+    if (!candidates) {
+      type = 'agent';
+      warn(
+        'dot/unsupported',
+        shape === undefined
+          ? `Node ${node.id} sets no shape, so import cannot tell its handler and makes its card an \`agent\`; set the card's type by hand.`
+          : `Node ${node.id} has shape "${shape}", which selects no handler import knows, so its card becomes an \`agent\`; set the card's type by hand.`,
+        shapeAttribute?.valueSpan ?? node.span,
+        node.id,
+      );
+    } else {
+      type = candidates.find((candidate) => classes.includes(className(candidate))) ?? candidates[0];
+    }
+    const phases: string[] = [];
+    for (const name of classes) {
+      if (!name.startsWith('dp-')) continue;
+      const term = vocabulary.get(name.slice(3));
+      if (term?.kind === 'phase') phases.push(term.id);
+    }
+
+    const prompt = value(node.attrs.get('prompt'));
+    const spec = prompt ?? '';
+    if (spec.trim().length === 0) {
+      warn(
+        'card/missing-field',
+        `Node ${node.id} carries no prompt, so card ${ref} gets an empty spec and will not load until one is written; describe what the step does in its spec.`,
+        node.attrs.get('prompt')?.valueSpan ?? node.span,
+        node.id,
+      );
+    }
+    const params: Record<string, JsonValue> = {};
+    const retries = node.attrs.get('max_retries');
+    if (retries) {
+      const digits = unescapeAttractor(retries.value);
+      if (/^[0-9]+$/.test(digits)) {
+        params.max_iterations = Number(digits);
+      } else {
+        warn(
+          'dot/unsupported',
+          `Node ${node.id} has max_retries="${digits}", which is not a whole number, so import drops it; write the cap as params.max_iterations on the card.`,
+          retries.valueSpan,
+          node.id,
+        );
+      }
+    }
+    const command = value(node.attrs.get('tool_command'));
+    if (command !== undefined && command.trim().length > 0) params.tool_command = command;
+    const model = value(node.attrs.get('llm_model'))?.trim();
+
+    const card: Card = {
+      id: cardId,
+      name: value(node.attrs.get('label')) ?? node.id,
+      type,
+      phases,
+      action: typeRow(type)!.handler,
+      spec,
+      ...(model ? { model } : {}),
+      tools: [],
+      mcp: [],
+      params,
+      inputs: [],
+      outputs: [],
+      dependencies: [],
+      cannot: [],
+      willNot: [],
+      riskMarkers: [],
+      version,
+      author,
+      provenance,
+    };
+    const imported: ImportedCard = { nodeId: id, sourceNodeId: node.id, ref, file: `cards/${ref}.yaml`, card, text: cardYaml(card) };
+    cardByRef.set(ref, imported);
+    cards.push(imported);
+  }
+
+  // ---- edges ----
+  const edgeLines: string[] = [];
+  for (const edge of graph.edges) {
+    if (boundary.has(edge.source) || boundary.has(edge.target)) continue;
+    const attributes: string[] = [];
+    for (const key of ['label', 'condition', 'weight']) {
+      const attribute = edge.attrs.get(key);
+      if (!attribute) continue;
+      const text = unescapeAttractor(attribute.value);
+      if (isTopologyWritable(text)) {
+        attributes.push(`${key}=${quoteTopology(text)}`);
+      } else {
+        warn(
+          'dot/unsupported',
+          `The ${key} of edge ${edge.source} -> ${edge.target} has a backslash at its end or before a quote or line break, which a topology string cannot hold, so import drops it; add it to the topology by hand.`,
+          attribute.valueSpan,
+        );
+      }
+    }
+    edgeLines.push(`  ${topologyId(newId.get(edge.source)!)} -> ${topologyId(newId.get(edge.target)!)}${attributes.length > 0 ? ` [${attributes.join(', ')}]` : ''};`);
+  }
+
+  // ---- manifest and topology ----
+  const name = graph.name;
+  const slug = name === undefined || name.length === 0 ? importedSlug : cardIdFrom(name);
+  const title = value(graph.graphAttrs.get('label'))?.trim() || name || '';
+  const manifest: Manifest = { slug, title, summary: value(graph.graphAttrs.get('goal')) ?? '', tags: [] };
+  const lines = [`digraph ${dotName(name ?? slug)} {`];
+  for (const node of keptNodes) lines.push(`  ${topologyId(newId.get(node.id)!)} [card=${quoteTopology(refOfNode.get(node.id)!)}];`);
+  lines.push('', ...edgeLines, '}');
+  return { readable: true, manifest, dot: `${lines.join('\n')}\n`, cards, diagnostics };
+}
+
+/** The files of an imported draft, as the command writes them: topology, manifest, then the cards. */
+export function importedBundleFiles(result: ImportResult): SourceFile[] {
+  return [
+    { path: 'topology.dot', text: result.dot },
+    { path: 'blueprint.yaml', text: manifestYaml(result.manifest) },
+    ...result.cards.map((c) => ({ path: c.file, text: c.text })),
+  ];
+}
+
+/** `blueprint.yaml` for a manifest: slug, title, summary, tags, every scalar double-quoted. */
+export function manifestYaml(manifest: Manifest): string {
+  const lines = [`slug: ${yamlString(manifest.slug)}`, `title: ${yamlString(manifest.title)}`, `summary: ${yamlString(manifest.summary)}`];
+  lines.push(manifest.tags.length === 0 ? 'tags: []' : `tags:\n${manifest.tags.map((t) => `  - ${yamlString(t)}`).join('\n')}`);
+  return `${lines.join('\n')}\n`;
+}
+
+/** A card file in import's layout (E§10): identity, then behaviour, then wiring, then version and origin. */
+export function cardYaml(card: Card): string {
+  const list = (key: string, items: readonly JsonValue[]): string =>
+    items.length === 0 ? `${key}: []` : `${key}:\n${items.map((item) => `  - ${yamlJson(item)}`).join('\n')}`;
+  const ports = (items: readonly Port[]): JsonValue[] => items.map((p) => ({ ...p }) as { [key: string]: JsonValue });
+  const params = Object.keys(card.params);
+  const lines = [
+    `id: ${yamlString(card.id)}`,
+    `name: ${yamlString(card.name)}`,
+    `type: ${yamlString(card.type)}`,
+    list('phase', card.phases),
+    '',
+    `action: ${yamlString(card.action)}`,
+    `spec: ${yamlString(card.spec)}`,
+    ...(card.model !== undefined ? [`model: ${yamlString(card.model)}`] : []),
+    list('tools', card.tools),
+    list('mcp', card.mcp),
+    params.length === 0 ? 'params: {}' : `params:\n${params.map((key) => `  ${yamlKey(key)}: ${yamlJson(card.params[key])}`).join('\n')}`,
+    '',
+    list('inputs', ports(card.inputs)),
+    list('outputs', ports(card.outputs)),
+    list('dependencies', card.dependencies),
+    list('cannot', card.cannot),
+    list('will_not', card.willNot),
+    list('risk_markers', card.riskMarkers),
+    '',
+    `version: ${yamlString(card.version)}`,
+    ...(card.author !== undefined ? [`author: ${yamlString(card.author)}`] : []),
+    ...(card.provenance !== undefined ? [`provenance: ${yamlString(card.provenance)}`] : []),
+  ];
+  return `${lines.join('\n')}\n`;
+}
+
+function yamlKey(key: string): string {
+  return /^[A-Za-z_][A-Za-z0-9_]*$/.test(key) ? key : yamlString(key);
+}
+

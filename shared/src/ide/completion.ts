@@ -1,0 +1,502 @@
+/**
+ * Completion, on half-typed text: the cursor's place is read from tokens (topology) or from the
+ * line structure (cards, the extensions file), never from a tree that has to parse.
+ *
+ * Topology: `card="` → every `id@version` the bundle holds (after `@`: that id's versions);
+ * `version="` → the versions of the card named like the node; `out="`/`in="` → the ports of
+ * the source's or target's card, those that fit the other end first; `condition="` → keys,
+ * operators, values and `&&`; attribute names inside `[ … ]`; node ids after `->`.
+ * Cards: field names, terms of the field's kind, port fields, and for `dependencies` the card
+ * ids of the nodes that feed a node pinning the card. Extensions file: term kinds, `broader`
+ * targets, entry keys.
+ */
+import type { Port } from '../bundle/card-model';
+import { portCompatible } from '../bundle/resolve';
+import { cardKnownKeys } from '../check/card';
+import { conditionKeys, conditionOperators, conditionConjunction, outcomeValues, parseCondition, tokenizeCondition } from '../check/condition';
+import { attractorAttributes, type AttractorScope } from '../compile/attractor-table';
+import { deref, formatOf } from '../syntax/yaml';
+import type { DotGraph } from '../syntax/dot-model';
+import { kindInfo } from '../vocabulary/core';
+import { termKinds, type Term, type TermKind, type Vocabulary } from '../vocabulary/types';
+import type { Span } from '../text';
+import {
+  cardAt,
+  cardIndex,
+  cardOfNode,
+  compareText,
+  isCardPath,
+  isExtensionsPath,
+  isTopologyPath,
+  pinOf,
+  textOf,
+  topologyGraph,
+  topologyView,
+  vocabularyOf,
+  type TopologyView,
+} from './context';
+import { dataSlot, flowListValues, item, topLevelKeys, type DataSlot } from './data-context';
+import { dataDocument, isListField, termKindOfField, wireField } from './data-tree';
+import { describeAttribute, topologyAttributes } from './describe';
+import { afterArrow, attributeSlot, enclosingList, indexAt, type AttributeSlot, type ListOwner } from './dot-context';
+import type { CompletionItem, CompletionResult, IdeBundle } from './types';
+
+export function complete(bundle: IdeBundle, file: string, offset: number): CompletionResult | undefined {
+  const text = textOf(bundle, file);
+  if (text === undefined || !(offset >= 0 && offset <= text.length)) return undefined;
+  let result: CompletionResult | undefined;
+  if (isTopologyPath(file)) result = topologyCompletion(bundle, file, offset);
+  else if (isCardPath(file)) result = cardCompletion(bundle, file, text, offset);
+  else if (isExtensionsPath(file)) result = extensionsCompletion(bundle, file, text, offset);
+  return result !== undefined && result.items.length > 0 ? result : undefined;
+}
+
+// ---------------------------------------------------------------------- topology
+
+function topologyCompletion(bundle: IdeBundle, file: string, offset: number): CompletionResult | undefined {
+  const view = topologyView(bundle, file);
+  if (view === undefined) return undefined;
+  const at = indexAt(view.parse.tokens, offset);
+  const token = at >= 0 ? view.parse.tokens[at] : undefined;
+  if (token !== undefined && token.span.start < offset && (token.kind === 'line-comment' || token.kind === 'hash-comment' || (token.kind === 'block-comment' && (token.unterminated || offset < token.span.end)))) {
+    return undefined;
+  }
+  const slot = attributeSlot(view, offset);
+  if (slot?.kind === 'value') return valueCompletion(bundle, view, slot, offset);
+  if (slot?.kind === 'key') return attributeNameCompletion(view, slot.owner, slot.span);
+  const target = afterArrow(view, offset);
+  if (target !== undefined) return nodeIdCompletion(view.graph, target);
+  return undefined;
+}
+
+function valueCompletion(bundle: IdeBundle, view: TopologyView, slot: Extract<AttributeSlot, { kind: 'value' }>, offset: number): CompletionResult | undefined {
+  const text = view.text;
+  const owner = slot.owner;
+  const unterminated = slot.quoted && !slot.closed;
+  // What the item replaces: the value's content (in quotes), or the bare token / nothing (then quotes are added).
+  const replace: Span = unterminated ? { start: slot.content.start, end: wordEnd(text, offset) } : slot.content;
+  const wrap = (value: string): string => (slot.quoted ? (unterminated ? `${value}"` : value) : `"${value}"`);
+  switch (slot.key) {
+    case 'card': {
+      if (owner.kind !== 'node' && owner.kind !== 'defaults') return undefined;
+      const typed = text.slice(slot.content.start, offset);
+      const index = cardIndex(bundle);
+      const vocabulary = vocabularyOf(bundle);
+      const atSign = typed.lastIndexOf('@');
+      if (slot.quoted && atSign >= 0) {
+        const id = typed.slice(0, atSign);
+        const versions = index.byId.get(id) ?? [];
+        const span = { start: slot.content.start + atSign + 1, end: replace.end };
+        const items = [...versions].reverse().map((held, i): CompletionItem => ({
+          label: held.version ?? '',
+          kind: 'version',
+          detail: cardDetail(held.card ?? held.draft, vocabulary),
+          sortText: String(i).padStart(4, '0'),
+          ...(unterminated ? { insertText: `${held.version ?? ''}"` } : {}),
+        }));
+        return { items, span };
+      }
+      const items = [...index.byRef.values()].map((held): CompletionItem => ({
+        label: held.ref ?? '',
+        kind: 'card',
+        detail: cardDetail(held.card ?? held.draft, vocabulary),
+        ...(wrap(held.ref ?? '') !== held.ref ? { insertText: wrap(held.ref ?? '') } : {}),
+      }));
+      return { items, span: replace };
+    }
+    case 'version': {
+      if (owner.kind !== 'node') return undefined;
+      const vocabulary = vocabularyOf(bundle);
+      const versions = cardIndex(bundle).byId.get(owner.id) ?? [];
+      const items = [...versions].reverse().map((held, i): CompletionItem => ({
+        label: held.version ?? '',
+        kind: 'version',
+        detail: cardDetail(held.card ?? held.draft, vocabulary),
+        sortText: String(i).padStart(4, '0'),
+        ...(wrap(held.version ?? '') !== held.version ? { insertText: wrap(held.version ?? '') } : {}),
+      }));
+      return { items, span: replace };
+    }
+    case 'out':
+    case 'in': {
+      if (owner.kind !== 'edge') return undefined;
+      const ends = owner.edges[0];
+      if (ends === undefined) return undefined;
+      const items = portItems(bundle, view.graph, ends.source, ends.target, slot.key === 'out' ? 'output' : 'input', owner, wrap);
+      return { items, span: replace };
+    }
+    case 'condition': {
+      if (owner.kind !== 'edge' && owner.kind !== 'defaults') return undefined;
+      return conditionCompletion(view.graph, text, slot.content.start, offset);
+    }
+    default:
+      return undefined;
+  }
+}
+
+function wordEnd(text: string, offset: number): number {
+  let end = offset;
+  while (end < text.length && /[A-Za-z0-9_@.+\-/]/.test(text[end])) end++;
+  return end;
+}
+
+function cardDetail(card: { name?: string; type?: string }, vocabulary: Vocabulary): string {
+  const type = card.type !== undefined ? vocabulary.get(card.type)?.label ?? card.type : undefined;
+  return [card.name, type].filter((s): s is string => s !== undefined && s !== '').join(' · ');
+}
+
+function portItems(
+  bundle: IdeBundle,
+  graph: DotGraph | undefined,
+  sourceId: string,
+  targetId: string,
+  side: 'input' | 'output',
+  owner: Extract<ListOwner, { kind: 'edge' }>,
+  wrap: (value: string) => string,
+): CompletionItem[] {
+  const find = (id: string) => {
+    const node = graph?.nodes.find((n) => n.id === id);
+    const held = node ? cardOfNode(bundle, node) : undefined;
+    return held?.card ?? held?.draft;
+  };
+  const source = find(sourceId);
+  const target = find(targetId);
+  const own = side === 'output' ? source?.outputs : target?.inputs;
+  if (own === undefined) return [];
+  // The other end: its pinned port when the edge names one, else all its ports.
+  const edge = owner.edges[0]?.edge;
+  const otherName = edge?.attrs.get(side === 'output' ? 'in' : 'out')?.value.trim();
+  const otherAll = (side === 'output' ? target?.inputs : source?.outputs) ?? [];
+  const other = otherName !== undefined && otherAll.some((p) => p.name === otherName) ? otherAll.filter((p) => p.name === otherName) : otherAll;
+  const vocabulary = vocabularyOf(bundle);
+  const fits = (port: Port): Port | undefined =>
+    other.find((o) => (side === 'output' ? portCompatible(vocabulary, port.type, o.type) : portCompatible(vocabulary, o.type, port.type)));
+  return own.map((port, i): CompletionItem => {
+    const match = fits(port);
+    const detail = match !== undefined
+      ? `${port.type} · fits ${side === 'output' ? 'input' : 'output'} ${match.name} (${match.type})`
+      : other.length > 0
+        ? `${port.type} · fits no ${side === 'output' ? 'input' : 'output'} at the other end`
+        : port.type;
+    return {
+      label: port.name,
+      kind: 'port',
+      detail,
+      ...(port.description !== undefined ? { documentation: port.description } : {}),
+      sortText: `${match !== undefined ? 0 : 1}${String(i).padStart(4, '0')}`,
+      ...(wrap(port.name) !== port.name ? { insertText: wrap(port.name) } : {}),
+    };
+  });
+}
+
+function conditionCompletion(graph: DotGraph | undefined, text: string, contentStart: number, offset: number): CompletionResult | undefined {
+  const typed = text.slice(contentStart, offset);
+  const tokens = tokenizeCondition(typed);
+  const last = tokens[tokens.length - 1];
+  const touching = last !== undefined && last.end === typed.length;
+  const previous = tokens[tokens.length - 2];
+  const used = usedConditions(graph);
+  const here: Span = { start: offset, end: offset };
+  const keyItems = (): CompletionItem[] => {
+    const keys = [...conditionKeys, ...used.contextKeys];
+    return keys.map((key, i) => ({ label: key, kind: 'keyword', sortText: String(i).padStart(4, '0'), detail: key === 'context.' ? 'a value in the run context' : 'condition key' }));
+  };
+  const valueItems = (key: string): CompletionItem[] => {
+    const values = key === 'outcome' ? [...outcomeValues, ...(used.values.get(key) ?? [])] : key === 'preferred_label' ? [...used.labels, ...(used.values.get(key) ?? [])] : [...(used.values.get(key) ?? [])];
+    return [...new Set(values)].map((value) => ({ label: value, kind: 'value', detail: `${key} value` }));
+  };
+  const operatorItems = (): CompletionItem[] => conditionOperators.map((op) => ({ label: op, kind: 'operator', detail: op === '=' ? 'equals' : 'differs from' }));
+  const andItem = (): CompletionItem[] => [{ label: conditionConjunction, kind: 'operator', detail: 'and another clause', insertText: ` ${conditionConjunction} ` }];
+
+  if (last === undefined || last.kind === 'and') return { items: keyItems(), span: here };
+  const absolute = (t: { start: number; end: number }): Span => ({ start: contentStart + t.start, end: Math.max(contentStart + t.end, wordEnd(text, offset)) });
+  if (last.kind === 'word') {
+    const keyPosition = previous === undefined || previous.kind === 'and';
+    if (touching) {
+      if (keyPosition) return { items: keyItems(), span: absolute(last) };
+      if (previous?.kind === 'operator') {
+        const key = tokens[tokens.length - 3];
+        return key?.kind === 'word' ? { items: valueItems(key.text), span: absolute(last) } : undefined;
+      }
+      return undefined;
+    }
+    if (keyPosition) return { items: operatorItems(), span: here };
+    if (previous?.kind === 'operator') return { items: andItem(), span: here };
+    return undefined;
+  }
+  if (last.kind === 'operator') {
+    const key = previous;
+    return key?.kind === 'word' ? { items: valueItems(key.text), span: here } : undefined;
+  }
+  if (last.kind === 'string' && last.terminated && !touching) return { items: andItem(), span: here };
+  return undefined;
+}
+
+interface UsedConditions {
+  readonly contextKeys: string[];
+  readonly values: Map<string, string[]>;
+  readonly labels: string[];
+}
+
+const usedCache = new WeakMap<DotGraph, UsedConditions>();
+
+/** Context keys, values compared and edge labels already written in the topology's conditions. */
+function usedConditions(graph: DotGraph | undefined): UsedConditions {
+  const cached = graph !== undefined ? usedCache.get(graph) : undefined;
+  if (cached !== undefined) return cached;
+  const used = collectConditions(graph);
+  if (graph !== undefined) usedCache.set(graph, used);
+  return used;
+}
+
+function collectConditions(graph: DotGraph | undefined): UsedConditions {
+  const contextKeys = new Set<string>();
+  const values = new Map<string, string[]>();
+  const labels = new Set<string>();
+  for (const edge of graph?.edges ?? []) {
+    const label = edge.attrs.get('label')?.value.trim();
+    if (label !== undefined && label !== '') labels.add(label);
+    const condition = edge.attrs.get('condition');
+    if (condition === undefined) continue;
+    for (const clause of parseCondition(condition.value).clauses) {
+      if (clause.keyKind === 'context') contextKeys.add(clause.key);
+      const list = values.get(clause.key) ?? [];
+      if (!list.includes(clause.value)) list.push(clause.value);
+      values.set(clause.key, list);
+    }
+  }
+  return { contextKeys: [...contextKeys].sort(compareText), values, labels: [...labels] };
+}
+
+function attributeNameCompletion(view: TopologyView, owner: ListOwner, span: Span): CompletionResult | undefined {
+  const scope: AttractorScope = owner.kind === 'defaults' ? owner.scope : owner.kind;
+  const present = presentKeys(view, span);
+  const items: CompletionItem[] = [];
+  const seen = new Set<string>();
+  const add = (name: string, detail: string, rank: number): void => {
+    if (seen.has(name) || present.has(name)) return;
+    seen.add(name);
+    const documentation = describeAttribute(scope, name);
+    items.push({ label: name, kind: 'attribute', detail, insertText: `${name}=`, sortText: `${rank}${name}`, ...(documentation !== undefined ? { documentation } : {}) });
+  };
+  if (owner.kind !== 'defaults' || scope !== 'graph') {
+    for (const a of topologyAttributes) if (a.scope === scope && !(owner.kind === 'defaults' && a.name === 'card')) add(a.name, 'DarkPrint', 0);
+  }
+  for (const a of attractorAttributes) {
+    if (a.scope !== scope) continue;
+    // A node's type is its card's business (attractor/reserved-attribute): never offered.
+    if (scope === 'node' && a.name === 'type') continue;
+    add(a.name, `Attractor · ${a.valueType}`, scope === 'edge' && (a.name === 'label' || a.name === 'condition' || a.name === 'weight') ? 0 : 1);
+  }
+  return { items, span };
+}
+
+/** Attribute names already written in the list around `span` (the one being typed excluded). */
+function presentKeys(view: TopologyView, span: Span): Set<string> {
+  const tokens = view.significant;
+  const open = enclosingList(tokens, span.start);
+  const present = new Set<string>();
+  if (open < 0) return present;
+  for (let i = open + 1; i < tokens.length && tokens[i].kind !== 'rbracket' && tokens[i].kind !== 'lbracket' && tokens[i].kind !== 'rbrace'; i++) {
+    if (tokens[i + 1]?.kind === 'equals' && tokens[i].span.start !== span.start) present.add(tokens[i].value);
+  }
+  return present;
+}
+
+function nodeIdCompletion(graph: DotGraph | undefined, span: Span): CompletionResult | undefined {
+  if (graph === undefined) return undefined;
+  const items = graph.nodes
+    .filter((n) => !(n.occurrences.length === 1 && n.occurrences[0].start === span.start))
+    .map((node): CompletionItem => {
+      const card = node.attrs.get('card')?.value ?? node.attrs.get('version')?.value;
+      return { label: node.id, kind: 'node', detail: card !== undefined ? card.trim() : 'no card' };
+    });
+  return { items, span };
+}
+
+// ---------------------------------------------------------------------- cards
+
+function cardCompletion(bundle: IdeBundle, file: string, text: string, offset: number): CompletionResult | undefined {
+  const slot = dataSlot(file, text, offset);
+  if (slot === undefined) return undefined;
+  const path = slot.path;
+  const portList = path.length === 2 && (path[0] === 'inputs' || path[0] === 'outputs') && path[1] === item;
+  if (slot.role === 'key' || (slot.role === 'item-or-key' && portList)) {
+    if (path.length === 0) return fieldCompletion(file, text, slot, offset);
+    if (portList) return portFieldCompletion(slot, path[0] === 'inputs');
+    return undefined;
+  }
+  const vocabulary = vocabularyOf(bundle);
+  const kind = termKindOfField(path);
+  if (kind !== undefined) {
+    const existing = listedValues(file, text, path, offset);
+    const wrapList = slot.inline && isListField(path) && slot.format === 'yaml';
+    return { items: termItems(vocabulary, kind, existing, slot, wrapList), span: slot.span };
+  }
+  if (wireField(path[0] ?? '') === 'dependencies' && path.length <= 2) {
+    const existing = listedValues(file, text, ['dependencies', item], offset);
+    const suppliers = predecessorCards(bundle, file).filter((s) => !existing.has(s.id));
+    const wrapList = slot.inline && slot.format === 'yaml';
+    const items = suppliers.map((s): CompletionItem => ({
+      label: s.id,
+      kind: 'card',
+      detail: `feeds node ${s.target} from node ${s.source}`,
+      ...insertion(s.id, slot, wrapList),
+    }));
+    return { items, span: slot.span };
+  }
+  return undefined;
+}
+
+function insertion(value: string, slot: DataSlot, wrapList: boolean): { insertText?: string } {
+  if (slot.format === 'json' && !slot.quoted) return { insertText: JSON.stringify(value) };
+  if (wrapList) return { insertText: `[${value}]` };
+  return {};
+}
+
+function termItems(vocabulary: Vocabulary, kind: TermKind, existing: ReadonlySet<string>, slot: DataSlot, wrapList: boolean): CompletionItem[] {
+  return vocabulary
+    .terms(kind)
+    .filter((t) => !t.abstract && !t.deprecated && !(t.root === true && kind === 'tool') && !existing.has(t.id))
+    .map((term: Term): CompletionItem => ({
+      label: term.id,
+      kind: 'term',
+      detail: `${term.label} · ${term.kind}${vocabulary.isLocal(term.id) ? ' · local' : ''}`,
+      documentation: term.meaning,
+      ...insertion(term.id, slot, wrapList),
+    }));
+}
+
+/** The string entries of the list at a card path (the one under the cursor excluded), from the tree or, when it does not parse, the text. */
+function listedValues(file: string, text: string, path: readonly string[], offset: number): Set<string> {
+  const out = flowListValues(text, offset, formatOf(file)) ?? new Set<string>();
+  if (path.length !== 2 || path[1] !== item) return out;
+  const root = deref(dataDocument(file, text).root);
+  if (root?.kind !== 'mapping') return out;
+  const list = deref(root.entries.get(path[0])?.value);
+  if (list?.kind !== 'sequence') return out;
+  for (const node of list.items) {
+    const value = deref(node);
+    if (value?.kind === 'scalar' && typeof value.value === 'string' && !(node.span.start <= offset && offset <= node.span.end)) out.add(value.value);
+  }
+  return out;
+}
+
+function fieldCompletion(file: string, text: string, slot: DataSlot, offset: number): CompletionResult {
+  const root = deref(dataDocument(file, text).root);
+  const present = slot.format === 'yaml' ? topLevelKeys(text, offset) : new Set<string>();
+  if (root?.kind === 'mapping') {
+    for (const entry of root.entries.values()) if (!(entry.keySpan.start <= offset && offset <= entry.keySpan.end)) present.add(entry.key);
+  }
+  const items: CompletionItem[] = [];
+  for (const key of cardKnownKeys) {
+    if (present.has(key) || present.has(wireField(key)) || [...present].some((p) => wireField(p) === key)) continue;
+    const kind = termKinds.find((k) => kindInfo[k].cardFields.includes(wireField(key)));
+    items.push({
+      label: key,
+      kind: 'field',
+      ...(kind !== undefined ? { detail: `${kind}: ${kindInfo[kind].title}` } : {}),
+      // The wire spellings first, aliases after.
+      sortText: `${wireField(key) === key ? 0 : 1}${key}`,
+      insertText: keyInsertion(key, slot),
+    });
+  }
+  return { items, span: slot.span };
+}
+
+/** E§3: a port is `{ name, type, description?, required? }` (`required` on inputs only). */
+const portFields: readonly { readonly name: string; readonly inputsOnly: boolean; readonly detail: string }[] = [
+  { name: 'name', inputsOnly: false, detail: 'the port name edges use in out=/in=' },
+  { name: 'type', inputsOnly: false, detail: 'data-type: what the port carries' },
+  { name: 'description', inputsOnly: false, detail: 'free text' },
+  { name: 'required', inputsOnly: true, detail: 'false makes the input optional' },
+];
+
+function portFieldCompletion(slot: DataSlot, input: boolean): CompletionResult {
+  const items = portFields
+    .filter((f) => input || !f.inputsOnly)
+    .map((f, i): CompletionItem => ({ label: f.name, kind: 'field', detail: f.detail, sortText: String(i), insertText: keyInsertion(f.name, slot) }));
+  return { items, span: slot.span };
+}
+
+function keyInsertion(key: string, slot: DataSlot): string {
+  if (slot.format === 'json') return slot.quoted ? key : `"${key}": `;
+  return `${key}: `;
+}
+
+/** The card ids of the nodes that feed a node pinning this card, for its `dependencies`. */
+function predecessorCards(bundle: IdeBundle, file: string): { id: string; source: string; target: string }[] {
+  const held = cardAt(bundle, file);
+  const graph = topologyGraph(bundle);
+  if (held === undefined || graph === undefined) return [];
+  const id = held.id ?? (typeof held.draft.id === 'string' ? held.draft.id : undefined);
+  const pinning = new Set(
+    graph.nodes
+      .filter((n) => {
+        const pin = pinOf(n);
+        return held.ref !== undefined ? pin.ref === held.ref : pin.id !== undefined && pin.id === id;
+      })
+      .map((n) => n.id),
+  );
+  const byId = new Map(graph.nodes.map((n) => [n.id, n] as const));
+  const out: { id: string; source: string; target: string }[] = [];
+  const seen = new Set<string>();
+  for (const edge of graph.edges) {
+    if (!pinning.has(edge.target)) continue;
+    const source = byId.get(edge.source);
+    const supplier = source ? pinOf(source).id : undefined;
+    if (supplier === undefined || seen.has(supplier)) continue;
+    seen.add(supplier);
+    out.push({ id: supplier, source: edge.source, target: edge.target });
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------- the extensions file
+
+/** E§7: the keys of a `terms:` entry. */
+const termEntryKeys: readonly string[] = ['id', 'kind', 'label', 'description', 'since', 'broader', 'defaultWeight', 'impliesHuman'];
+
+function extensionsCompletion(bundle: IdeBundle, file: string, text: string, offset: number): CompletionResult | undefined {
+  const slot = dataSlot(file, text, offset);
+  if (slot === undefined) return undefined;
+  const path = slot.path;
+  const inEntry = path.length >= 2 && path[0] === 'terms' && path[1] === item;
+  if (!inEntry) return undefined;
+  if (path.length === 2 && (slot.role === 'key' || slot.role === 'item-or-key')) {
+    return { items: termEntryKeys.map((key, i) => ({ label: key, kind: 'field', sortText: String(i).padStart(2, '0'), insertText: keyInsertion(key, slot) })), span: slot.span };
+  }
+  if (path.length !== 3 || slot.role !== 'value') return undefined;
+  const vocabulary = vocabularyOf(bundle);
+  if (path[2] === 'kind') {
+    const items = termKinds
+      .filter((k) => kindInfo[k].extensible)
+      .map((k): CompletionItem => ({ label: k, kind: 'value', detail: kindInfo[k].title, ...insertion(k, slot, false) }));
+    return { items, span: slot.span };
+  }
+  if (path[2] === 'broader') {
+    const kind = entryKind(file, text, offset);
+    const items = vocabulary
+      .terms(kind)
+      .filter((t) => !t.deprecated && t.kind !== 'phase')
+      .map((t): CompletionItem => ({ label: t.id, kind: 'term', detail: `${t.label} · ${t.kind}`, documentation: t.meaning, ...insertion(t.id, slot, false) }));
+    return { items, span: slot.span };
+  }
+  return undefined;
+}
+
+/** The `kind` of the `terms:` entry under the cursor, when it names a kind. */
+function entryKind(file: string, text: string, offset: number): TermKind | undefined {
+  const root = deref(dataDocument(file, text).root);
+  if (root?.kind !== 'mapping') return undefined;
+  const list = deref(root.entries.get('terms')?.value);
+  if (list?.kind !== 'sequence') return undefined;
+  for (const node of list.items) {
+    const entry = deref(node);
+    if (entry?.kind !== 'mapping' || !(entry.span.start <= offset && offset <= entry.span.end + 1)) continue;
+    const kind = deref(entry.entries.get('kind')?.value);
+    const value = kind?.kind === 'scalar' ? kind.value : undefined;
+    return termKinds.find((k) => k === value);
+  }
+  return undefined;
+}

@@ -1,0 +1,214 @@
+/**
+ * Where a cursor stands in a topology, read from the token stream rather than the graph, so it
+ * works on half-typed text: inside which attribute list, owned by which statement (a node, an
+ * edge, or `node`/`edge`/`graph` defaults), on an attribute name or a value, right after `->`.
+ */
+import type { Span } from '../text';
+import type { DotEdge, DotToken, DotTokenKind } from '../syntax/dot-model';
+import type { TopologyView } from './context';
+
+export type AttributeScope = 'node' | 'edge' | 'graph';
+
+export type ListOwner =
+  | { readonly kind: 'node'; readonly id: string; readonly token: DotToken }
+  | { readonly kind: 'edge'; readonly edges: readonly EdgeEnds[]; readonly token: DotToken }
+  | { readonly kind: 'defaults'; readonly scope: AttributeScope };
+
+export interface EdgeEnds {
+  readonly source: string;
+  readonly target: string;
+  readonly edge?: DotEdge;
+}
+
+export type AttributeSlot =
+  | {
+      readonly kind: 'key';
+      readonly owner: ListOwner;
+      /** The partly typed name (empty at the cursor when nothing is typed). */
+      readonly span: Span;
+    }
+  | {
+      readonly kind: 'value';
+      readonly owner: ListOwner | { readonly kind: 'graph-statement' };
+      readonly key: string;
+      readonly keyToken: DotToken;
+      /** The value's text as written so far, quotes excluded. */
+      readonly content: Span;
+      /** True when the value is (being) written between quotes. */
+      readonly quoted: boolean;
+      /** True when there is no value token yet (right after `=`). */
+      readonly empty: boolean;
+      /** True for a quoted value whose closing quote is written. */
+      readonly closed: boolean;
+    };
+
+export function isIdLike(kind: DotTokenKind | undefined): boolean {
+  return kind === 'id' || kind === 'number' || kind === 'string' || kind === 'html' || kind === 'keyword';
+}
+
+/** Index of the last token whose start is before `offset`, or -1. */
+export function indexBefore(tokens: readonly DotToken[], offset: number): number {
+  let lo = 0;
+  let hi = tokens.length - 1;
+  let found = -1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if (tokens[mid].span.start < offset) {
+      found = mid;
+      lo = mid + 1;
+    } else hi = mid - 1;
+  }
+  return found;
+}
+
+/** Index of the token that covers `offset` (or ends exactly at it), or -1. A token starting at `offset` wins over one ending there. */
+export function indexAt(tokens: readonly DotToken[], offset: number): number {
+  const before = indexBefore(tokens, offset + 1);
+  if (before < 0) return -1;
+  const t = tokens[before];
+  if (t.span.start <= offset && offset < t.span.end) return before;
+  if (t.span.end === offset) return before;
+  const previous = before - 1;
+  if (previous >= 0 && tokens[previous].span.end === offset) return previous;
+  return -1;
+}
+
+/** The `[` of the attribute list the cursor is inside, as an index into the significant tokens; -1 when outside every list. */
+export function enclosingList(tokens: readonly DotToken[], offset: number): number {
+  let i = indexBefore(tokens, offset);
+  let steps = 0;
+  while (i >= 0 && steps < 2000) {
+    const t = tokens[i];
+    switch (t.kind) {
+      case 'lbracket':
+        return i;
+      case 'rbracket':
+        return t.span.end > offset ? indexOpening(tokens, i) : -1;
+      case 'semicolon':
+      case 'lbrace':
+      case 'rbrace':
+      case 'arrow':
+      case 'line':
+        return -1;
+      default:
+        break;
+    }
+    i--;
+    steps++;
+  }
+  return -1;
+}
+
+function indexOpening(tokens: readonly DotToken[], close: number): number {
+  for (let i = close - 1; i >= 0; i--) {
+    const kind = tokens[i].kind;
+    if (kind === 'lbracket') return i;
+    if (kind === 'rbracket' || kind === 'lbrace' || kind === 'rbrace') return -1;
+  }
+  return -1;
+}
+
+/** The statement an attribute list at `open` belongs to. */
+export function listOwner(view: TopologyView, open: number): ListOwner | undefined {
+  const tokens = view.significant;
+  let o = open - 1;
+  // `a [x=1][y=2]`: earlier lists of the same statement.
+  while (o >= 0 && tokens[o].kind === 'rbracket') {
+    let k = o - 1;
+    while (k >= 0 && tokens[k].kind !== 'lbracket') k--;
+    o = k - 1;
+  }
+  if (o < 0) return undefined;
+  const t = tokens[o];
+  if (t.kind === 'keyword') {
+    const word = t.text.toLowerCase();
+    const previous = tokens[o - 1]?.kind;
+    if ((word === 'node' || word === 'edge' || word === 'graph') && previous !== 'arrow' && previous !== 'line') return { kind: 'defaults', scope: word };
+  }
+  if (!isIdLike(t.kind) && t.kind !== 'rbrace') return undefined;
+  const before = tokens[o - 1]?.kind;
+  if (before === 'arrow' || before === 'line' || t.kind === 'rbrace') {
+    const edges: EdgeEnds[] = [];
+    for (const edge of view.graph?.edges ?? []) {
+      if (edge.targetSpan.end === t.span.end && edge.targetSpan.start <= t.span.start) edges.push({ source: edge.source, target: edge.target, edge });
+    }
+    if (edges.length === 0 && t.kind !== 'rbrace') {
+      const source = tokens[o - 2];
+      if (source !== undefined && isIdLike(source.kind)) edges.push({ source: source.value, target: t.value });
+    }
+    return { kind: 'edge', edges, token: t };
+  }
+  return { kind: 'node', id: t.value, token: t };
+}
+
+/** The attribute name or value at the cursor, inside a list or in a statement-level `key = value`. */
+export function attributeSlot(view: TopologyView, offset: number): AttributeSlot | undefined {
+  const tokens = view.significant;
+  const open = enclosingList(tokens, offset);
+  // The token the cursor is in or at the end of (the word being typed), if any.
+  const before = indexBefore(tokens, offset);
+  const touching = before >= 0 && tokens[before].span.end >= offset ? tokens[before] : undefined;
+  const inside = touching !== undefined && (isIdLike(touching.kind) || touching.kind === 'equals') ? touching : undefined;
+  const insideIndex = inside !== undefined ? before : -1;
+  const previousIndex = inside !== undefined ? insideIndex - 1 : before;
+  const previous = previousIndex >= 0 ? tokens[previousIndex] : undefined;
+
+  // A value: right after `=`, or in the token that follows it.
+  const valueOf = (equalsIndex: number, valueToken: DotToken | undefined): AttributeSlot | undefined => {
+    const keyToken = tokens[equalsIndex - 1];
+    if (keyToken === undefined || !isIdLike(keyToken.kind)) return undefined;
+    const owner = open >= 0 ? listOwner(view, open) : { kind: 'graph-statement' as const };
+    if (owner === undefined) return undefined;
+    if (valueToken === undefined) {
+      return { kind: 'value', owner, key: keyToken.value, keyToken, content: { start: offset, end: offset }, quoted: false, empty: true, closed: false };
+    }
+    if (valueToken.kind === 'string') {
+      const closed = !valueToken.unterminated && valueToken.text.length >= 2;
+      if (closed && offset >= valueToken.span.end) return undefined; // after the closing quote
+      const end = closed ? valueToken.span.end - 1 : valueToken.span.end;
+      return { kind: 'value', owner, key: keyToken.value, keyToken, content: { start: valueToken.span.start + 1, end: Math.max(end, valueToken.span.start + 1) }, quoted: true, empty: false, closed };
+    }
+    if (!isIdLike(valueToken.kind)) return undefined;
+    return { kind: 'value', owner, key: keyToken.value, keyToken, content: valueToken.span, quoted: false, empty: false, closed: false };
+  };
+
+  if (inside !== undefined && inside.kind !== 'equals' && previous?.kind === 'equals') return valueOf(previousIndex, inside);
+  if (inside?.kind === 'equals' && inside.span.end === offset) return valueOf(insideIndex, undefined);
+  if (inside === undefined && previous?.kind === 'equals') {
+    const next = tokens[previousIndex + 1];
+    // `key=|"…"`: the cursor sits right before the value.
+    if (next !== undefined && next.span.start === offset && isIdLike(next.kind)) return undefined;
+    return valueOf(previousIndex, undefined);
+  }
+  if (open < 0) return undefined;
+  const owner = listOwner(view, open);
+  if (owner === undefined) return undefined;
+  // A name: at the start of the list, after a separator, or after a complete `key=value`.
+  const startsName = (index: number): boolean => {
+    const t = tokens[index];
+    if (t === undefined) return false;
+    if (t.kind === 'lbracket' || t.kind === 'comma' || t.kind === 'semicolon') return true;
+    // After a complete value, a name needs a blank first (`a=1 b`), not `a="1"b`.
+    return isIdLike(t.kind) && tokens[index - 1]?.kind === 'equals' && t.span.end < offset && (inside === undefined || t.span.end < inside.span.start);
+  };
+  if (inside !== undefined) {
+    if (!(inside.kind === 'id' || inside.kind === 'keyword') || !startsName(insideIndex - 1)) return undefined;
+    return { kind: 'key', owner, span: inside.span };
+  }
+  if (!startsName(previousIndex)) return undefined;
+  return { kind: 'key', owner, span: { start: offset, end: offset } };
+}
+
+/** True when the cursor stands where an edge's target belongs: right after `->` (possibly in a partly typed id). */
+export function afterArrow(view: TopologyView, offset: number): Span | undefined {
+  const tokens = view.significant;
+  if (enclosingList(tokens, offset) >= 0) return undefined;
+  const before = indexBefore(tokens, offset);
+  const here = before >= 0 && tokens[before].span.end >= offset && isIdLike(tokens[before].kind) ? tokens[before] : undefined;
+  const previousIndex = here !== undefined ? before - 1 : before;
+  const previous = tokens[previousIndex];
+  if (previous === undefined || (previous.kind !== 'arrow' && previous.kind !== 'line')) return undefined;
+  if (here === undefined) return { start: offset, end: offset };
+  if (here.kind === 'id' || here.kind === 'keyword' || here.kind === 'string' || here.kind === 'number') return here.span;
+  return undefined;
+}

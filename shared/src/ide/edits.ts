@@ -1,0 +1,259 @@
+/**
+ * Edits: collecting text edits per file into one `WorkspaceEdit`, applying them (tests, and any
+ * caller that needs the result), and the structural edits the fixes make in cards: replace a
+ * scalar keeping its quoting, add to or remove from a list in flow (`[a, b]`) or block (`- a`)
+ * style, add or remove a mapping entry, in YAML and in JSON.
+ */
+import type { Span } from '../text';
+import { deref, type DataFormat, type YamlEntry, type YamlMapping, type YamlNode, type YamlSequence } from '../syntax/yaml';
+import type { TextEdit, WorkspaceEdit } from './types';
+
+// ---------------------------------------------------------------------- workspace edits
+
+export interface EditCollector {
+  add(file: string, span: Span, newText: string): void;
+  rename(from: string, to: string): void;
+  readonly size: number;
+  result(): WorkspaceEdit;
+}
+
+export function collectEdits(): EditCollector {
+  const byFile = new Map<string, TextEdit[]>();
+  const renames: { from: string; to: string }[] = [];
+  let size = 0;
+  return {
+    add(file, span, newText) {
+      const list = byFile.get(file) ?? [];
+      if (list.some((e) => e.span.start === span.start && e.span.end === span.end && e.newText === newText)) return;
+      list.push({ span, newText });
+      byFile.set(file, list);
+      size++;
+    },
+    rename(from, to) {
+      if (from === to || renames.some((r) => r.from === from)) return;
+      renames.push({ from, to });
+      size++;
+    },
+    get size() {
+      return size;
+    },
+    result() {
+      const changes = [...byFile.entries()].map(([file, edits]) => ({ file, edits: [...edits].sort((a, b) => a.span.start - b.span.start || a.span.end - b.span.end) }));
+      return renames.length > 0 ? { changes, renames: [...renames] } : { changes };
+    },
+  };
+}
+
+/** Applies non-overlapping edits to a text. */
+export function applyTextEdits(text: string, edits: readonly TextEdit[]): string {
+  const sorted = [...edits].sort((a, b) => b.span.start - a.span.start || b.span.end - a.span.end);
+  let out = text;
+  for (const edit of sorted) out = out.slice(0, edit.span.start) + edit.newText + out.slice(edit.span.end);
+  return out;
+}
+
+/** Applies a workspace edit to a set of files (text changes first, then renames). */
+export function applyWorkspaceEdit(files: ReadonlyMap<string, string>, edit: WorkspaceEdit): Map<string, string> {
+  const out = new Map(files);
+  for (const change of edit.changes) out.set(change.file, applyTextEdits(out.get(change.file) ?? '', change.edits));
+  for (const rename of edit.renames ?? []) {
+    const text = out.get(rename.from);
+    if (text === undefined) continue;
+    out.delete(rename.from);
+    out.set(rename.to, text);
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------- lines
+
+export function lineStart(text: string, offset: number): number {
+  for (let i = Math.min(offset, text.length) - 1; i >= 0; i--) {
+    const c = text.charCodeAt(i);
+    if (c === 10 || c === 13) return i + 1;
+  }
+  return 0;
+}
+
+export function lineEnd(text: string, offset: number): number {
+  let i = Math.max(0, offset);
+  while (i < text.length) {
+    const c = text.charCodeAt(i);
+    if (c === 10 || c === 13) break;
+    i++;
+  }
+  return i;
+}
+
+/** The start of the line after the one `offset` is on (the end of the text on the last line). */
+export function nextLineStart(text: string, offset: number): number {
+  const end = lineEnd(text, offset);
+  if (text.charCodeAt(end) === 13 && text.charCodeAt(end + 1) === 10) return end + 2;
+  return Math.min(text.length, end + 1);
+}
+
+export function newline(text: string): string {
+  return text.includes('\r\n') ? '\r\n' : '\n';
+}
+
+function indentOf(text: string, offset: number): string {
+  const start = lineStart(text, offset);
+  let i = start;
+  while (i < text.length && (text.charCodeAt(i) === 32 || text.charCodeAt(i) === 9)) i++;
+  return text.slice(start, i);
+}
+
+// ---------------------------------------------------------------------- scalars
+
+const yamlReserved = /^(true|false|null|yes|no|on|off|y|n|~)$/i;
+const yamlNumber = /^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$|^[-+]?\.(inf|nan)$|^0[xo][0-9a-f]+$/i;
+
+/** True when `value` reads back as the same string written bare in YAML. */
+export function plainYamlSafe(value: string): boolean {
+  return /^[A-Za-z0-9_./][A-Za-z0-9_./@+-]*$/.test(value) && !yamlReserved.test(value) && !yamlNumber.test(value);
+}
+
+/** How to write `value` in place of `original` (the scalar as written): same quoting, quoted when it must be. */
+export function scalarText(value: string, format: DataFormat, original = ''): string {
+  if (format === 'json') return JSON.stringify(value);
+  if (original.startsWith("'")) return `'${value.replace(/'/g, "''")}'`;
+  if (original.startsWith('"') || !plainYamlSafe(value)) return JSON.stringify(value);
+  return value;
+}
+
+/** A new scalar for a list or an entry (YAML: bare when safe). */
+export function newScalar(value: string, format: DataFormat): string {
+  return scalarText(value, format);
+}
+
+// ---------------------------------------------------------------------- lists
+
+function isFlow(text: string, node: { span: Span }): boolean {
+  const c = text.charCodeAt(node.span.start);
+  return c === 91 /* [ */ || c === 123 /* { */;
+}
+
+/** The offset just after the `:` that ends an entry's key. */
+function afterColon(text: string, entry: YamlEntry): number {
+  let i = entry.keySpan.end;
+  while (i < text.length && text.charCodeAt(i) !== 58) {
+    const c = text.charCodeAt(i);
+    if (c === 10 || c === 13) return entry.keySpan.end;
+    i++;
+  }
+  return Math.min(text.length, i + 1);
+}
+
+/** Removes item `index` of a list; the entry owning the list lets a block list's last item become `[]`. */
+export function removeListItem(text: string, list: YamlSequence, index: number, owner?: YamlEntry): TextEdit | undefined {
+  const items = list.items;
+  const target = items[index];
+  if (target === undefined) return undefined;
+  if (isFlow(text, list)) {
+    if (items.length === 1) return { span: { start: list.span.start + 1, end: list.span.end - 1 }, newText: '' };
+    if (index < items.length - 1) return { span: { start: target.span.start, end: items[index + 1].span.start }, newText: '' };
+    return { span: { start: items[index - 1].span.end, end: target.span.end }, newText: '' };
+  }
+  if (items.length === 1 && owner !== undefined) {
+    return { span: { start: afterColon(text, owner), end: list.span.end }, newText: ' []' };
+  }
+  return { span: { start: lineStart(text, target.span.start), end: nextLineStart(text, target.span.end) }, newText: '' };
+}
+
+/** Appends `valueText` (already rendered) to a list, in the list's own style. */
+export function appendListItem(text: string, list: YamlSequence, valueText: string): TextEdit {
+  const items = list.items;
+  const last = items[items.length - 1];
+  if (isFlow(text, list)) {
+    if (last === undefined) return { span: { start: list.span.start + 1, end: list.span.start + 1 }, newText: valueText };
+    return { span: { start: last.span.end, end: last.span.end }, newText: `, ${valueText}` };
+  }
+  if (last === undefined) return { span: { start: list.span.start, end: list.span.end }, newText: `[${valueText}]` };
+  const dash = text.lastIndexOf('-', last.span.start);
+  const at = lineEnd(text, last.span.end);
+  const indent = dash >= 0 ? text.slice(lineStart(text, dash), dash) : indentOf(text, last.span.start);
+  return { span: { start: at, end: at }, newText: `${newline(text)}${indent}- ${valueText}` };
+}
+
+// ---------------------------------------------------------------------- mappings
+
+/** The entries of a mapping in source order. */
+function entriesOf(mapping: YamlMapping): YamlEntry[] {
+  return [...mapping.entries.values()].sort((a, b) => a.keySpan.start - b.keySpan.start);
+}
+
+function entryEnd(entry: YamlEntry): number {
+  return Math.max(entry.keySpan.end, entry.value.span.end);
+}
+
+/**
+ * Adds `key: value` to a mapping: after the first of `after` that is present, else at the end.
+ * `valueText` is rendered for the format; in YAML a value starting with a line break is a block.
+ */
+export function addMappingEntry(text: string, format: DataFormat, mapping: YamlMapping, key: string, valueText: string, after: readonly string[] = []): TextEdit {
+  const entries = entriesOf(mapping);
+  const eol = newline(text);
+  if (format === 'json') {
+    const member = `${JSON.stringify(key)}: ${valueText}`;
+    const last = entries[entries.length - 1];
+    if (last === undefined) return { span: { start: mapping.span.start + 1, end: mapping.span.start + 1 }, newText: member };
+    const firstKey = entries[0].keySpan.start;
+    const prefix = text.slice(lineStart(text, firstKey), firstKey);
+    const sameLine = !/[\r\n]/.test(text.slice(mapping.span.start, last.value.span.end));
+    const separator = sameLine ? ', ' : `,${eol}${/^[ \t]*$/.test(prefix) ? prefix : '  '}`;
+    return { span: { start: last.value.span.end, end: last.value.span.end }, newText: `${separator}${member}` };
+  }
+  const line = `${key}:${valueText.startsWith('\n') ? '' : ' '}${valueText.replace(/\n/g, eol)}`;
+  if (isFlow(text, mapping)) {
+    const last = entries[entries.length - 1];
+    if (last === undefined) return { span: { start: mapping.span.start + 1, end: mapping.span.start + 1 }, newText: ` ${key}: ${valueText.trim()} ` };
+    return { span: { start: entryEnd(last), end: entryEnd(last) }, newText: `, ${key}: ${valueText.trim()}` };
+  }
+  const indent = entries[0] !== undefined ? indentOf(text, entries[0].keySpan.start) : '';
+  const anchorKey = after.find((k) => mapping.entries.has(k));
+  const anchor = anchorKey !== undefined ? mapping.entries.get(anchorKey) : entries[entries.length - 1];
+  if (anchor === undefined) {
+    const at = text.length;
+    const lead = at > 0 && !/[\r\n]$/.test(text) ? eol : '';
+    return { span: { start: at, end: at }, newText: `${lead}${line}${eol}` };
+  }
+  const at = lineEnd(text, entryEnd(anchor));
+  return { span: { start: at, end: at }, newText: `${eol}${indent}${line}` };
+}
+
+/** Removes a mapping entry (its whole lines in block YAML; the member and one comma in JSON or flow YAML). */
+export function removeMappingEntry(text: string, format: DataFormat, mapping: YamlMapping, entry: YamlEntry): TextEdit {
+  if (format === 'json' || isFlow(text, mapping)) {
+    const entries = entriesOf(mapping);
+    const index = entries.indexOf(entry);
+    const keyStart = entry.keySpan.start;
+    if (index >= 0 && index < entries.length - 1) return { span: { start: keyStart, end: entries[index + 1].keySpan.start }, newText: '' };
+    if (index > 0) return { span: { start: entryEnd(entries[index - 1]), end: entryEnd(entry) }, newText: '' };
+    return { span: { start: keyStart, end: entryEnd(entry) }, newText: '' };
+  }
+  return { span: { start: lineStart(text, entry.keySpan.start), end: nextLineStart(text, entryEnd(entry)) }, newText: '' };
+}
+
+/**
+ * Adds `valueText` to the list under `key` of `mapping`: appended to the list in its style, or a
+ * new `key: [value]` entry (after the first of `after` present) when there is none yet.
+ */
+export function addToList(text: string, format: DataFormat, mapping: YamlMapping, key: string, valueText: string, after: readonly string[] = []): TextEdit {
+  const entry = mapping.entries.get(key);
+  if (entry === undefined) return addMappingEntry(text, format, mapping, key, `[${valueText}]`, after);
+  const value = deref(entry.value);
+  if (value?.kind === 'sequence') return appendListItem(text, value, valueText);
+  if (value === undefined || (value.kind === 'scalar' && value.value === null)) {
+    if (entry.value.span.end > entry.value.span.start) return { span: entry.value.span, newText: `[${valueText}]` };
+    const at = afterColon(text, entry);
+    return { span: { start: at, end: at }, newText: ` [${valueText}]` };
+  }
+  // A scalar where a list belongs: make it a list of both.
+  const written = text.slice(entry.value.span.start, entry.value.span.end);
+  return { span: entry.value.span, newText: `[${written}, ${valueText}]` };
+}
+
+export function mappingOf(node: YamlNode | undefined): YamlMapping | undefined {
+  const value = deref(node);
+  return value?.kind === 'mapping' ? value : undefined;
+}

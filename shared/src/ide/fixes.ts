@@ -1,0 +1,581 @@
+/**
+ * Quick fixes (SPEC §2.3): one `WorkspaceEdit` per action, found from the diagnostic's location
+ * (code, span, path, nodeId, cardRef, edge) and recomputed from the bundle rather than parsed
+ * out of a message. Each code with a fix has one fixer in `fixers`; `fix all node ids` is a
+ * `source.fixAll` action offered whenever the topology has an id Attractor cannot use.
+ *
+ * Topology: rename an unusable node id everywhere it occurs; `;`/space separators → `,`; `#` →
+ * `//`; `--` → `->`; `graph` → `digraph`; drop `strict`; drop a node's `type`; pin a card the
+ * bundle holds; use a port the card has; add the supplier to the card's `dependencies`.
+ * Cards: remove a dependency no edge supplies; drop a retired field or a repeated phase; replace
+ * an unknown, wrong-kind or deprecated term; move a data type from `will_not` to `cannot`; add
+ * `params.tool_command`; set the lowest version the changes need; rename a misnamed card file.
+ */
+import type { Card, Port } from '../bundle/card-model';
+import { portCompatible } from '../bundle/resolve';
+import { expectedCardPath, suggestTerm } from '../check/card';
+import { lowestVersionFor, compareVersionStrings } from '../check/semver';
+import { inferBump } from '../check/version-bump';
+import { isUsableNodeId, suggestNodeId } from '../compile/attractor-table';
+import type { Diagnostic, DiagnosticCode } from '../diagnostics';
+import { deref, formatOf, type YamlEntry, type YamlMapping } from '../syntax/yaml';
+import type { DotAttribute, DotNode } from '../syntax/dot-model';
+import type { Span } from '../text';
+import type { TermKind } from '../vocabulary/types';
+import {
+  cardAt,
+  cardIndex,
+  cardOfNode,
+  isCardPath,
+  isTopologyPath,
+  mainTopology,
+  pinOf,
+  textOf,
+  topologyView,
+  vocabularyOf,
+  type HeldCard,
+  type TopologyView,
+} from './context';
+import { dataDocument, termKindOfField, walkPath, wireField } from './data-tree';
+import { item } from './data-context';
+import { indexAt } from './dot-context';
+import {
+  addMappingEntry,
+  addToList,
+  collectEdits,
+  lineEnd,
+  lineStart,
+  mappingOf,
+  newScalar,
+  removeListItem,
+  removeMappingEntry,
+  scalarText,
+  type EditCollector,
+} from './edits';
+import { renameNode } from './rename';
+import type { CodeAction, IdeBundle, WorkspaceEdit } from './types';
+
+/**
+ * The fixes for `diagnostics` (those of `file`, typically the ones overlapping `span`), then the
+ * `source.fixAll` action when it applies. Never throws; an action is left out when its edit
+ * cannot be worked out from the current text.
+ */
+export function codeActions(bundle: IdeBundle, file: string, span: Span, diagnostics: readonly Diagnostic[]): CodeAction[] {
+  const text = textOf(bundle, file);
+  if (text === undefined) return [];
+  const actions: CodeAction[] = [];
+  const context: FixContext = { bundle, file, text };
+  for (const diagnostic of diagnostics) {
+    if (diagnostic.location.file !== file) continue;
+    const fixer = fixers.get(diagnostic.code);
+    if (fixer === undefined) continue;
+    for (const action of fixer(context, diagnostic)) actions.push({ ...action, diagnostics: [diagnostic] });
+  }
+  if (isTopologyPath(file)) {
+    const all = fixAllNodeIds(bundle, file);
+    if (all !== undefined) actions.push(all);
+  }
+  // The same action for two diagnostics (`bad-node-id` and `quoted-node-id` on one token) is offered once.
+  const seen = new Set<string>();
+  return actions.filter((a) => {
+    const key = `${a.kind}\u0000${a.title}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+interface FixContext {
+  readonly bundle: IdeBundle;
+  readonly file: string;
+  readonly text: string;
+}
+
+type Fixer = (context: FixContext, diagnostic: Diagnostic) => CodeAction[];
+
+function quickFix(title: string, edit: WorkspaceEdit, isPreferred = false): CodeAction {
+  return { title, kind: 'quickfix', edit, ...(isPreferred ? { isPreferred } : {}) };
+}
+
+function single(file: string, span: Span, newText: string): WorkspaceEdit {
+  return { changes: [{ file, edits: [{ span, newText }] }] };
+}
+
+const fixers: ReadonlyMap<DiagnosticCode, Fixer> = new Map<DiagnosticCode, Fixer>([
+  ['dot/parse-error', fixNodeId],
+  ['attractor/bad-node-id', fixNodeId],
+  ['attractor/quoted-node-id', fixNodeId],
+  ['attractor/boundary-node-id', fixNodeId],
+  ['attractor/attr-separator', fixSeparator],
+  ['attractor/hash-comment', fixHashComment],
+  ['dot/not-directed', fixNotDirected],
+  ['attractor/strict-graph', fixStrict],
+  ['attractor/reserved-attribute', fixNodeType],
+  ['bundle/missing-card', fixPin],
+  ['bundle/unpinned-card', fixPin],
+  ['bundle/port-mismatch', fixPort],
+  ['bundle/undeclared-dependency', fixUndeclaredDependency],
+  ['bundle/missing-dependency', fixMissingDependency],
+  ['card/retired-field', fixRetiredField],
+  ['card/duplicate-phase', fixDuplicatePhase],
+  ['card/unknown-term', fixTerm],
+  ['card/wrong-term-kind', fixTerm],
+  ['card/unknown-phase', fixTerm],
+  ['card/deprecated-term', fixTerm],
+  ['card/prohibition-misfiled', fixMisfiledProhibition],
+  ['card/missing-field', fixToolCommand],
+  ['card/version-bump-too-small', fixVersionBump],
+  ['card/filename-mismatch', fixFileName],
+  ['bundle/misfiled-card', fixFileName],
+]);
+
+// ---------------------------------------------------------------------- node ids
+
+/** Why a node's id needs renaming for Attractor, or undefined when it is usable as written. */
+function unusable(view: TopologyView, node: DotNode): boolean {
+  if (node.idError !== undefined || !isUsableNodeId(node.id)) return true;
+  return node.occurrences.some((o) => view.text.charCodeAt(o.start) === 34);
+}
+
+function fixNodeId(context: FixContext, diagnostic: Diagnostic): CodeAction[] {
+  const view = topologyView(context.bundle, context.file);
+  const graph = view?.graph;
+  const at = diagnostic.location.span;
+  if (view === undefined || graph === undefined || at === undefined) return [];
+  const nodeId = diagnostic.location.nodeId;
+  const node =
+    nodeId !== undefined
+      ? graph.nodes.find((n) => n.id === nodeId)
+      : graph.nodes.find((n) => n.idError !== undefined && n.occurrences.some((o) => o.start === at.start && o.end === at.end));
+  if (node === undefined || !unusable(view, node)) return [];
+  const taken = new Set(graph.nodes.map((n) => n.id));
+  const name = isUsableNodeId(node.id) ? node.id : suggestNodeId(node.id, (c) => taken.has(c));
+  const edits = collectEdits();
+  renameNode(context.bundle, view, node, name, edits);
+  if (edits.size === 0) return [];
+  const title = name === node.id ? `Write node \`${node.id}\` without quotes everywhere` : `Rename node \`${node.id}\` to \`${name}\` everywhere`;
+  return [quickFix(title, edits.result(), true)];
+}
+
+/** Renames every node id Attractor cannot use, in one edit (`source.fixAll`). */
+export function fixAllNodeIds(bundle: IdeBundle, file: string): CodeAction | undefined {
+  const view = topologyView(bundle, file);
+  const graph = view?.graph;
+  if (view === undefined || graph === undefined) return undefined;
+  const taken = new Set(graph.nodes.map((n) => n.id));
+  const edits = collectEdits();
+  let count = 0;
+  for (const node of graph.nodes) {
+    if (!unusable(view, node)) continue;
+    const name = isUsableNodeId(node.id) ? node.id : suggestNodeId(node.id, (c) => taken.has(c));
+    taken.add(name);
+    renameNode(bundle, view, node, name, edits);
+    count++;
+  }
+  if (count === 0 || edits.size === 0) return undefined;
+  return { title: `Fix all node ids (${count} node${count === 1 ? '' : 's'})`, kind: 'source.fixAll', edit: edits.result() };
+}
+
+// ---------------------------------------------------------------------- DOT syntax
+
+function fixSeparator(context: FixContext, diagnostic: Diagnostic): CodeAction[] {
+  const at = diagnostic.location.span;
+  if (at === undefined) return [];
+  const written = context.text.slice(at.start, at.end);
+  if (written === ';') return [quickFix('Replace `;` with `,`', single(context.file, at, ','), true)];
+  if (written.length > 0 && /^[ \t]+$/.test(written)) return [quickFix('Separate the attributes with `,`', single(context.file, at, ', '), true)];
+  return [quickFix('Separate the attributes with `,`', single(context.file, { start: at.start, end: at.start }, ','), true)];
+}
+
+function fixHashComment(context: FixContext, diagnostic: Diagnostic): CodeAction[] {
+  const at = diagnostic.location.span;
+  if (at === undefined || context.text.charCodeAt(at.start) !== 35) return [];
+  return [quickFix('Write the comment with `//`', single(context.file, { start: at.start, end: at.start + 1 }, '//'), true)];
+}
+
+function fixNotDirected(context: FixContext, diagnostic: Diagnostic): CodeAction[] {
+  const view = topologyView(context.bundle, context.file);
+  const at = diagnostic.location.span;
+  if (view === undefined || at === undefined) return [];
+  const written = context.text.slice(at.start, at.end);
+  const edits = collectEdits();
+  for (const t of view.significant) if (t.kind === 'line') edits.add(context.file, t.span, '->');
+  if (written.toLowerCase() === 'graph') {
+    edits.add(context.file, at, 'digraph');
+    const title = edits.size > 1 ? 'Declare the graph with `digraph` and its edges with `->`' : 'Declare the graph with `digraph`';
+    return [quickFix(title, edits.result(), true)];
+  }
+  if (written !== '--' || edits.size === 0) return [];
+  return [quickFix(edits.size > 1 ? 'Replace every `--` with `->`' : 'Replace `--` with `->`', edits.result(), true)];
+}
+
+function fixStrict(context: FixContext, diagnostic: Diagnostic): CodeAction[] {
+  const at = diagnostic.location.span;
+  if (at === undefined || context.text.slice(at.start, at.end).toLowerCase() !== 'strict') return [];
+  let end = at.end;
+  while (end < context.text.length && /[ \t]/.test(context.text[end])) end++;
+  return [quickFix('Remove `strict`', single(context.file, { start: at.start, end }, ''), true)];
+}
+
+function fixNodeType(context: FixContext, diagnostic: Diagnostic): CodeAction[] {
+  const view = topologyView(context.bundle, context.file);
+  const at = diagnostic.location.span;
+  if (view === undefined || at === undefined) return [];
+  const node = view.graph?.nodes.find((n) => n.id === diagnostic.location.nodeId);
+  const attr = node?.attrs.get('type');
+  if (attr === undefined || attr.keySpan.start !== at.start) return [];
+  const removal = attributeRemoval(view, attr);
+  if (removal === undefined) return [];
+  const where = attr.fromDefault ? 'the node defaults' : `node \`${node?.id ?? ''}\``;
+  return [quickFix(`Remove \`type\` from ${where} (the card's \`type\` says what runs there)`, single(context.file, removal, ''), true)];
+}
+
+/** The range that removes one attribute with its separator, or the whole `[ … ]` when it is the only one. */
+function attributeRemoval(view: TopologyView, attr: DotAttribute): Span | undefined {
+  const tokens = view.significant;
+  const key = indexAt(tokens, attr.keySpan.start);
+  if (key < 0 || tokens[key].span.start !== attr.keySpan.start) return undefined;
+  let open = key - 1;
+  while (open >= 0 && tokens[open].kind !== 'lbracket') open--;
+  let close = key + 1;
+  while (close < tokens.length && tokens[close].kind !== 'rbracket') close++;
+  if (open < 0 || close >= tokens.length) return undefined;
+  let valueEnd = key;
+  while (valueEnd + 1 < close && tokens[valueEnd + 1].span.start < attr.valueSpan.end) valueEnd++;
+  const attributeTokens = close - open - 1;
+  if (valueEnd - key + 1 === attributeTokens || (valueEnd + 2 === close && isSeparator(tokens[valueEnd + 1].kind) && open + 1 === key)) {
+    // The only attribute in its list: remove the list and the blanks before it.
+    let start = tokens[open].span.start;
+    while (start > 0 && /[ \t]/.test(view.text[start - 1])) start--;
+    return { start, end: tokens[close].span.end };
+  }
+  const next = tokens[valueEnd + 1];
+  if (next !== undefined && isSeparator(next.kind)) {
+    const following = tokens[valueEnd + 2];
+    return { start: attr.keySpan.start, end: following !== undefined && following.kind !== 'rbracket' ? following.span.start : next.span.end };
+  }
+  // The last attribute: take the separator before it.
+  const previous = tokens[key - 1];
+  const start = isSeparator(previous.kind) ? tokens[key - 2].span.end : attr.keySpan.start;
+  return { start, end: attr.valueSpan.end };
+}
+
+function isSeparator(kind: string): boolean {
+  return kind === 'comma' || kind === 'semicolon';
+}
+
+// ---------------------------------------------------------------------- pins and ports
+
+function fixPin(context: FixContext, diagnostic: Diagnostic): CodeAction[] {
+  const view = topologyView(context.bundle, context.file);
+  const node = view?.graph?.nodes.find((n) => n.id === diagnostic.location.nodeId);
+  if (view === undefined || node === undefined) return [];
+  const pin = pinOf(node);
+  const index = cardIndex(context.bundle);
+  const wanted = pin.id ?? looseId(pin.attr?.value) ?? node.id;
+  const same = index.byId.get(wanted) ?? index.byId.get(node.id.toLowerCase().replace(/_/g, '-')) ?? [];
+  const candidates: HeldCard[] = same.length > 0 ? [...same].reverse() : nearestCards([...index.byRef.values()], wanted, 8);
+  const actions: CodeAction[] = [];
+  for (const held of candidates) {
+    if (held.ref === undefined || held.version === undefined) continue;
+    const edit = pinEdit(view, node, held);
+    if (edit !== undefined) actions.push(quickFix(edit.title, edit.edit, actions.length === 0 && same.length > 0));
+  }
+  return actions;
+}
+
+/** The id part of a pin that does not parse as `id@exact-version` (`writer@1.x`, `writer@latest`). */
+function looseId(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  const at = value.trim().lastIndexOf('@');
+  return at > 0 ? value.trim().slice(0, at) : undefined;
+}
+
+function pinEdit(view: TopologyView, node: DotNode, held: HeldCard): { title: string; edit: WorkspaceEdit } | undefined {
+  const ref = held.ref as string;
+  const pin = pinOf(node);
+  const attr = pin.attr;
+  const file = view.file;
+  if (attr !== undefined && !attr.fromDefault) {
+    if (pin.via === 'card') return { title: `Pin \`${ref}\``, edit: single(file, attr.valueSpan, `"${ref}"`) };
+    if (held.id === node.id) return { title: `Pin version \`${held.version ?? ''}\``, edit: single(file, attr.valueSpan, `"${held.version ?? ''}"`) };
+    return { title: `Pin \`${ref}\``, edit: single(file, { start: attr.keySpan.start, end: attr.valueSpan.end }, `card="${ref}"`) };
+  }
+  const attribute = `card="${ref}"`;
+  const statement = node.statements[0];
+  const tokens = view.significant;
+  if (statement !== undefined) {
+    const open = tokens.find((t) => t.kind === 'lbracket' && t.span.start >= statement.start && t.span.start < statement.end);
+    if (open !== undefined) {
+      const next = tokens[tokens.indexOf(open) + 1];
+      const empty = next === undefined || next.kind === 'rbracket';
+      return { title: `Pin \`${ref}\``, edit: single(file, { start: open.span.end, end: open.span.end }, empty ? attribute : `${attribute}, `) };
+    }
+    const idEnd = node.occurrences.find((o) => o.start === statement.start)?.end ?? statement.end;
+    return { title: `Pin \`${ref}\``, edit: single(file, { start: idEnd, end: idEnd }, ` [${attribute}]`) };
+  }
+  // Only edges mention the node: declare it on a line of its own before the first mention.
+  const text = view.text;
+  const start = lineStart(text, node.span.start);
+  let indentEnd = start;
+  while (indentEnd < text.length && /[ \t]/.test(text[indentEnd])) indentEnd++;
+  const eol = text.includes('\r\n') ? '\r\n' : '\n';
+  const idText = text.slice(node.span.start, node.span.end);
+  return { title: `Pin \`${ref}\``, edit: single(file, { start, end: start }, `${text.slice(start, indentEnd)}${idText} [${attribute}];${eol}`) };
+}
+
+function nearestCards(cards: readonly HeldCard[], wanted: string, limit: number): HeldCard[] {
+  return [...cards]
+    .filter((c) => c.ref !== undefined)
+    .map((c) => ({ c, d: distance(wanted.toLowerCase(), (c.id ?? '').toLowerCase()) }))
+    .sort((a, b) => a.d - b.d || compareVersionStrings(b.c.version ?? '', a.c.version ?? '') || ((a.c.ref ?? '') < (b.c.ref ?? '') ? -1 : 1))
+    .slice(0, limit)
+    .map((x) => x.c);
+}
+
+/** Edit distance (Levenshtein), for ranking candidates. */
+function distance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      current.push(Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1)));
+    }
+    previous = current;
+  }
+  return previous[b.length];
+}
+
+function fixPort(context: FixContext, diagnostic: Diagnostic): CodeAction[] {
+  const view = topologyView(context.bundle, context.file);
+  const at = diagnostic.location.span;
+  const ends = diagnostic.location.edge;
+  const graph = view?.graph;
+  if (view === undefined || graph === undefined || at === undefined || ends === undefined) return [];
+  for (const edge of graph.edges) {
+    if (edge.source !== ends.source || edge.target !== ends.target) continue;
+    for (const key of ['out', 'in'] as const) {
+      const attr = edge.attrs.get(key);
+      if (attr === undefined || attr.fromDefault || attr.valueSpan.start !== at.start || attr.valueSpan.end !== at.end) continue;
+      const byId = new Map(graph.nodes.map((n) => [n.id, n] as const));
+      const sourceNode = byId.get(edge.source);
+      const targetNode = byId.get(edge.target);
+      const source = sourceNode ? cardOfNode(context.bundle, sourceNode)?.card : undefined;
+      const target = targetNode ? cardOfNode(context.bundle, targetNode)?.card : undefined;
+      const own = key === 'out' ? source?.outputs : target?.inputs;
+      if (own === undefined) return [];
+      const other = (key === 'out' ? target?.inputs : source?.outputs) ?? [];
+      const vocabulary = vocabularyOf(context.bundle);
+      const fits = (port: Port): boolean =>
+        other.length === 0 || other.some((o) => (key === 'out' ? portCompatible(vocabulary, port.type, o.type) : portCompatible(vocabulary, o.type, port.type)));
+      const wrong = attr.value.trim();
+      const ranked = own
+        .map((port, i) => ({ port, i, fits: fits(port), d: distance(wrong.toLowerCase(), port.name.toLowerCase()) }))
+        .sort((a, b) => Number(b.fits) - Number(a.fits) || a.d - b.d || a.i - b.i);
+      return ranked.map((r, i) =>
+        quickFix(`Use ${key === 'out' ? 'output' : 'input'} \`${r.port.name}\` (${r.port.type})`, single(context.file, attr.valueSpan, `"${r.port.name}"`), i === 0),
+      );
+    }
+  }
+  return [];
+}
+
+// ---------------------------------------------------------------------- dependencies
+
+function fixUndeclaredDependency(context: FixContext, diagnostic: Diagnostic): CodeAction[] {
+  const view = topologyView(context.bundle, context.file);
+  const ends = diagnostic.location.edge;
+  const graph = view?.graph;
+  if (graph === undefined || ends === undefined) return [];
+  const source = graph.nodes.find((n) => n.id === ends.source);
+  const target = graph.nodes.find((n) => n.id === (diagnostic.location.nodeId ?? ends.target));
+  const supplier = source ? cardOfNode(context.bundle, source)?.id ?? pinOf(source).id : undefined;
+  const held = target ? cardOfNode(context.bundle, target) : undefined;
+  if (supplier === undefined || held === undefined) return [];
+  const text = textOf(context.bundle, held.file);
+  const root = text !== undefined ? mappingOf(dataDocument(held.file, text).root) : undefined;
+  if (text === undefined || root === undefined) return [];
+  const format = formatOf(held.file);
+  const edit = addToList(text, format, root, 'dependencies', newScalar(supplier, format), ['outputs', 'inputs']);
+  return [quickFix(`Add \`${supplier}\` to the dependencies of \`${held.ref ?? held.file}\``, { changes: [{ file: held.file, edits: [edit] }] }, true)];
+}
+
+function fixMissingDependency(context: FixContext, diagnostic: Diagnostic): CodeAction[] {
+  const path = diagnostic.location.path;
+  if (path === undefined) return [];
+  const removal = removeAt(context, path);
+  return removal === undefined ? [] : [quickFix(`Remove \`${removal.value}\` from the dependencies`, single(context.file, removal.edit.span, removal.edit.newText), true)];
+}
+
+// ---------------------------------------------------------------------- card fields
+
+interface DataContext {
+  readonly text: string;
+  readonly format: 'yaml' | 'json';
+  readonly root: YamlMapping;
+}
+
+function dataContext(context: FixContext): DataContext | undefined {
+  if (!isCardPath(context.file)) return undefined;
+  const root = mappingOf(dataDocument(context.file, context.text).root);
+  return root === undefined ? undefined : { text: context.text, format: formatOf(context.file), root };
+}
+
+/** Removes the list entry at an engine path (`dependencies[2]`, `phase[1]`). */
+function removeAt(context: FixContext, path: string): { edit: { span: Span; newText: string }; value: string } | undefined {
+  const data = dataContext(context);
+  const match = /^(.*)\[(\d+)\]$/.exec(path);
+  if (data === undefined || match === null) return undefined;
+  const owner = walkPath(data.root, match[1]);
+  const found = walkPath(data.root, path);
+  const list = deref(owner?.node);
+  const node = deref(found?.node);
+  if (list?.kind !== 'sequence' || found?.index === undefined || node?.kind !== 'scalar') return undefined;
+  const edit = removeListItem(data.text, list, found.index, owner?.entry);
+  return edit === undefined ? undefined : { edit, value: String(node.value) };
+}
+
+function fixRetiredField(context: FixContext, diagnostic: Diagnostic): CodeAction[] {
+  const data = dataContext(context);
+  const key = diagnostic.location.path;
+  const entry = key !== undefined ? data?.root.entries.get(key) : undefined;
+  if (data === undefined || entry === undefined) return [];
+  const edit = removeMappingEntry(data.text, data.format, data.root, entry);
+  return [quickFix(`Remove the retired field \`${entry.key}\``, single(context.file, edit.span, edit.newText), true)];
+}
+
+function fixDuplicatePhase(context: FixContext, diagnostic: Diagnostic): CodeAction[] {
+  const path = diagnostic.location.path;
+  const removal = path !== undefined ? removeAt(context, path) : undefined;
+  return removal === undefined ? [] : [quickFix(`Remove the repeated phase \`${removal.value}\``, single(context.file, removal.edit.span, removal.edit.newText), true)];
+}
+
+function fixTerm(context: FixContext, diagnostic: Diagnostic): CodeAction[] {
+  const data = dataContext(context);
+  const path = diagnostic.location.path;
+  if (data === undefined || path === undefined) return [];
+  const found = walkPath(data.root, path);
+  const node = found?.node;
+  if (node?.kind !== 'scalar' || typeof node.value !== 'string') return [];
+  const value = node.value;
+  const steps = (path.match(/[^.[\]]+|\[\d+\]/g) ?? []).map((s) => (s.startsWith('[') ? item : s));
+  const kind: TermKind | undefined = diagnostic.code === 'card/unknown-phase' ? 'phase' : termKindOfField(steps);
+  if (kind === undefined) return [];
+  const vocabulary = vocabularyOf(context.bundle);
+  const actions: CodeAction[] = [];
+  const written = data.text.slice(node.span.start, node.span.end);
+  let replacement: string | undefined;
+  if (diagnostic.code === 'card/deprecated-term') {
+    replacement = vocabulary.get(value)?.deprecated?.replacedBy ?? vocabulary.resolve(value)?.id;
+    if (replacement === value) replacement = undefined;
+  } else replacement = suggestTerm(vocabulary, value, kind);
+  if (replacement !== undefined) {
+    actions.push(quickFix(`Replace \`${value}\` with \`${replacement}\``, single(context.file, node.span, scalarText(replacement, data.format, written)), true));
+  }
+  // A sentence in `cannot` belongs in `will_not`.
+  if (diagnostic.code === 'card/unknown-term' && wireField(steps[0] ?? '') === 'cannot' && /\s/.test(value.trim())) {
+    const move = moveBetweenLists(context, data, path, 'will_not', ['cannot', 'dependencies', 'outputs']);
+    if (move !== undefined) actions.push(quickFix(`Move the sentence to \`will_not\``, move, replacement === undefined));
+  }
+  return actions;
+}
+
+/** Removes the entry at `path` from its list and adds its value to the list `to` (created when absent). */
+function moveBetweenLists(context: FixContext, data: DataContext, path: string, to: string, after: readonly string[]): WorkspaceEdit | undefined {
+  const removal = removeAt(context, path);
+  if (removal === undefined) return undefined;
+  const target = data.root.entries.has(to) ? to : [...data.root.entries.keys()].find((k) => wireField(k) === to) ?? to;
+  const addition = addToList(data.text, data.format, data.root, target, newScalar(removal.value, data.format), after);
+  if (overlaps(addition.span, removal.edit.span)) return undefined;
+  return { changes: [{ file: context.file, edits: [addition, removal.edit].sort((a, b) => a.span.start - b.span.start) }] };
+}
+
+function overlaps(a: Span, b: Span): boolean {
+  return a.start < b.end && b.start < a.end;
+}
+
+function fixMisfiledProhibition(context: FixContext, diagnostic: Diagnostic): CodeAction[] {
+  const data = dataContext(context);
+  const path = diagnostic.location.path;
+  if (data === undefined || path === undefined) return [];
+  const found = walkPath(data.root, path);
+  const value = found?.node?.kind === 'scalar' ? found.node.value : undefined;
+  if (typeof value !== 'string') return [];
+  const edit = moveBetweenLists(context, data, path, 'cannot', ['dependencies', 'outputs']);
+  return edit === undefined ? [] : [quickFix(`Move \`${value}\` from \`${path.replace(/\[\d+\]$/, '')}\` to \`cannot\``, edit, true)];
+}
+
+function fixToolCommand(context: FixContext, diagnostic: Diagnostic): CodeAction[] {
+  if (diagnostic.location.path !== 'params.tool_command') return [];
+  const data = dataContext(context);
+  if (data === undefined) return [];
+  const { text, format, root } = data;
+  const empty = '""';
+  const entry: YamlEntry | undefined = root.entries.get('params');
+  let edit: { span: Span; newText: string };
+  if (entry === undefined) {
+    edit = addMappingEntry(text, format, root, 'params', format === 'json' ? `{"tool_command": ${empty}}` : `\n  tool_command: ${empty}`, ['tools', 'mcp', 'skill', 'type']);
+  } else {
+    const params = deref(entry.value);
+    if (params?.kind === 'mapping') {
+      if (params.entries.has('tool_command')) return [];
+      const flow = text.charCodeAt(params.span.start) === 123;
+      if (format === 'json' || flow) edit = addMappingEntry(text, format, params, 'tool_command', empty);
+      else {
+        const first = [...params.entries.values()].sort((a, b) => a.keySpan.start - b.keySpan.start)[0];
+        const indent = first !== undefined ? text.slice(lineStart(text, first.keySpan.start), first.keySpan.start) : '  ';
+        const at = lineEnd(text, entry.keySpan.end);
+        edit = { span: { start: at, end: at }, newText: `${text.includes('\r\n') ? '\r\n' : '\n'}${indent}tool_command: ${empty}` };
+      }
+    } else if (params === undefined || (params.kind === 'scalar' && params.value === null)) {
+      const span = entry.value.span.end > entry.value.span.start ? entry.value.span : { start: lineEnd(text, entry.keySpan.end), end: lineEnd(text, entry.keySpan.end) };
+      edit = { span, newText: format === 'json' ? `{"tool_command": ${empty}}` : `${span.start === span.end ? ' ' : ''}{ tool_command: ${empty} }` };
+    } else return [];
+  }
+  return [quickFix('Add `params.tool_command` (write the command the node runs)', single(context.file, edit.span, edit.newText), true)];
+}
+
+// ---------------------------------------------------------------------- versions and file names
+
+function fixVersionBump(context: FixContext): CodeAction[] {
+  const held = cardAt(context.bundle, context.file);
+  const card = held?.card;
+  const data = dataContext(context);
+  if (held === undefined || card === undefined || data === undefined) return [];
+  const versions = (cardIndex(context.bundle).byId.get(card.id) ?? []).filter((h): h is HeldCard & { card: Card } => h.card !== undefined);
+  const previous = versions.filter((h) => compareVersionStrings(h.card.version, card.version) < 0).pop();
+  if (previous === undefined) return [];
+  const level = inferBump(previous.card, card).level;
+  const target = lowestVersionFor(previous.card.version, level);
+  const versionEntry = data.root.entries.get('version');
+  if (target === undefined || versionEntry === undefined || versionEntry.value.kind !== 'scalar') return [];
+  if (versions.some((h) => h.card.version === target)) return [];
+  const edits = collectEdits();
+  const written = data.text.slice(versionEntry.value.span.start, versionEntry.value.span.end);
+  edits.add(context.file, versionEntry.value.span, scalarText(target, data.format, written));
+  if (expectedCardPath(context.file, card.id, card.version) === undefined) {
+    const moved = expectedCardPath(context.file, card.id, target);
+    if (moved !== undefined && !context.bundle.files.has(moved)) edits.rename(context.file, moved);
+  }
+  // Nodes pinning the old version follow the card to its new version.
+  const view = mainTopology(context.bundle);
+  const oldRef = `${card.id}@${card.version}`;
+  for (const node of view?.graph?.nodes ?? []) {
+    const pin = pinOf(node);
+    if (view === undefined || pin.ref !== oldRef || pin.attr === undefined) continue;
+    const raw = view.text.slice(pin.attr.valueSpan.start, pin.attr.valueSpan.end);
+    const at = raw.lastIndexOf(card.version);
+    if (at >= 0) edits.add(view.file, { start: pin.attr.valueSpan.start + at, end: pin.attr.valueSpan.start + at + card.version.length }, target);
+  }
+  return [quickFix(`Set the version to \`${target}\` (the lowest that covers a ${level} change)`, edits.result(), true)];
+}
+
+function fixFileName(context: FixContext): CodeAction[] {
+  const held = cardAt(context.bundle, context.file);
+  const id = typeof held?.draft.id === 'string' ? held.draft.id : undefined;
+  const version = typeof held?.draft.version === 'string' ? held.draft.version : undefined;
+  if (id === undefined || version === undefined || held?.id === undefined || held.version === undefined) return [];
+  const to = expectedCardPath(context.file, id, version);
+  if (to === undefined || context.bundle.files.has(to)) return [];
+  return [quickFix(`Rename the file to \`${to}\``, { changes: [], renames: [{ from: context.file, to }] }, true)];
+}

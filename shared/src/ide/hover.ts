@@ -1,0 +1,277 @@
+/**
+ * Hover: what the thing under the cursor is, from the engine's tables and the bundle's cards.
+ * - a vocabulary term wherever a card or the extensions file names one;
+ * - a diagnostic code written anywhere (a comment, a string);
+ * - in the topology: a node id or pin shows its card, an edge (arrow or endpoint) the ports it
+ *   pairs and the type it carries, an attribute name what DarkPrint and the Attractor runner do
+ *   with it, an `out=`/`in=` value the port.
+ */
+import type { Port } from '../bundle/card-model';
+import { portCompatible } from '../bundle/resolve';
+import { isDiagnosticCode } from '../diagnostics';
+import type { DotEdge, DotGraph, DotNode } from '../syntax/dot-model';
+import { termKinds } from '../vocabulary/types';
+import type { Span } from '../text';
+import {
+  cardAt,
+  cardIndex,
+  cardOfNode,
+  isCardPath,
+  isExtensionsPath,
+  isTopologyPath,
+  nodeAtOffset,
+  pinOf,
+  textOf,
+  topologyGraph,
+  topologyView,
+  vocabularyOf,
+  wordAt,
+  type HeldCard,
+  type TopologyView,
+} from './context';
+import { dataDocument, hitAt, termKindOfField } from './data-tree';
+import { item } from './data-context';
+import { code, describeAttribute, describeCard, describeCode, describeKind, describePort, describeTerm } from './describe';
+import { enclosingList, indexAt, isIdLike, listOwner, type AttributeScope } from './dot-context';
+import type { HoverResult, IdeBundle } from './types';
+
+export function hover(bundle: IdeBundle, file: string, offset: number): HoverResult | undefined {
+  const text = textOf(bundle, file);
+  if (text === undefined || !(offset >= 0 && offset <= text.length)) return undefined;
+  let result: HoverResult | undefined;
+  if (isTopologyPath(file)) result = topologyHover(bundle, file, offset);
+  else if (isCardPath(file)) result = cardHover(bundle, file, text, offset);
+  else if (isExtensionsPath(file)) result = extensionsHover(bundle, file, text, offset);
+  return result ?? codeHover(text, offset);
+}
+
+/** A diagnostic code such as `bundle/port-mismatch` under the cursor, wherever it is written. */
+function codeHover(text: string, offset: number): HoverResult | undefined {
+  const word = wordAt(text, offset, (c) => (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 47 || c === 45);
+  const candidate = text.slice(word.start, word.end);
+  if (!isDiagnosticCode(candidate)) return undefined;
+  return { contents: describeCode(candidate), span: word };
+}
+
+// ---------------------------------------------------------------------- topology
+
+function topologyHover(bundle: IdeBundle, file: string, offset: number): HoverResult | undefined {
+  const view = topologyView(bundle, file);
+  if (view === undefined) return undefined;
+  const all = view.parse.tokens;
+  const at = indexAt(all, offset);
+  if (at < 0) return undefined;
+  const token = all[at];
+  if (token.kind === 'line-comment' || token.kind === 'hash-comment' || token.kind === 'block-comment') return undefined;
+  const graph = view.graph;
+  if (graph === undefined) return undefined;
+
+  if (token.kind === 'arrow' || token.kind === 'line') {
+    const edges = edgesAcross(graph.edges, token.span);
+    if (edges.length === 0) return undefined;
+    return { contents: edges.map((e) => describeEdge(bundle, view, e)).join('\n\n---\n\n'), span: token.span };
+  }
+
+  const found = nodeAtOffset(graph, offset);
+  if (found !== undefined) {
+    const parts = [describeNode(bundle, found.node)];
+    for (const edge of graph.edges) {
+      if (sameSpan(edge.sourceSpan, found.occurrence) || sameSpan(edge.targetSpan, found.occurrence)) parts.push(describeEdge(bundle, view, edge));
+    }
+    return { contents: parts.join('\n\n---\n\n'), span: found.occurrence };
+  }
+
+  // An attribute name or value.
+  const tokens = view.significant;
+  const index = indexAt(tokens, offset);
+  if (index < 0) return undefined;
+  const t = tokens[index];
+  if (!isIdLike(t.kind)) return undefined;
+  if (tokens[index + 1]?.kind === 'equals') {
+    const scope = scopeOf(view, t.span.start);
+    if (scope === undefined) return undefined;
+    const contents = describeAttribute(scope, t.value);
+    return contents === undefined ? undefined : { contents, span: t.span };
+  }
+  if (tokens[index - 1]?.kind === 'equals' && index >= 2) {
+    const key = tokens[index - 2].value;
+    const open = enclosingList(tokens, t.span.start);
+    const owner = open >= 0 ? listOwner(view, open) : undefined;
+    if (owner === undefined) return undefined;
+    if (owner.kind === 'node' && (key === 'card' || key === 'version' || key === 'digest')) {
+      const node = graph.nodes.find((n) => n.id === owner.id);
+      return node === undefined ? undefined : { contents: describeNode(bundle, node), span: t.span };
+    }
+    if (owner.kind === 'edge' && (key === 'out' || key === 'in')) {
+      const contents = owner.edges
+        .map((e) => describeNamedPort(bundle, graph, key === 'out' ? e.source : e.target, key === 'out' ? 'output' : 'input', t.value.trim()))
+        .filter((s): s is string => s !== undefined);
+      return contents.length === 0 ? undefined : { contents: [...new Set(contents)].join('\n\n---\n\n'), span: t.span };
+    }
+  }
+  return undefined;
+}
+
+function scopeOf(view: TopologyView, offset: number): AttributeScope | undefined {
+  const open = enclosingList(view.significant, offset);
+  if (open < 0) return 'graph';
+  const owner = listOwner(view, open);
+  if (owner === undefined) return undefined;
+  switch (owner.kind) {
+    case 'node':
+      return 'node';
+    case 'edge':
+      return 'edge';
+    case 'defaults':
+      return owner.scope;
+    default:
+      return assertNever(owner);
+  }
+}
+
+function sameSpan(a: Span, b: Span): boolean {
+  return a.start === b.start && a.end === b.end;
+}
+
+/** The edges an arrow token joins: those whose endpoints sit nearest on either side of it. */
+export function edgesAcross(edges: readonly DotEdge[], arrow: Span): DotEdge[] {
+  let best: DotEdge[] = [];
+  let bestGap = Number.POSITIVE_INFINITY;
+  for (const edge of edges) {
+    if (edge.sourceSpan.end > arrow.start || edge.targetSpan.start < arrow.end) continue;
+    const gap = arrow.start - edge.sourceSpan.end + (edge.targetSpan.start - arrow.end);
+    if (gap < bestGap) {
+      bestGap = gap;
+      best = [edge];
+    } else if (gap === bestGap) best.push(edge);
+  }
+  return best;
+}
+
+function describeNode(bundle: IdeBundle, node: DotNode): string {
+  const held = cardOfNode(bundle, node);
+  const heading = `Node ${code(node.id)}`;
+  if (held !== undefined) return `${heading} runs\n\n${describeCard(held, vocabularyOf(bundle))}`;
+  const pin = pinOf(node);
+  if (pin.ref !== undefined) return `${heading} pins ${code(pin.ref)}, which the bundle does not hold.`;
+  if (pin.attr !== undefined) return `${heading} has ${code(`${pin.via}="${pin.attr.value}"`)}, which is not an exact \`id@version\`.`;
+  return `${heading} pins no card.`;
+}
+
+interface Pair {
+  readonly output: Port;
+  readonly input: Port;
+}
+
+/** The wired port pair of an edge: the blueprint's when the parse is current, else worked out the same way. */
+function pairOf(bundle: IdeBundle, view: TopologyView, edge: DotEdge, source: HeldCard | undefined, target: HeldCard | undefined): Pair | undefined {
+  const blueprint = bundle.result.blueprint;
+  if (view.current && blueprint !== undefined) return blueprint.edges.find((e) => e.dot === edge)?.pair;
+  if (source?.card === undefined || target?.card === undefined) return undefined;
+  const vocabulary = vocabularyOf(bundle);
+  const outName = edge.attrs.get('out')?.value.trim();
+  const inName = edge.attrs.get('in')?.value.trim();
+  const outputs = outName === undefined ? source.card.outputs : source.card.outputs.filter((p) => p.name === outName);
+  const inputs = inName === undefined ? target.card.inputs : target.card.inputs.filter((p) => p.name === inName);
+  if ((outName !== undefined && outputs.length === 0) || (inName !== undefined && inputs.length === 0)) return undefined;
+  for (const output of outputs) for (const input of inputs) if (portCompatible(vocabulary, output.type, input.type)) return { output, input };
+  return undefined;
+}
+
+function describeEdge(bundle: IdeBundle, view: TopologyView, edge: DotEdge): string {
+  const graph = view.graph;
+  const sourceNode = graph?.nodes.find((n) => n.id === edge.source);
+  const targetNode = graph?.nodes.find((n) => n.id === edge.target);
+  const source = sourceNode ? cardOfNode(bundle, sourceNode) : undefined;
+  const target = targetNode ? cardOfNode(bundle, targetNode) : undefined;
+  const heading = `**Edge** ${code(`${edge.source} -> ${edge.target}`)}`;
+  const pair = pairOf(bundle, view, edge, source, target);
+  const lines = [heading, ''];
+  if (pair !== undefined) {
+    lines.push(
+      `Output ${code(pair.output.name)} (${code(pair.output.type)}) of ${code(source?.ref ?? edge.source)} → input ${code(pair.input.name)} (${code(pair.input.type)}) of ${code(target?.ref ?? edge.target)}`,
+      '',
+      `Carries ${code(pair.output.type)}.`,
+    );
+  } else if (source?.card === undefined || target?.card === undefined) {
+    const missing = [source?.card === undefined ? edge.source : undefined, target?.card === undefined ? edge.target : undefined].filter((s): s is string => s !== undefined);
+    lines.push(`No port pair: ${missing.map(code).join(' and ')} ${missing.length > 1 ? 'have' : 'has'} no valid card.`);
+  } else {
+    lines.push('No port pair fits: see the diagnostics on this edge.');
+  }
+  for (const key of ['label', 'condition', 'weight']) {
+    const attr = edge.attrs.get(key);
+    if (attr !== undefined) lines.push('', `${key}: ${code(attr.value)}`);
+  }
+  return lines.join('\n');
+}
+
+function describeNamedPort(bundle: IdeBundle, graph: DotGraph, nodeId: string, side: 'input' | 'output', name: string): string | undefined {
+  const node = graph.nodes.find((n) => n.id === nodeId);
+  const held = node ? cardOfNode(bundle, node) : undefined;
+  if (held === undefined) return undefined;
+  const card = held.card ?? held.draft;
+  const list = side === 'output' ? card.outputs : card.inputs;
+  const port = list?.find((p) => p.name === name);
+  const ref = held.ref ?? nodeId;
+  if (port === undefined) return `${code(ref)} has no ${side} named ${code(name)}.`;
+  return describePort(port, side, ref, vocabularyOf(bundle));
+}
+
+// ---------------------------------------------------------------------- cards
+
+function cardHover(bundle: IdeBundle, file: string, text: string, offset: number): HoverResult | undefined {
+  const hit = hitAt(dataDocument(file, text).root, offset);
+  if (hit === undefined) return undefined;
+  const vocabulary = vocabularyOf(bundle);
+  const kind = termKindOfField(hit.path);
+  if (hit.role === 'key') {
+    return kind !== undefined && hit.path.length === 1 ? { contents: describeKind(kind), span: hit.span } : undefined;
+  }
+  const value = hit.scalar?.value;
+  if (typeof value !== 'string') return undefined;
+  if (kind !== undefined) {
+    const term = vocabulary.get(value) ?? vocabulary.resolve(value);
+    return term === undefined ? undefined : { contents: describeTerm(term, vocabulary), span: hit.span };
+  }
+  if (hit.path.length === 2 && hit.path[0] === 'dependencies' && hit.path[1] === item) {
+    const versions = cardIndex(bundle).byId.get(value);
+    const latest = versions?.[versions.length - 1];
+    if (latest !== undefined) return { contents: `Depends on\n\n${describeCard(latest, vocabulary)}`, span: hit.span };
+    const node = topologyGraph(bundle)?.nodes.find((n) => n.id === value);
+    if (node !== undefined) return { contents: `Depends on the node\n\n${describeNode(bundle, node)}`, span: hit.span };
+    return undefined;
+  }
+  if (hit.path.length === 1 && hit.path[0] === 'id') {
+    const held = cardAt(bundle, file);
+    if (held?.ref === undefined) return undefined;
+    const pinning = (topologyGraph(bundle)?.nodes ?? []).filter((n) => pinOf(n).ref === held.ref).map((n) => code(n.id));
+    return {
+      contents: `${code(held.ref)} ${pinning.length > 0 ? `is pinned by ${pinning.join(', ')}` : 'is pinned by no node'}.`,
+      span: hit.span,
+    };
+  }
+  return undefined;
+}
+
+// ---------------------------------------------------------------------- the extensions file
+
+function extensionsHover(bundle: IdeBundle, file: string, text: string, offset: number): HoverResult | undefined {
+  const hit = hitAt(dataDocument(file, text).root, offset);
+  if (hit === undefined || hit.role !== 'value' || hit.path.length !== 3 || hit.path[0] !== 'terms' || hit.path[1] !== item) return undefined;
+  const value = hit.scalar?.value;
+  if (typeof value !== 'string') return undefined;
+  const field = hit.path[2];
+  if (field === 'kind') {
+    const kind = termKinds.find((k) => k === value);
+    return kind === undefined ? undefined : { contents: describeKind(kind), span: hit.span };
+  }
+  if (field !== 'id' && field !== 'broader') return undefined;
+  const vocabulary = vocabularyOf(bundle);
+  const term = vocabulary.get(value);
+  return term === undefined ? undefined : { contents: describeTerm(term, vocabulary), span: hit.span };
+}
+
+function assertNever(value: never): never {
+  throw new Error(`unexpected value ${JSON.stringify(value)}`);
+}

@@ -1,0 +1,22 @@
+/**
+ * The IDE layer: hover, completion, definition, references, rename, document symbols, folding
+ * and quick fixes, as pure functions of one bundle (`IdeBundle`: its files, open documents
+ * already overriding the disk, and the engine's `LoadResult`). Positions are UTF-16 offsets into
+ * a bundle-relative file; answers are plain data in the same terms (`FileSpan`, `TextEdit`,
+ * `WorkspaceEdit`, Markdown strings). Every function is total: on any input it returns an
+ * answer, or `undefined`/`[]` when nothing applies.
+ *
+ * Must NOT know: LSP or VS Code types, line/column positions, URIs, the file system, document
+ * versions or debouncing; the server converts and schedules. It reads facts from the engine's
+ * tables (vocabulary, diagnostics registry, Attractor attributes, card fields) and never restates
+ * them.
+ */
+export * from './types';
+export { hover } from './hover';
+export { complete } from './completion';
+export { definition, references } from './navigation';
+export { prepareRename, rename } from './rename';
+export { documentSymbols, foldingRanges } from './symbols';
+export { codeActions, fixAllNodeIds } from './fixes';
+export { applyTextEdits, applyWorkspaceEdit } from './edits';
+export { topologyAttributes, type TopologyAttribute } from './describe';

@@ -1,0 +1,232 @@
+/**
+ * Navigation: go to definition and find references.
+ * Definition: a pin (`card=`, `version=`, `digest=`) → the card's `id`; `out=`/`in=` → the port's
+ * `name` in its card; a node id in an edge → the node's first statement (and from that statement,
+ * its card); a `dependencies` entry → the card(s) with that id, else the node; a term used in a
+ * card or as a `broader` → its entry in the extensions file when it is a local term.
+ * References: a card (its `id`, or a pin) → the nodes pinning it and the `dependencies` naming it;
+ * a node → every occurrence of its id; a term → every card field and `broader` naming it.
+ */
+import type { DotNode } from '../syntax/dot-model';
+import { deref, type YamlNode } from '../syntax/yaml';
+import type { Span } from '../text';
+import {
+  cardAt,
+  cardIndex,
+  cardOfNode,
+  declarationSpan,
+  isCardPath,
+  isExtensionsPath,
+  isTopologyPath,
+  mainTopology,
+  nodeAtOffset,
+  pinOf,
+  textOf,
+  topologyView,
+  vocabularyOf,
+  type HeldCard,
+  type TopologyView,
+} from './context';
+import { item } from './data-context';
+import { dataDocument, hitAt, termKindOfField } from './data-tree';
+import { enclosingList, indexAt, isIdLike, listOwner } from './dot-context';
+import type { FileSpan, IdeBundle } from './types';
+
+export function definition(bundle: IdeBundle, file: string, offset: number): FileSpan[] {
+  const text = textOf(bundle, file);
+  if (text === undefined || !(offset >= 0 && offset <= text.length)) return [];
+  if (isTopologyPath(file)) return topologyDefinition(bundle, file, offset);
+  if (isCardPath(file) || isExtensionsPath(file)) return dataDefinition(bundle, file, text, offset);
+  return [];
+}
+
+export function references(bundle: IdeBundle, file: string, offset: number, includeDeclaration: boolean): FileSpan[] {
+  const text = textOf(bundle, file);
+  if (text === undefined || !(offset >= 0 && offset <= text.length)) return [];
+  if (isTopologyPath(file)) {
+    const view = topologyView(bundle, file);
+    const graph = view?.graph;
+    if (view === undefined || graph === undefined) return [];
+    const found = nodeAtOffset(graph, offset);
+    if (found !== undefined) {
+      const declaration = declarationSpan(found.node);
+      return found.node.occurrences
+        .filter((o) => includeDeclaration || o.start !== declaration.start)
+        .map((span) => ({ file, span }));
+    }
+    const pinned = pinAt(view, offset);
+    const held = pinned !== undefined ? cardOfNode(bundle, pinned) : undefined;
+    return held === undefined ? [] : cardReferences(bundle, held, includeDeclaration);
+  }
+  if (isCardPath(file) || isExtensionsPath(file)) {
+    const hit = hitAt(dataDocument(file, text).root, offset);
+    const value = hit?.scalar?.value;
+    if (hit === undefined || typeof value !== 'string') return [];
+    if (isCardPath(file) && hit.path.length === 1 && hit.path[0] === 'id') {
+      const held = cardAt(bundle, file);
+      return held === undefined ? [] : cardReferences(bundle, held, includeDeclaration);
+    }
+    const isTerm = isCardPath(file) ? termKindOfField(hit.path) !== undefined : isTermField(hit.path);
+    if (isTerm) return termReferences(bundle, value, includeDeclaration);
+  }
+  return [];
+}
+
+// ---------------------------------------------------------------------- topology
+
+function topologyDefinition(bundle: IdeBundle, file: string, offset: number): FileSpan[] {
+  const view = topologyView(bundle, file);
+  const graph = view?.graph;
+  if (view === undefined || graph === undefined) return [];
+  const found = nodeAtOffset(graph, offset);
+  if (found !== undefined) {
+    const declaration = declarationSpan(found.node);
+    if (declaration.start !== found.occurrence.start) return [{ file, span: declaration }];
+    const held = cardOfNode(bundle, found.node);
+    return held === undefined ? [] : [cardIdLocation(held)];
+  }
+  const tokens = view.significant;
+  const index = indexAt(tokens, offset);
+  if (index < 2 || !isIdLike(tokens[index].kind) || tokens[index - 1].kind !== 'equals') return [];
+  const key = tokens[index - 2].value;
+  const open = enclosingList(tokens, tokens[index].span.start);
+  const owner = open >= 0 ? listOwner(view, open) : undefined;
+  if (owner?.kind === 'node' && (key === 'card' || key === 'version' || key === 'digest')) {
+    const node = graph.nodes.find((n) => n.id === owner.id);
+    const held = node ? cardOfNode(bundle, node) : undefined;
+    return held === undefined ? [] : [cardIdLocation(held)];
+  }
+  if (owner?.kind === 'edge' && (key === 'out' || key === 'in')) {
+    const name = tokens[index].value.trim();
+    const out: FileSpan[] = [];
+    for (const ends of owner.edges) {
+      const node = graph.nodes.find((n) => n.id === (key === 'out' ? ends.source : ends.target));
+      const held = node ? cardOfNode(bundle, node) : undefined;
+      if (held === undefined) continue;
+      const side = key === 'out' ? 'outputs' : 'inputs';
+      const ports = (held.card ?? held.draft)[side] ?? [];
+      const at = ports.findIndex((p) => p.name === name);
+      if (at < 0) continue;
+      const location = { file: held.file, span: held.read.locate(`${side}[${at}].name`, 'value') };
+      if (!out.some((l) => l.file === location.file && l.span.start === location.span.start)) out.push(location);
+    }
+    return out;
+  }
+  return [];
+}
+
+/** The node whose own `card=`/`version=` value covers `offset`. */
+function pinAt(view: TopologyView, offset: number): DotNode | undefined {
+  for (const node of view.graph?.nodes ?? []) {
+    const attr = pinOf(node).attr;
+    if (attr !== undefined && !attr.fromDefault && attr.valueSpan.start <= offset && offset <= attr.valueSpan.end) return node;
+  }
+  return undefined;
+}
+
+function cardIdLocation(held: HeldCard): FileSpan {
+  return { file: held.file, span: held.read.locate('id', 'value') };
+}
+
+function cardReferences(bundle: IdeBundle, held: HeldCard, includeDeclaration: boolean): FileSpan[] {
+  const out: FileSpan[] = [];
+  if (includeDeclaration) out.push(cardIdLocation(held));
+  const view = mainTopology(bundle);
+  const seen = new Set<number>();
+  for (const node of view?.graph?.nodes ?? []) {
+    const pin = pinOf(node);
+    if (view === undefined || pin.attr === undefined || pin.ref === undefined || pin.ref !== held.ref) continue;
+    // A `node [card=…]` default reaches many nodes from one place: list that place once.
+    if (seen.has(pin.attr.valueSpan.start)) continue;
+    seen.add(pin.attr.valueSpan.start);
+    out.push({ file: view.file, span: pin.attr.valueSpan });
+  }
+  if (held.id !== undefined) out.push(...dependencyEntries(bundle, held.id));
+  return out;
+}
+
+/** Every `dependencies` entry equal to `value` in every card. */
+function dependencyEntries(bundle: IdeBundle, value: string): FileSpan[] {
+  const out: FileSpan[] = [];
+  for (const held of cardIndex(bundle).files) {
+    // The draft says which cards can hold it; only those are read for positions.
+    if (!(held.draft.dependencies ?? []).includes(value)) continue;
+    const text = textOf(bundle, held.file);
+    if (text === undefined) continue;
+    const root = deref(dataDocument(held.file, text).root);
+    const list = root?.kind === 'mapping' ? deref(root.entries.get('dependencies')?.value) : undefined;
+    if (list?.kind !== 'sequence') continue;
+    for (const node of list.items) if (node.kind === 'scalar' && node.value === value) out.push({ file: held.file, span: node.span });
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------- cards and the extensions file
+
+function isTermField(path: readonly string[]): boolean {
+  return path.length === 3 && path[0] === 'terms' && path[1] === item && (path[2] === 'id' || path[2] === 'broader');
+}
+
+function dataDefinition(bundle: IdeBundle, file: string, text: string, offset: number): FileSpan[] {
+  const hit = hitAt(dataDocument(file, text).root, offset);
+  const value = hit?.scalar?.value;
+  if (hit === undefined || hit.role !== 'value' || typeof value !== 'string') return [];
+  if (isCardPath(file) && hit.path.length === 2 && hit.path[0] === 'dependencies' && hit.path[1] === item) {
+    const cards = cardIndex(bundle).byId.get(value);
+    if (cards !== undefined && cards.length > 0) return [...cards].reverse().map(cardIdLocation);
+    const view = mainTopology(bundle);
+    const node = view?.graph?.nodes.find((n) => n.id === value);
+    return view !== undefined && node !== undefined ? [{ file: view.file, span: declarationSpan(node) }] : [];
+  }
+  const isTerm = isCardPath(file) ? termKindOfField(hit.path) !== undefined : isTermField(hit.path) && hit.path[2] === 'broader';
+  if (!isTerm) return [];
+  const term = vocabularyOf(bundle).get(value);
+  return term?.local !== undefined ? [{ file: term.local.file, span: term.local.span }] : [];
+}
+
+/** Every card field and `broader` pointer naming the term (and its declaration, for a local term). */
+function termReferences(bundle: IdeBundle, id: string, includeDeclaration: boolean): FileSpan[] {
+  const out: FileSpan[] = [];
+  const term = vocabularyOf(bundle).get(id);
+  if (includeDeclaration && term?.local !== undefined) out.push({ file: term.local.file, span: term.local.span });
+  for (const held of cardIndex(bundle).files) {
+    const text = textOf(bundle, held.file);
+    if (text === undefined || !mayName(held, id)) continue;
+    walkScalars(dataDocument(held.file, text).root, [], (path, value, span) => {
+      if (value === id && termKindOfField(path) !== undefined) out.push({ file: held.file, span });
+    });
+  }
+  for (const t of vocabularyOf(bundle).terms()) {
+    if (t.broader === id && t.local?.broaderSpan !== undefined) out.push({ file: t.local.file, span: t.local.broaderSpan });
+  }
+  return out;
+}
+
+/** Whether a card's draft names the term in a term field (a card that did not parse at all is read anyway). */
+function mayName(held: HeldCard, id: string): boolean {
+  const d = held.draft;
+  if (Object.keys(d).length === 0) return true;
+  const ports = [...(d.inputs ?? []), ...(d.outputs ?? [])];
+  return d.type === id || (d.phases ?? []).includes(id) || (d.tools ?? []).includes(id) || (d.cannot ?? []).includes(id) || (d.riskMarkers ?? []).includes(id) || ports.some((p) => p.type === id);
+}
+
+function walkScalars(root: YamlNode | undefined, path: string[], visit: (path: readonly string[], value: string, span: Span) => void, depth = 0): void {
+  if (root === undefined || depth > 8 || root.kind === 'alias') return;
+  switch (root.kind) {
+    case 'scalar':
+      if (typeof root.value === 'string') visit(path, root.value, root.span);
+      return;
+    case 'mapping':
+      for (const entry of root.entries.values()) walkScalars(entry.value, [...path, entry.key], visit, depth + 1);
+      return;
+    case 'sequence':
+      for (const child of root.items) walkScalars(child, [...path, item], visit, depth + 1);
+      return;
+    default:
+      assertNever(root);
+  }
+}
+
+function assertNever(value: never): never {
+  throw new Error(`unexpected value ${JSON.stringify(value)}`);
+}

@@ -1,0 +1,198 @@
+/**
+ * Rename: a node id across the topology (every occurrence: statements, edge endpoints, chains,
+ * subgraphs, plus the entries naming it in the `dependencies` of the cards it feeds), and a card
+ * id across the bundle (its `id` field, the file name when it follows `<id>@<version>`, every pin
+ * and every `dependencies` entry). The new name is checked against the grammar of what it names
+ * (an Attractor-usable node id; a card id) and refused when it is taken, with a message that says
+ * why and what would do.
+ */
+import { cardIdPattern } from '../bundle/card-ref';
+import { expectedCardPath } from '../check/card';
+import { isAttractorIdentifier, isAttractorKeyword, isBoundaryNodeId, isUsableNodeId, suggestNodeId } from '../compile/attractor-table';
+import { deref } from '../syntax/yaml';
+import type { DotNode } from '../syntax/dot-model';
+import type { Span } from '../text';
+import {
+  cardIndex,
+  cardOfNode,
+  isCardPath,
+  isTopologyPath,
+  mainTopology,
+  nodeAtOffset,
+  pinOf,
+  textOf,
+  topologyView,
+  type TopologyView,
+} from './context';
+import { item } from './data-context';
+import { dataDocument, hitAt } from './data-tree';
+import { collectEdits, mappingOf, scalarText, type EditCollector } from './edits';
+import type { IdeBundle, RenameTarget, WorkspaceEdit } from './types';
+import { formatOf } from '../syntax/yaml';
+
+type Target =
+  | { readonly kind: 'node'; readonly view: TopologyView; readonly node: DotNode; readonly span: Span; readonly name: string }
+  | { readonly kind: 'card'; readonly span: Span; readonly name: string };
+
+export function prepareRename(bundle: IdeBundle, file: string, offset: number): RenameTarget | undefined {
+  const target = renameTarget(bundle, file, offset);
+  return target === undefined ? undefined : { span: target.span, placeholder: target.name };
+}
+
+export function rename(bundle: IdeBundle, file: string, offset: number, newName: string): WorkspaceEdit | { error: string } {
+  const target = renameTarget(bundle, file, offset);
+  if (target === undefined) return { error: 'Nothing here can be renamed; put the cursor on a node id in the topology, or on a card id.' };
+  if (newName === target.name) return { changes: [] };
+  const edits = collectEdits();
+  switch (target.kind) {
+    case 'node': {
+      const problem = nodeNameProblem(newName, target.view, target.node);
+      if (problem !== undefined) return { error: problem };
+      renameNode(bundle, target.view, target.node, newName, edits);
+      return edits.result();
+    }
+    case 'card': {
+      const problem = cardNameProblem(bundle, target.name, newName);
+      if (problem !== undefined) return { error: problem };
+      renameCard(bundle, target.name, newName, edits);
+      const clash = (edits.result().renames ?? []).find((r) => bundle.files.has(r.to));
+      if (clash !== undefined) return { error: `Renaming would move ${clash.from} onto ${clash.to}, which already exists; remove or rename that file first.` };
+      return edits.result();
+    }
+    default:
+      return assertNever(target);
+  }
+}
+
+function renameTarget(bundle: IdeBundle, file: string, offset: number): Target | undefined {
+  const text = textOf(bundle, file);
+  if (text === undefined || !(offset >= 0 && offset <= text.length)) return undefined;
+  if (isTopologyPath(file)) {
+    const view = topologyView(bundle, file);
+    const graph = view?.graph;
+    if (view === undefined || graph === undefined) return undefined;
+    const found = nodeAtOffset(graph, offset);
+    if (found !== undefined) return { kind: 'node', view, node: found.node, span: found.occurrence, name: found.node.id };
+    for (const node of graph.nodes) {
+      const pin = pinOf(node);
+      const attr = pin.attr;
+      if (pin.via !== 'card' || attr === undefined || pin.id === undefined || attr.valueSpan.start > offset || offset > attr.valueSpan.end) continue;
+      const at = text.slice(attr.valueSpan.start, attr.valueSpan.end).indexOf(`${pin.id}@`);
+      if (at < 0 || !cardIndex(bundle).byId.has(pin.id)) return undefined;
+      const start = attr.valueSpan.start + at;
+      return { kind: 'card', span: { start, end: start + pin.id.length }, name: pin.id };
+    }
+    return undefined;
+  }
+  if (!isCardPath(file)) return undefined;
+  const hit = hitAt(dataDocument(file, text).root, offset);
+  const value = hit?.scalar?.value;
+  if (hit === undefined || hit.role !== 'value' || typeof value !== 'string' || !cardIdPattern.test(value)) return undefined;
+  const isId = hit.path.length === 1 && hit.path[0] === 'id';
+  const isDependency = hit.path.length === 2 && hit.path[0] === 'dependencies' && hit.path[1] === item && cardIndex(bundle).byId.has(value);
+  if (!isId && !isDependency) return undefined;
+  return { kind: 'card', span: contentSpan(text, hit.span), name: value };
+}
+
+/** A scalar's span without its quotes. */
+function contentSpan(text: string, span: Span): Span {
+  const c = text.charCodeAt(span.start);
+  return (c === 34 || c === 39) && span.end - span.start >= 2 ? { start: span.start + 1, end: span.end - 1 } : span;
+}
+
+// ---------------------------------------------------------------------- nodes
+
+function nodeNameProblem(name: string, view: TopologyView, node: DotNode): string | undefined {
+  const taken = (candidate: string): boolean => candidate !== node.id && (view.graph?.nodes.some((n) => n.id === candidate) ?? false);
+  if (!isUsableNodeId(name)) {
+    const suggestion = suggestNodeId(name, taken);
+    if (isBoundaryNodeId(name)) return `\`${name}\` is the name Attractor gives the pipeline's ${name === 'start' || name === 'Start' ? 'entry' : 'exit'}, so it cannot name a node; try \`${suggestion}\`.`;
+    if (isAttractorKeyword(name)) return `\`${name}\` is a DOT keyword, so it cannot name a node; try \`${suggestion}\`.`;
+    if (!isAttractorIdentifier(name)) return `\`${name}\` cannot name a node: a node id is letters, digits and \`_\`, not starting with a digit; try \`${suggestion}\`.`;
+  }
+  if (taken(name)) return `A node named \`${name}\` already exists in ${view.file}; pick another id (two nodes cannot share one).`;
+  return undefined;
+}
+
+/** Renames a node: every occurrence in the topology, and the `dependencies` entries naming it in the cards it feeds. */
+export function renameNode(bundle: IdeBundle, view: TopologyView, node: DotNode, newName: string, edits: EditCollector): void {
+  for (const occurrence of node.occurrences) {
+    if (view.text.slice(occurrence.start, occurrence.end) !== newName) edits.add(view.file, occurrence, newName);
+  }
+  const graph = view.graph;
+  if (graph === undefined) return;
+  // A dependency may name the supplier's node id or its card id; only the node id changes.
+  const ownCardId = cardOfNode(bundle, node)?.id ?? pinOf(node).id;
+  if (ownCardId === node.id) return;
+  const files = new Set<string>();
+  for (const edge of graph.edges) {
+    if (edge.source !== node.id) continue;
+    const target = graph.nodes.find((n) => n.id === edge.target);
+    const held = target ? cardOfNode(bundle, target) : undefined;
+    if (held !== undefined) files.add(held.file);
+  }
+  for (const file of files) renameListEntries(bundle, file, 'dependencies', node.id, newName, edits);
+}
+
+function renameListEntries(bundle: IdeBundle, file: string, key: string, from: string, to: string, edits: EditCollector): void {
+  const text = textOf(bundle, file);
+  if (text === undefined) return;
+  const root = mappingOf(dataDocument(file, text).root);
+  const list = deref(root?.entries.get(key)?.value);
+  if (list?.kind !== 'sequence') return;
+  for (const node of list.items) {
+    if (node.kind !== 'scalar' || node.value !== from) continue;
+    edits.add(file, node.span, scalarText(to, formatOf(file), text.slice(node.span.start, node.span.end)));
+  }
+}
+
+// ---------------------------------------------------------------------- cards
+
+function cardNameProblem(bundle: IdeBundle, from: string, name: string): string | undefined {
+  if (!cardIdPattern.test(name)) {
+    return `\`${name}\` is not a card id: write lowercase letters and digits in words joined by single hyphens, with at most one \`namespace/\` prefix (e.g. \`outline-writer\`).`;
+  }
+  const existing = cardIndex(bundle).byId.get(name);
+  if (existing !== undefined && existing.length > 0) {
+    return `The bundle already holds a card with id \`${name}\` (${existing.map((h) => h.file).join(', ')}); pick another id for \`${from}\`.`;
+  }
+  return undefined;
+}
+
+/** Renames a card id: every card file with that id (and its file name when it follows the convention), every pin, every dependency entry. */
+export function renameCard(bundle: IdeBundle, from: string, to: string, edits: EditCollector): void {
+  const index = cardIndex(bundle);
+  for (const held of index.files) {
+    if (held.draft.id !== from) continue;
+    const text = textOf(bundle, held.file);
+    if (text === undefined) continue;
+    const idEntry = mappingOf(dataDocument(held.file, text).root)?.entries.get('id');
+    if (idEntry !== undefined && idEntry.value.kind === 'scalar') {
+      edits.add(held.file, idEntry.value.span, scalarText(to, formatOf(held.file), text.slice(idEntry.value.span.start, idEntry.value.span.end)));
+    }
+    const version = held.draft.version;
+    if (typeof version === 'string' && expectedCardPath(held.file, from, version) === undefined) {
+      const moved = expectedCardPath(held.file, to, version);
+      if (moved !== undefined) edits.rename(held.file, moved);
+    }
+  }
+  const view = mainTopology(bundle);
+  for (const node of view?.graph?.nodes ?? []) {
+    const pin = pinOf(node);
+    const attr = pin.attr;
+    if (view === undefined || attr === undefined || pin.id !== from) continue;
+    if (pin.via === 'card') {
+      const at = view.text.slice(attr.valueSpan.start, attr.valueSpan.end).indexOf(`${from}@`);
+      if (at >= 0) edits.add(view.file, { start: attr.valueSpan.start + at, end: attr.valueSpan.start + at + from.length }, to);
+    } else if (pin.via === 'version' && !attr.fromDefault) {
+      edits.add(view.file, { start: attr.keySpan.start, end: attr.valueSpan.end }, `card="${to}@${pin.version ?? ''}"`);
+    }
+  }
+  for (const held of index.files) {
+    if ((held.draft.dependencies ?? []).includes(from)) renameListEntries(bundle, held.file, 'dependencies', from, to, edits);
+  }
+}
+
+function assertNever(value: never): never {
+  throw new Error(`unexpected value ${JSON.stringify(value)}`);
+}

@@ -1,0 +1,80 @@
+/**
+ * The IDE layer's vocabulary: editor terms (bundle-relative paths, UTF-16 offsets, strings),
+ * never LSP types. The server converts these in one file.
+ */
+import type { Span } from '../text';
+import type { Diagnostic } from '../diagnostics';
+import type { LoadResult } from '../bundle/resolve';
+import type { SourceFile } from '../bundle/model';
+
+/** One bundle as the IDE features see it: its files (open documents already overriding disk) and the engine's result. */
+export interface IdeBundle {
+  readonly files: ReadonlyMap<string, SourceFile>;
+  readonly result: LoadResult;
+}
+
+export interface FileSpan {
+  readonly file: string;
+  readonly span: Span;
+}
+
+export interface TextEdit {
+  readonly span: Span;
+  readonly newText: string;
+}
+
+export interface WorkspaceEdit {
+  readonly changes: readonly { readonly file: string; readonly edits: readonly TextEdit[] }[];
+  /** File renames, applied after the text changes (paths relative to the bundle). */
+  readonly renames?: readonly { readonly from: string; readonly to: string }[];
+}
+
+export interface HoverResult {
+  /** Markdown. */
+  readonly contents: string;
+  readonly span: Span;
+}
+
+export type CompletionKind =
+  | 'card' | 'version' | 'port' | 'node' | 'attribute' | 'keyword' | 'term' | 'field' | 'operator' | 'value';
+
+export interface CompletionItem {
+  readonly label: string;
+  readonly kind: CompletionKind;
+  readonly detail?: string;
+  /** Markdown. */
+  readonly documentation?: string;
+  readonly insertText?: string;
+  readonly sortText?: string;
+  readonly filterText?: string;
+}
+
+export interface CompletionResult {
+  readonly items: readonly CompletionItem[];
+  /** The range the chosen item replaces. */
+  readonly span: Span;
+}
+
+export type SymbolKind = 'graph' | 'node' | 'edge' | 'subgraph' | 'field' | 'port' | 'term' | 'list';
+
+export interface DocumentSymbol {
+  readonly name: string;
+  readonly detail?: string;
+  readonly kind: SymbolKind;
+  readonly span: Span;
+  readonly selectionSpan: Span;
+  readonly children: readonly DocumentSymbol[];
+}
+
+export interface CodeAction {
+  readonly title: string;
+  readonly kind: 'quickfix' | 'source.fixAll' | 'refactor';
+  readonly diagnostics?: readonly Diagnostic[];
+  readonly edit: WorkspaceEdit;
+  readonly isPreferred?: boolean;
+}
+
+export interface RenameTarget {
+  readonly span: Span;
+  readonly placeholder: string;
+}

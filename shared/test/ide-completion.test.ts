@@ -1,0 +1,454 @@
+/**
+ * Completion (issue 4), on whole and on half-typed text. Each case: a fixture with a `$0`
+ * cursor; the labels that must be offered (and, with `first`, which one sorts first), labels
+ * that must not be, the text the completion replaces, and insert texts where they matter.
+ */
+import assert from 'node:assert/strict';
+import { complete, type CompletionItem } from '../src/ide';
+import { card, loadWithCursor } from './support/ide';
+
+interface CompletionCase {
+  readonly fixture: string;
+  readonly includes?: readonly string[];
+  readonly excludes?: readonly string[];
+  /** The labels in this order at the head of the sorted list. */
+  readonly first?: readonly string[];
+  /** The text the items replace. */
+  readonly replaces?: string;
+  /** Insert texts by label. */
+  readonly inserts?: Readonly<Record<string, string>>;
+  readonly details?: Readonly<Record<string, string>>;
+  readonly none?: true;
+}
+
+function sorted(items: readonly CompletionItem[]): CompletionItem[] {
+  return [...items].sort((a, b) => {
+    const x = a.sortText ?? a.label;
+    const y = b.sortText ?? b.label;
+    return x < y ? -1 : x > y ? 1 : 0;
+  });
+}
+
+function checkCompletion(c: CompletionCase): void {
+  const { bundle, file, offset } = loadWithCursor(c.fixture);
+  const result = complete(bundle, file, offset);
+  if (c.none) {
+    assert.equal(result, undefined, `expected no completion, got ${result?.items.map((i) => i.label).join(', ')}`);
+    return;
+  }
+  assert.ok(result, 'expected completions');
+  const labels = result.items.map((i) => i.label);
+  for (const label of c.includes ?? []) assert.ok(labels.includes(label), `missing ${label} in ${labels.join(', ')}`);
+  for (const label of c.excludes ?? []) assert.ok(!labels.includes(label), `unexpected ${label} in ${labels.join(', ')}`);
+  if (c.first !== undefined) assert.deepEqual(sorted(result.items).slice(0, c.first.length).map((i) => i.label), c.first);
+  const text = bundle.files.get(file)?.text ?? '';
+  if (c.replaces !== undefined) assert.equal(text.slice(result.span.start, result.span.end), c.replaces);
+  for (const [label, insert] of Object.entries(c.inserts ?? {})) {
+    const found = result.items.find((i) => i.label === label);
+    assert.equal(found?.insertText ?? found?.label, insert, `insert text of ${label}`);
+  }
+  for (const [label, detail] of Object.entries(c.details ?? {})) {
+    assert.equal(result.items.find((i) => i.label === label)?.detail, detail, `detail of ${label}`);
+  }
+}
+
+const cards = `
+//- cards/a@1.0.0.yaml
+${card({ id: 'a', outputs: [['notes', 'json'], ['draft', 'markdown']] })}
+//- cards/a@2.0.0.yaml
+${card({ id: 'a', version: '2.0.0', outputs: [['notes', 'json'], ['draft', 'markdown']], extra: ['model: m2'] })}
+//- cards/b@1.0.0.yaml
+${card({ id: 'b', type: 'validation', inputs: [['data', 'json'], ['prose', 'text']], dependencies: ['a'] })}`;
+
+const cases: Record<string, CompletionCase> = {
+  // ---- pins
+  'card=" offers every id@version the bundle holds': {
+    fixture: `
+//- topology.dot
+digraph g { x [card="$0"]; }${cards}`,
+    includes: ['a@1.0.0', 'a@2.0.0', 'b@1.0.0'],
+    replaces: '',
+    details: { 'b@1.0.0': 'b · Validation' },
+  },
+  'card=" replaces what is typed inside the quotes': {
+    fixture: `
+//- topology.dot
+digraph g { x [card="b$0"]; }${cards}`,
+    includes: ['b@1.0.0'],
+    replaces: 'b',
+  },
+  'after @ the versions of that id, newest first': {
+    fixture: `
+//- topology.dot
+digraph g { x [card="a@$01.0.0"]; }${cards}`,
+    first: ['2.0.0', '1.0.0'],
+    replaces: '1.0.0',
+  },
+  'card= without quotes inserts a quoted value': {
+    fixture: `
+//- topology.dot
+digraph g { x [card=$0]; }${cards}`,
+    includes: ['a@1.0.0'],
+    inserts: { 'a@1.0.0': '"a@1.0.0"' },
+  },
+  'a half-typed pin on a broken line closes the quote': {
+    fixture: `
+//- topology.dot
+digraph g {
+  x [card="a@$0
+  y -> x;
+}${cards}`,
+    first: ['2.0.0', '1.0.0'],
+    inserts: { '2.0.0': '2.0.0"' },
+  },
+  'version=" offers the versions of the card named like the node': {
+    fixture: `
+//- topology.dot
+digraph g { a [version="$0"]; }${cards}`,
+    first: ['2.0.0', '1.0.0'],
+    excludes: ['b@1.0.0'],
+  },
+  // ---- ports
+  'out=" offers the source outputs, those fitting the target first': {
+    fixture: `
+//- topology.dot
+digraph g {
+  x [card="a@1.0.0"];
+  y [card="b@1.0.0"];
+  x -> y [out="$0", in="prose"];
+}${cards}`,
+    first: ['draft', 'notes'],
+    details: { draft: 'markdown · fits input prose (text)', notes: 'json · fits no input at the other end' },
+  },
+  'in=" offers the target inputs, those the source can feed first': {
+    fixture: `
+//- topology.dot
+digraph g {
+  x [card="a@1.0.0"];
+  y [card="b@1.0.0"];
+  x -> y [out="draft", in="p$0"];
+}${cards}`,
+    first: ['prose', 'data'],
+    replaces: 'p',
+  },
+  // ---- conditions
+  'condition=" starts with the keys': {
+    fixture: `
+//- topology.dot
+digraph g { a -> b [condition="$0"]; }`,
+    includes: ['outcome', 'preferred_label', 'context.'],
+  },
+  'a partly typed key is replaced': {
+    fixture: `
+//- topology.dot
+digraph g { a -> b [condition="outc$0"]; }`,
+    includes: ['outcome'],
+    replaces: 'outc',
+  },
+  'after a key, the operators': {
+    fixture: `
+//- topology.dot
+digraph g { a -> b [condition="outcome $0"]; }`,
+    first: ['!=', '='],
+  },
+  'after an operator, the values of outcome': {
+    fixture: `
+//- topology.dot
+digraph g { a -> b [condition="outcome=$0"]; }`,
+    includes: ['success', 'partial_success', 'retry', 'fail'],
+  },
+  'after a complete clause, &&': {
+    fixture: `
+//- topology.dot
+digraph g { a -> b [condition="outcome=success $0"]; }`,
+    includes: ['&&'],
+  },
+  'after &&, the keys again, with context keys used elsewhere': {
+    fixture: `
+//- topology.dot
+digraph g {
+  a -> c [condition="context.tests_passed=true"];
+  a -> b [condition="outcome=success && $0"];
+}`,
+    includes: ['outcome', 'context.tests_passed'],
+  },
+  'values compared elsewhere are offered for a context key': {
+    fixture: `
+//- topology.dot
+digraph g {
+  a -> c [condition="context.tests_passed=true"];
+  a -> b [condition="context.tests_passed!=$0"];
+}`,
+    includes: ['true'],
+  },
+  'preferred_label offers the edge labels': {
+    fixture: `
+//- topology.dot
+digraph g {
+  a -> c [label="approve"];
+  a -> b [condition="preferred_label=$0"];
+}`,
+    includes: ['approve'],
+  },
+  // ---- attribute names
+  'attribute names on a node: DarkPrint and Attractor, never type': {
+    fixture: `
+//- topology.dot
+digraph g { a [$0]; }`,
+    includes: ['card', 'version', 'digest', 'label', 'timeout'],
+    excludes: ['type', 'out', 'condition'],
+    inserts: { card: 'card=' },
+  },
+  'attribute names on an edge': {
+    fixture: `
+//- topology.dot
+digraph g { a -> b [co$0]; }`,
+    includes: ['out', 'in', 'label', 'condition', 'weight', 'loop_restart'],
+    excludes: ['card', 'timeout'],
+    replaces: 'co',
+  },
+  'names already written in the list are not offered again': {
+    fixture: `
+//- topology.dot
+digraph g { a [card="a@1.0.0", $0]; }`,
+    includes: ['version'],
+    excludes: ['card'],
+  },
+  'node defaults offer node attributes': {
+    fixture: `
+//- topology.dot
+digraph g { node [$0]; }`,
+    includes: ['shape', 'label'],
+    excludes: ['condition'],
+  },
+  'graph defaults offer graph attributes': {
+    fixture: `
+//- topology.dot
+digraph g { graph [$0]; }`,
+    includes: ['goal', 'model_stylesheet'],
+    excludes: ['card', 'shape'],
+  },
+  // ---- node ids
+  'node ids after ->': {
+    fixture: `
+//- topology.dot
+digraph g {
+  writer [card="a@1.0.0"];
+  editor;
+  writer -> $0
+}${cards}`,
+    includes: ['writer', 'editor'],
+    details: { writer: 'a@1.0.0' },
+  },
+  'a partly typed target is replaced': {
+    fixture: `
+//- topology.dot
+digraph g { writer; editor; writer -> ed$0 }`,
+    includes: ['editor'],
+    replaces: 'ed',
+  },
+  'nothing inside a comment': {
+    fixture: `
+//- topology.dot
+digraph g { a; // a [card="$0"]
+}${cards}`,
+    none: true,
+  },
+  'nothing after a closed value': {
+    fixture: `
+//- topology.dot
+digraph g { a [card="a@1.0.0"$0]; }${cards}`,
+    none: true,
+  },
+  // ---- cards
+  'type offers node types, never abstract ones or other kinds': {
+    fixture: `
+//- cards/a@1.0.0.yaml
+id: a
+type: $0`,
+    includes: ['agent', 'tool', 'validation', 'human-gate', 'shell-tool'],
+    excludes: ['evaluative', 'human-in-the-loop', 'text'],
+    replaces: '',
+  },
+  'a partly typed type is replaced': {
+    fixture: `
+//- cards/a@1.0.0.yaml
+id: a
+type: val$0
+name: A`,
+    includes: ['validation'],
+    replaces: 'val',
+  },
+  'tools in a flow list, without the ones already listed': {
+    fixture: `
+//- cards/a@1.0.0.yaml
+tools: [file-io, $0]`,
+    includes: ['git', 'shell', 'web-search'],
+    excludes: ['file-io', 'tool-capability', 'agent'],
+  },
+  'tools in a block list': {
+    fixture: `
+//- cards/a@1.0.0.yaml
+tools:
+  - git
+  - $0`,
+    includes: ['file-io'],
+    excludes: ['git'],
+  },
+  'tools written inline get a list': {
+    fixture: `
+//- cards/a@1.0.0.yaml
+tools: $0`,
+    inserts: { git: '[git]' },
+  },
+  'cannot offers data types': {
+    fixture: `
+//- cards/a@1.0.0.yaml
+cannot: [$0]`,
+    includes: ['acceptance-criteria', 'code'],
+    excludes: ['shell', 'agent'],
+  },
+  'risk markers, never categories': {
+    fixture: `
+//- cards/a@1.0.0.yaml
+risk_markers:
+  - sec$0`,
+    includes: ['secret-access', 'irreversible-action'],
+    excludes: ['execution-risk', 'isolation-breach'],
+    replaces: 'sec',
+  },
+  'port types offer data types': {
+    fixture: `
+//- cards/a@1.0.0.yaml
+inputs:
+  - name: notes
+    type: $0
+outputs: []`,
+    includes: ['json', 'markdown', 'any'],
+    excludes: ['agent'],
+  },
+  'phase offers the five phases': {
+    fixture: `
+//- cards/a@1.0.0.yaml
+phase: $0`,
+    includes: ['planning', 'implementation', 'testing', 'debugging', 'deployment'],
+  },
+  'field names at the top level, without those already written': {
+    fixture: `
+//- cards/a@1.0.0.yaml
+id: a
+ty$0
+version: 1.0.0`,
+    includes: ['type', 'risk_markers', 'dependencies'],
+    excludes: ['id', 'version', 'requires_human'],
+    replaces: 'ty',
+    inserts: { type: 'type: ' },
+  },
+  'port fields inside an input': {
+    fixture: `
+//- cards/a@1.0.0.yaml
+inputs:
+  - name: notes
+    $0`,
+    includes: ['type', 'description', 'required'],
+  },
+  'port fields of an output have no required': {
+    fixture: `
+//- cards/a@1.0.0.yaml
+outputs:
+  - na$0`,
+    includes: ['name', 'type'],
+    excludes: ['required'],
+    replaces: 'na',
+  },
+  'dependencies offer the card ids of the nodes feeding a node that pins the card': {
+    fixture: `
+//- topology.dot
+digraph g {
+  x [card="a@1.0.0"];
+  z [card="c@1.0.0"];
+  y [card="b@1.0.0"];
+  x -> y;
+  z -> y;
+}
+//- cards/a@1.0.0.yaml
+${card({ id: 'a', outputs: [['out', 'text']] })}
+//- cards/c@1.0.0.yaml
+${card({ id: 'c', outputs: [['out', 'text']] })}
+//- cards/b@1.0.0.yaml
+id: b
+dependencies: [c, $0]
+version: 1.0.0`,
+    includes: ['a'],
+    excludes: ['c', 'b'],
+    details: { a: 'feeds node y from node x' },
+  },
+  'a JSON card completes terms inside quotes': {
+    fixture: `
+//- cards/a@1.0.0.json
+{"id": "a", "type": "ag$0"}`,
+    includes: ['agent'],
+    replaces: 'ag',
+  },
+  'a JSON card completes inside a list': {
+    fixture: `
+//- cards/a@1.0.0.json
+{"id": "a", "tools": ["git", $0]}`,
+    includes: ['shell'],
+    excludes: ['git'],
+    inserts: { shell: '"shell"' },
+  },
+  'a JSON port type': {
+    fixture: `
+//- cards/a@1.0.0.json
+{"inputs": [{"name": "x", "type": "$0"}]}`,
+    includes: ['text'],
+  },
+  'a card broken elsewhere still completes': {
+    fixture: `
+//- cards/a@1.0.0.yaml
+id: a
+name: [unclosed
+type: to$0`,
+    includes: ['tool'],
+  },
+  'nothing inside a block scalar': {
+    fixture: `
+//- cards/a@1.0.0.yaml
+spec: |
+  type: $0`,
+    none: true,
+  },
+  // ---- the extensions file
+  'a term kind, never phase': {
+    fixture: `
+//- ontology/extensions.yaml
+terms:
+  - id: acme/x
+    kind: $0`,
+    includes: ['node-type', 'data-type', 'risk-marker', 'tool'],
+    excludes: ['phase'],
+  },
+  'broader offers terms of the entry kind': {
+    fixture: `
+//- ontology/extensions.yaml
+terms:
+  - id: acme/x
+    kind: risk-marker
+    broader: $0`,
+    includes: ['isolation-breach', 'secret-access'],
+    excludes: ['agent'],
+  },
+  'the keys of a term entry': {
+    fixture: `
+//- ontology/extensions.yaml
+terms:
+  - id: acme/x
+    $0`,
+    includes: ['kind', 'label', 'description', 'since', 'broader', 'defaultWeight'],
+  },
+};
+
+describe('ide: completion', () => {
+  for (const [name, c] of Object.entries(cases)) it(name, () => checkCompletion(c));
+});

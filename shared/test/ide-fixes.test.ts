@@ -1,0 +1,713 @@
+/**
+ * Quick fixes (SPEC §2.3, issue 4): every fix, applied. Each case names the diagnostic to fix
+ * (the one under the `$0` cursor, else the first with that code), the action (by a part of its
+ * title), and the files after the edit (only those listed are compared; a file renamed away
+ * must be gone). Unless `remains` is set, the code must no longer be reported once the edit is
+ * applied and the bundle re-read.
+ */
+import assert from 'node:assert/strict';
+import { loadBundle } from '../src/bundle/resolve';
+import type { DiagnosticCode } from '../src/diagnostics';
+import { applyWorkspaceEdit, codeActions, type CodeAction } from '../src/ide';
+import { parseFixture } from './support/fixture';
+import { card, loadFixture } from './support/ide';
+
+interface FixCase {
+  readonly fixture: string;
+  /** The diagnostic to fix; omitted for the topology's `source.fixAll`. */
+  readonly code?: DiagnosticCode;
+  readonly title: string;
+  readonly expected: string;
+  /** Every title offered for the diagnostic, when the list itself matters. */
+  readonly titles?: readonly string[];
+  readonly remains?: true;
+}
+
+const idCodes: readonly DiagnosticCode[] = ['dot/parse-error', 'attractor/bad-node-id', 'attractor/quoted-node-id', 'attractor/boundary-node-id'];
+
+/** Card diagnostics come with a topology: a fixture without one gets an empty graph. */
+function withTopology(source: string): string {
+  return /^\/\/- [^\n]*\.dot$/m.test(source) ? source : `\n//- topology.dot\ndigraph g {}${source}`;
+}
+
+function checkFix(c: FixCase): void {
+  const { bundle, fixture } = loadFixture(withTopology(c.fixture));
+  let actions: CodeAction[];
+  if (c.code === undefined) {
+    actions = codeActions(bundle, 'topology.dot', { start: 0, end: 0 }, []).filter((a) => a.kind === 'source.fixAll');
+  } else {
+    const cursor = fixture.cursor;
+    const found = bundle.result.diagnostics.filter(
+      (d) =>
+        d.code === c.code &&
+        (cursor === undefined || (d.location.file === cursor.path && d.location.span !== undefined && d.location.span.start <= cursor.offset && cursor.offset <= d.location.span.end)),
+    );
+    assert.ok(found.length > 0, `no ${c.code} in ${bundle.result.diagnostics.map((d) => d.code).join(', ')}`);
+    const diagnostic = found[0];
+    actions = codeActions(bundle, diagnostic.location.file ?? '', diagnostic.location.span ?? { start: 0, end: 0 }, [diagnostic]).filter((a) => a.kind === 'quickfix');
+  }
+  if (c.titles !== undefined) assert.deepEqual(actions.map((a) => a.title), c.titles);
+  const action = actions.find((a) => a.title.includes(c.title));
+  assert.ok(action, `no action titled "${c.title}" in: ${actions.map((a) => a.title).join(' | ')}`);
+  const before = new Map([...bundle.files].map(([path, f]) => [path, f.text] as const));
+  const after = applyWorkspaceEdit(before, action.edit);
+  for (const r of action.edit.renames ?? []) assert.ok(!after.has(r.from), `${r.from} was renamed away`);
+  for (const f of parseFixture(c.expected).files) assert.equal(after.get(f.path), f.text, `text of ${f.path}`);
+  if (c.remains) return;
+  const again = loadBundle([...after].map(([path, text]) => ({ path, text })), { folderName: 'fixture' });
+  const codes = c.code === undefined ? idCodes : [c.code];
+  const left = again.diagnostics.filter((d) => codes.includes(d.code));
+  assert.deepEqual(left.map((d) => `${d.code}: ${d.message}`), [], 'the fix leaves the finding in place');
+}
+
+const a1 = card({ id: 'a', outputs: [['draft', 'markdown'], ['notes', 'json']] });
+const a2 = card({ id: 'a', version: '2.0.0', outputs: [['draft', 'markdown'], ['notes', 'json']] });
+const b1 = card({ id: 'b', inputs: [['prose', 'text']] });
+const cards = `
+//- cards/a@1.0.0.yaml
+${a1}
+//- cards/a@2.0.0.yaml
+${a2}`;
+
+/** A card's YAML with the given lines in place of its last line (`version`). */
+function cardWith(id: string, lines: string): string {
+  return `id: ${id}
+name: ${id}
+type: agent
+action: act
+spec: Does one well-defined step of the pipeline and reports what it did.
+inputs: []
+outputs: []
+${lines}
+version: 1.0.0`;
+}
+
+const cases: Record<string, FixCase> = {
+  // ---- node ids
+  'a hyphenated id is renamed everywhere it occurs': {
+    code: 'dot/parse-error',
+    title: 'Rename node `code-builder` to `code_builder` everywhere',
+    fixture: `
+//- topology.dot
+digraph g {
+  code-builder [label="code-builder"];
+  code-builder -> tester;
+  tester -> code-builder;
+}`,
+    expected: `
+//- topology.dot
+digraph g {
+  code_builder [label="code-builder"];
+  code_builder -> tester;
+  tester -> code_builder;
+}`,
+  },
+  'a keyword in node position is renamed': {
+    code: 'dot/parse-error',
+    title: 'Rename node `node` to `node_step`',
+    fixture: `
+//- topology.dot
+digraph g { node -> x; x -> node; }`,
+    expected: `
+//- topology.dot
+digraph g { node_step -> x; x -> node_step; }`,
+  },
+  'a quoted id with a leading digit gets a prefix': {
+    code: 'attractor/bad-node-id',
+    title: 'to `n_2fast`',
+    fixture: `
+//- topology.dot
+digraph g { "2fast" -> b; b -> "2fast"; }`,
+    expected: `
+//- topology.dot
+digraph g { n_2fast -> b; b -> n_2fast; }`,
+  },
+  'a quoted id with a space': {
+    code: 'attractor/bad-node-id',
+    title: 'Rename node `my node` to `my_node`',
+    fixture: `
+//- topology.dot
+digraph g { "my node" -> b; }`,
+    expected: `
+//- topology.dot
+digraph g { my_node -> b; }`,
+  },
+  'a quoted usable id loses its quotes': {
+    code: 'attractor/quoted-node-id',
+    title: 'Write node `writer` without quotes everywhere',
+    fixture: `
+//- topology.dot
+digraph g { "writer" [label="writer"]; writer -> b; b -> "writer"; }`,
+    expected: `
+//- topology.dot
+digraph g { writer [label="writer"]; writer -> b; b -> writer; }`,
+  },
+  'the boundary id start becomes start_step on every line it occurs, and only there': {
+    code: 'attractor/boundary-node-id',
+    title: 'Rename node `start` to `start_step` everywhere',
+    fixture: `
+//- topology.dot
+// start here: the start node is the entry
+digraph g {
+  label="start";
+  start [card="a@1.0.0", label="start"];
+  subgraph cluster_start { start; restart; }
+  start -> b -> start_step2;
+  b -> start;
+  {start b} -> c;
+  c -> "start";
+  c [card="c@1.0.0"];
+}${cards}
+//- cards/c@1.0.0.yaml
+${card({ id: 'c', inputs: [['in', 'text']], dependencies: ['start'] })}`,
+    expected: `
+//- topology.dot
+// start here: the start node is the entry
+digraph g {
+  label="start";
+  start_step [card="a@1.0.0", label="start"];
+  subgraph cluster_start { start_step; restart; }
+  start_step -> b -> start_step2;
+  b -> start_step;
+  {start_step b} -> c;
+  c -> start_step;
+  c [card="c@1.0.0"];
+}
+//- cards/c@1.0.0.yaml
+${card({ id: 'c', inputs: [['in', 'text']], dependencies: ['start_step'] })}`,
+  },
+  'exit and end are boundary ids too': {
+    code: 'attractor/boundary-node-id',
+    title: 'Rename node `end` to `end_step`',
+    fixture: `
+//- topology.dot
+digraph g { a -> end; }`,
+    expected: `
+//- topology.dot
+digraph g { a -> end_step; }`,
+  },
+  'fix all node ids at once': {
+    title: 'Fix all node ids (6 nodes)',
+    fixture: `
+//- topology.dot
+digraph g {
+  code-builder -> "my node" -> start;
+  "ok" -> end;
+  fine -> node;
+}`,
+    expected: `
+//- topology.dot
+digraph g {
+  code_builder -> my_node -> start_step;
+  ok -> end_step;
+  fine -> node_step;
+}`,
+  },
+  // ---- DOT syntax
+  'a semicolon between attributes becomes a comma': {
+    code: 'attractor/attr-separator',
+    title: 'Replace `;` with `,`',
+    fixture: `
+//- topology.dot
+digraph g { a [label="x"; shape=box]; }`,
+    expected: `
+//- topology.dot
+digraph g { a [label="x", shape=box]; }`,
+  },
+  'a space between attributes becomes a comma': {
+    code: 'attractor/attr-separator',
+    title: 'Separate the attributes with `,`',
+    fixture: `
+//- topology.dot
+digraph g { a [label="x" shape=box]; }`,
+    expected: `
+//- topology.dot
+digraph g { a [label="x", shape=box]; }`,
+  },
+  'a # comment becomes //': {
+    code: 'attractor/hash-comment',
+    title: 'Write the comment with `//`',
+    fixture: `
+//- topology.dot
+digraph g {
+  a; # the only node
+}`,
+    expected: `
+//- topology.dot
+digraph g {
+  a; // the only node
+}`,
+  },
+  'every -- becomes ->': {
+    code: 'dot/not-directed',
+    title: 'Replace every `--` with `->`',
+    fixture: `
+//- topology.dot
+digraph g { a -- b; b -- c; }`,
+    expected: `
+//- topology.dot
+digraph g { a -> b; b -> c; }`,
+  },
+  'graph becomes digraph, with its edges': {
+    code: 'dot/not-directed',
+    title: 'Declare the graph with `digraph` and its edges with `->`',
+    fixture: `
+//- topology.dot
+graph g { a -- b; }`,
+    expected: `
+//- topology.dot
+digraph g { a -> b; }`,
+  },
+  'strict is dropped': {
+    code: 'attractor/strict-graph',
+    title: 'Remove `strict`',
+    fixture: `
+//- topology.dot
+strict digraph g { a; }`,
+    expected: `
+//- topology.dot
+digraph g { a; }`,
+  },
+  'type on a node is removed, the last attribute': {
+    code: 'attractor/reserved-attribute',
+    title: 'Remove `type` from node `a`',
+    fixture: `
+//- topology.dot
+digraph g { a [label="A", type="codergen"]; }`,
+    expected: `
+//- topology.dot
+digraph g { a [label="A"]; }`,
+  },
+  'type on a node is removed, the first attribute': {
+    code: 'attractor/reserved-attribute',
+    title: 'Remove `type`',
+    fixture: `
+//- topology.dot
+digraph g { a [type="codergen", label="A"]; }`,
+    expected: `
+//- topology.dot
+digraph g { a [label="A"]; }`,
+  },
+  'type on a node is removed with its list when it is alone': {
+    code: 'attractor/reserved-attribute',
+    title: 'Remove `type`',
+    fixture: `
+//- topology.dot
+digraph g { a [type="codergen"]; }`,
+    expected: `
+//- topology.dot
+digraph g { a; }`,
+  },
+  // ---- pins
+  'a missing version: pin one the bundle holds, the newest first': {
+    code: 'bundle/missing-card',
+    title: 'Pin `a@2.0.0`',
+    titles: ['Pin `a@2.0.0`', 'Pin `a@1.0.0`'],
+    fixture: `
+//- topology.dot
+digraph g { x [card="a@3.0.0"]; }${cards}`,
+    expected: `
+//- topology.dot
+digraph g { x [card="a@2.0.0"]; }`,
+  },
+  'a misspelt id: pin the nearest card': {
+    code: 'bundle/missing-card',
+    title: 'Pin `writer@1.0.0`',
+    fixture: `
+//- topology.dot
+digraph g { x [card="writr@1.0.0"]; }
+//- cards/writer@1.0.0.yaml
+${card({ id: 'writer' })}`,
+    expected: `
+//- topology.dot
+digraph g { x [card="writer@1.0.0"]; }`,
+    remains: true, // the card is now pinned; nothing else is missing, but the bundle has no other card to orphan
+  },
+  'a loose version is pinned exactly': {
+    code: 'bundle/unpinned-card',
+    title: 'Pin `a@1.0.0`',
+    fixture: `
+//- topology.dot
+digraph g { x [card="a@1.x"]; }${cards}`,
+    expected: `
+//- topology.dot
+digraph g { x [card="a@1.0.0"]; }`,
+  },
+  'a node named like a card gets a card= attribute': {
+    code: 'bundle/unpinned-card',
+    title: 'Pin `a@1.0.0`',
+    fixture: `
+//- topology.dot
+digraph g { a; }${cards}`,
+    expected: `
+//- topology.dot
+digraph g { a [card="a@1.0.0"]; }`,
+  },
+  'a node with attributes gets the pin first in its list': {
+    code: 'bundle/unpinned-card',
+    title: 'Pin `a@2.0.0`',
+    fixture: `
+//- topology.dot
+digraph g { a [label="A"]; }${cards}`,
+    expected: `
+//- topology.dot
+digraph g { a [card="a@2.0.0", label="A"]; }`,
+  },
+  'a version= pin is fixed in place': {
+    code: 'bundle/unpinned-card',
+    title: 'Pin version `1.0.0`',
+    fixture: `
+//- topology.dot
+digraph g { a [version="1.x"]; }${cards}`,
+    expected: `
+//- topology.dot
+digraph g { a [version="1.0.0"]; }`,
+  },
+  'a node only edges mention is declared with its pin': {
+    code: 'bundle/unpinned-card',
+    title: 'Pin `b@1.0.0`',
+    fixture: `
+//- topology.dot
+digraph g {
+  x [card="a@1.0.0"];
+  x -> b$0;
+}${cards}
+//- cards/b@1.0.0.yaml
+${b1}`,
+    expected: `
+//- topology.dot
+digraph g {
+  x [card="a@1.0.0"];
+  b [card="b@1.0.0"];
+  x -> b;
+}`,
+  },
+  // ---- ports
+  'a port name the card lacks: the nearest fitting port first': {
+    code: 'bundle/port-mismatch',
+    title: 'Use output `draft`',
+    titles: ['Use output `draft` (markdown)', 'Use output `notes` (json)'],
+    fixture: `
+//- topology.dot
+digraph g { x [card="a@1.0.0"]; y [card="b@1.0.0"]; x -> y [out="drafts"]; }${cards}
+//- cards/b@1.0.0.yaml
+${card({ id: 'b', inputs: [['prose', 'text']], dependencies: ['a'] })}`,
+    expected: `
+//- topology.dot
+digraph g { x [card="a@1.0.0"]; y [card="b@1.0.0"]; x -> y [out="draft"]; }`,
+  },
+  'an input name the card lacks': {
+    code: 'bundle/port-mismatch',
+    title: 'Use input `prose`',
+    fixture: `
+//- topology.dot
+digraph g { x [card="a@1.0.0"]; y [card="b@1.0.0"]; x -> y [in="pros"]; }${cards}
+//- cards/b@1.0.0.yaml
+${card({ id: 'b', inputs: [['prose', 'text']], dependencies: ['a'] })}`,
+    expected: `
+//- topology.dot
+digraph g { x [card="a@1.0.0"]; y [card="b@1.0.0"]; x -> y [in="prose"]; }`,
+  },
+  // ---- dependencies
+  'an undeclared supplier is added to a flow list in the card': {
+    code: 'bundle/undeclared-dependency',
+    title: 'Add `a` to the dependencies of `b@1.0.0`',
+    fixture: `
+//- topology.dot
+digraph g { x [card="a@1.0.0"]; y [card="b@1.0.0"]; x -> y; }${cards}
+//- cards/b@1.0.0.yaml
+${card({ id: 'b', inputs: [['prose', 'text']], dependencies: [] })}`,
+    expected: `
+//- cards/b@1.0.0.yaml
+${card({ id: 'b', inputs: [['prose', 'text']], dependencies: ['a'] })}`,
+  },
+  'an undeclared supplier is added to a block list': {
+    code: 'bundle/undeclared-dependency',
+    title: 'Add `a`',
+    fixture: `
+//- topology.dot
+digraph g { x [card="a@1.0.0"]; z [card="z@1.0.0"]; y [card="b@1.0.0"]; x -> y; z -> y; }${cards}
+//- cards/z@1.0.0.yaml
+${card({ id: 'z', outputs: [['out', 'text']] })}
+//- cards/b@1.0.0.yaml
+${cardWith('b', 'dependencies:\n  - z').replace('inputs: []', 'inputs:\n  - name: prose\n    type: text')}`,
+    expected: `
+//- cards/b@1.0.0.yaml
+${cardWith('b', 'dependencies:\n  - z\n  - a').replace('inputs: []', 'inputs:\n  - name: prose\n    type: text')}`,
+  },
+  'an undeclared supplier creates the dependencies field after outputs': {
+    code: 'bundle/undeclared-dependency',
+    title: 'Add `a`',
+    fixture: `
+//- topology.dot
+digraph g { x [card="a@1.0.0"]; y [card="b@1.0.0"]; x -> y; }${cards}
+//- cards/b@1.0.0.yaml
+${b1}`,
+    expected: `
+//- cards/b@1.0.0.yaml
+${b1.replace('outputs: []', 'outputs: []\ndependencies: [a]')}`,
+  },
+  'an undeclared supplier in a JSON card': {
+    code: 'bundle/undeclared-dependency',
+    title: 'Add `a`',
+    fixture: `
+//- topology.dot
+digraph g { x [card="a@1.0.0"]; y [card="b@1.0.0"]; x -> y; }${cards}
+//- cards/b@1.0.0.json
+{"id": "b", "name": "b", "type": "agent", "action": "act", "spec": "Does one well-defined step of the pipeline and reports.", "inputs": [{"name": "prose", "type": "text"}], "outputs": [], "version": "1.0.0"}`,
+    expected: `
+//- cards/b@1.0.0.json
+{"id": "b", "name": "b", "type": "agent", "action": "act", "spec": "Does one well-defined step of the pipeline and reports.", "inputs": [{"name": "prose", "type": "text"}], "outputs": [], "version": "1.0.0", "dependencies": ["a"]}`,
+  },
+  'a dependency no edge supplies is removed from a flow list': {
+    code: 'bundle/missing-dependency',
+    title: 'Remove `ghost` from the dependencies',
+    fixture: `
+//- topology.dot
+digraph g { x [card="a@1.0.0"]; y [card="b@1.0.0"]; x -> y; }${cards}
+//- cards/b@1.0.0.yaml
+${card({ id: 'b', inputs: [['prose', 'text']], dependencies: ['a', 'ghost'] })}`,
+    expected: `
+//- cards/b@1.0.0.yaml
+${card({ id: 'b', inputs: [['prose', 'text']], dependencies: ['a'] })}`,
+  },
+  'the only dependency of a block list leaves an empty list': {
+    code: 'bundle/missing-dependency',
+    title: 'Remove `ghost`',
+    fixture: `
+//- topology.dot
+digraph g { y [card="b@1.0.0"]; }
+//- cards/b@1.0.0.yaml
+${cardWith('b', 'dependencies:\n  - ghost')}`,
+    expected: `
+//- cards/b@1.0.0.yaml
+${cardWith('b', 'dependencies: []')}`,
+  },
+  'a dependency in the middle of a block list loses its line': {
+    code: 'bundle/missing-dependency',
+    title: 'Remove `ghost`',
+    fixture: `
+//- topology.dot
+digraph g { x [card="a@1.0.0"]; y [card="b@1.0.0"]; x -> y; }${cards}
+//- cards/b@1.0.0.yaml
+${cardWith('b', 'dependencies:\n  - ghost\n  - a').replace('inputs: []', 'inputs:\n  - name: prose\n    type: text')}`,
+    expected: `
+//- cards/b@1.0.0.yaml
+${cardWith('b', 'dependencies:\n  - a').replace('inputs: []', 'inputs:\n  - name: prose\n    type: text')}`,
+  },
+  // ---- card fields
+  'a retired field is dropped': {
+    code: 'card/retired-field',
+    title: 'Remove the retired field `requires_human`',
+    fixture: `
+//- cards/a@1.0.0.yaml
+${cardWith('a', 'requires_human: true')}`,
+    expected: `
+//- cards/a@1.0.0.yaml
+${cardWith('a', '').replace('\n\n', '\n')}`,
+  },
+  'a retired field is dropped from a JSON card': {
+    code: 'card/retired-field',
+    title: 'Remove the retired field `ontology_version`',
+    fixture: `
+//- cards/a@1.0.0.json
+{"id": "a", "name": "a", "type": "agent", "action": "act", "spec": "Does one well-defined step of the pipeline and reports.", "ontology_version": "0.1", "inputs": [], "outputs": [], "version": "1.0.0"}`,
+    expected: `
+//- cards/a@1.0.0.json
+{"id": "a", "name": "a", "type": "agent", "action": "act", "spec": "Does one well-defined step of the pipeline and reports.", "inputs": [], "outputs": [], "version": "1.0.0"}`,
+  },
+  'a repeated phase is dropped': {
+    code: 'card/duplicate-phase',
+    title: 'Remove the repeated phase `testing`',
+    fixture: `
+//- cards/a@1.0.0.yaml
+${cardWith('a', 'phase: [testing, planning, testing]')}`,
+    expected: `
+//- cards/a@1.0.0.yaml
+${cardWith('a', 'phase: [testing, planning]')}`,
+  },
+  'an unknown tool becomes the nearest tool': {
+    code: 'card/unknown-term',
+    title: 'Replace `shel` with `shell`',
+    fixture: `
+//- cards/a@1.0.0.yaml
+${cardWith('a', 'tools: [git, shel]')}`,
+    expected: `
+//- cards/a@1.0.0.yaml
+${cardWith('a', 'tools: [git, shell]')}`,
+  },
+  'an unknown node type, quoted, stays quoted': {
+    code: 'card/unknown-term',
+    title: 'Replace `agnet` with `agent`',
+    fixture: `
+//- cards/a@1.0.0.yaml
+${cardWith('a', '').replace('type: agent', 'type: "agnet"')}`,
+    expected: `
+//- cards/a@1.0.0.yaml
+${cardWith('a', '').replace('type: agent', 'type: "agent"')}`,
+  },
+  'an unknown port type becomes the nearest data type': {
+    code: 'card/unknown-term',
+    title: 'Replace `markdwn` with `markdown`',
+    fixture: `
+//- cards/a@1.0.0.yaml
+${card({ id: 'a', outputs: [['draft', 'markdwn']] })}`,
+    expected: `
+//- cards/a@1.0.0.yaml
+${card({ id: 'a', outputs: [['draft', 'markdown']] })}`,
+  },
+  'an unknown phase becomes the nearest phase': {
+    code: 'card/unknown-phase',
+    title: 'Replace `testng` with `testing`',
+    fixture: `
+//- cards/a@1.0.0.yaml
+${cardWith('a', 'phase: [testng]')}`,
+    expected: `
+//- cards/a@1.0.0.yaml
+${cardWith('a', 'phase: [testing]')}`,
+  },
+  'a term of the wrong kind becomes the nearest term of the right kind': {
+    code: 'card/wrong-term-kind',
+    title: 'Replace `acme/log` with `acme/logs`',
+    fixture: `
+//- ontology/extensions.yaml
+terms:
+  - { id: acme/log, kind: data-type, label: Log, description: A run log., since: "0.1.0", broader: text }
+  - { id: acme/logs, kind: tool, label: Logs, description: Reads the logs., since: "0.1.0", broader: tool-capability }
+//- cards/a@1.0.0.yaml
+${cardWith('a', 'tools: [acme/log]')}`,
+    expected: `
+//- cards/a@1.0.0.yaml
+${cardWith('a', 'tools: [acme/logs]')}`,
+  },
+  'a sentence in cannot moves to will_not': {
+    code: 'card/unknown-term',
+    title: 'Move the sentence to `will_not`',
+    fixture: `
+//- cards/a@1.0.0.yaml
+${cardWith('a', 'cannot: [never pushes to main]')}`,
+    expected: `
+//- cards/a@1.0.0.yaml
+${cardWith('a', 'cannot: []\nwill_not: ["never pushes to main"]')}`,
+  },
+  'a data type in will_not moves to a new cannot': {
+    code: 'card/prohibition-misfiled',
+    title: 'Move `acceptance-criteria` from `will_not` to `cannot`',
+    fixture: `
+//- cards/a@1.0.0.yaml
+${cardWith('a', 'will_not: [acceptance-criteria, "never pushes"]')}`,
+    expected: `
+//- cards/a@1.0.0.yaml
+${cardWith('a', 'will_not: ["never pushes"]').replace('outputs: []', 'outputs: []\ncannot: [acceptance-criteria]')}`,
+  },
+  'a data type in will_not joins an existing cannot': {
+    code: 'card/prohibition-misfiled',
+    title: 'Move `code`',
+    fixture: `
+//- cards/a@1.0.0.yaml
+${cardWith('a', 'cannot: [json]\nwill_not:\n  - code')}`,
+    expected: `
+//- cards/a@1.0.0.yaml
+${cardWith('a', 'cannot: [json, code]\nwill_not: []')}`,
+  },
+  'a shell tool without params gets params.tool_command': {
+    code: 'card/missing-field',
+    title: 'Add `params.tool_command`',
+    fixture: `
+//- cards/a@1.0.0.yaml
+${cardWith('a', '').replace('type: agent', 'type: shell-tool')}`,
+    expected: `
+//- cards/a@1.0.0.yaml
+${cardWith('a', '').replace('type: agent', 'type: shell-tool\nparams:\n  tool_command: ""')}`,
+  },
+  'a shell tool with empty flow params': {
+    code: 'card/missing-field',
+    title: 'Add `params.tool_command`',
+    fixture: `
+//- cards/a@1.0.0.yaml
+${cardWith('a', 'params: {}').replace('type: agent', 'type: shell-tool')}`,
+    expected: `
+//- cards/a@1.0.0.yaml
+${cardWith('a', 'params: { tool_command: "" }').replace('type: agent', 'type: shell-tool')}`,
+  },
+  'a shell tool with block params': {
+    code: 'card/missing-field',
+    title: 'Add `params.tool_command`',
+    fixture: `
+//- cards/a@1.0.0.yaml
+${cardWith('a', 'params:\n  max_iterations: 3').replace('type: agent', 'type: shell-tool')}`,
+    expected: `
+//- cards/a@1.0.0.yaml
+${cardWith('a', 'params:\n  tool_command: ""\n  max_iterations: 3').replace('type: agent', 'type: shell-tool')}`,
+  },
+  // ---- versions and file names
+  'a version bump that is too small: the lowest sufficient version, the file and the pins follow': {
+    code: 'card/version-bump-too-small',
+    title: 'Set the version to `1.1.0`',
+    fixture: `
+//- topology.dot
+digraph g { x [card="a@1.0.1"]; }
+//- cards/a@1.0.0.yaml
+${card({ id: 'a', outputs: [['draft', 'markdown']] })}
+//- cards/a@1.0.1.yaml
+${card({ id: 'a', version: '1.0.1', outputs: [['draft', 'markdown'], ['notes', 'json']] })}`,
+    expected: `
+//- topology.dot
+digraph g { x [card="a@1.1.0"]; }
+//- cards/a@1.1.0.yaml
+${card({ id: 'a', version: '1.1.0', outputs: [['draft', 'markdown'], ['notes', 'json']] })}`,
+  },
+  'a card file named otherwise is renamed': {
+    code: 'card/filename-mismatch',
+    title: 'Rename the file to `cards/writer@1.0.0.yaml`',
+    fixture: `
+//- cards/writer.yaml
+${card({ id: 'writer' })}`,
+    expected: `
+//- cards/writer@1.0.0.yaml
+${card({ id: 'writer' })}`,
+  },
+  'a namespaced card goes to its namespace folder': {
+    code: 'card/filename-mismatch',
+    title: 'Rename the file to `cards/acme/writer@1.0.0.yaml`',
+    fixture: `
+//- cards/writer.yaml
+${card({ id: 'acme/writer' })}`,
+    expected: `
+//- cards/acme/writer@1.0.0.yaml
+${card({ id: 'acme/writer' })}`,
+  },
+  'a card misfiled under a reserved name is renamed': {
+    code: 'bundle/misfiled-card',
+    title: 'Rename the file to `cards/a@1.0.0.yaml`',
+    fixture: `
+//- topology.dot
+digraph g { x [card="a@1.0.0"]; }
+//- cards/blueprint.yaml
+${a1}`,
+    expected: `
+//- cards/a@1.0.0.yaml
+${a1}`,
+  },
+};
+
+describe('ide: quick fixes', () => {
+  for (const [name, c] of Object.entries(cases)) it(name, () => checkFix(c));
+
+  it('offers nothing for a diagnostic it has no fix for, or of another file', () => {
+    const { bundle } = loadFixture(`
+//- topology.dot
+digraph g { a -> b; b -> a; }`);
+    const other = bundle.result.diagnostics.filter((d) => d.code === 'bundle/no-entry');
+    assert.ok(other.length > 0);
+    assert.deepEqual(codeActions(bundle, 'topology.dot', { start: 0, end: 0 }, other), []);
+    assert.deepEqual(codeActions(bundle, 'cards/none.yaml', { start: 0, end: 0 }, other), []);
+  });
+
+  it('offers no fix-all when every node id is usable', () => {
+    const { bundle } = loadFixture(`
+//- topology.dot
+digraph g { a -> b; }`);
+    assert.deepEqual(codeActions(bundle, 'topology.dot', { start: 0, end: 0 }, []), []);
+  });
+});

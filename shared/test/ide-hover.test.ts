@@ -1,0 +1,341 @@
+/**
+ * Hover (issue 4): terms wherever a card or the extensions file names one, diagnostic codes
+ * anywhere, and in the topology nodes, pins, edges, attribute names and port values.
+ * Each case: a fixture with a `$0` cursor, the text the hover must cover, and what it must say.
+ */
+import assert from 'node:assert/strict';
+import { hover } from '../src/ide';
+import { card, loadWithCursor } from './support/ide';
+
+interface HoverCase {
+  readonly fixture: string;
+  /** The text under the hover's range; omitted with `none`. */
+  readonly span?: string;
+  readonly contains?: readonly string[];
+  readonly excludes?: readonly string[];
+  readonly none?: true;
+}
+
+function checkHover(c: HoverCase): void {
+  const { bundle, file, offset } = loadWithCursor(c.fixture);
+  const result = hover(bundle, file, offset);
+  if (c.none) {
+    assert.equal(result, undefined, `expected no hover, got:\n${result?.contents ?? ''}`);
+    return;
+  }
+  assert.ok(result, 'expected a hover');
+  const text = bundle.files.get(file)?.text ?? '';
+  if (c.span !== undefined) assert.equal(text.slice(result.span.start, result.span.end), c.span);
+  for (const part of c.contains ?? []) assert.ok(result.contents.includes(part), `hover lacks ${JSON.stringify(part)}:\n${result.contents}`);
+  for (const part of c.excludes ?? []) assert.ok(!result.contents.includes(part), `hover has ${JSON.stringify(part)}:\n${result.contents}`);
+}
+
+const writer = card({ id: 'writer', outputs: [['draft', 'markdown'], ['notes', 'json']], extra: ['tools: [file-io]'] });
+const editor = card({ id: 'editor', inputs: [['prose', 'text']], outputs: [['final', 'markdown']], dependencies: ['writer'] });
+const cards = `
+//- cards/writer@1.0.0.yaml
+${writer}
+//- cards/editor@1.0.0.yaml
+${editor}`;
+
+const cases: Record<string, HoverCase> = {
+  'a node type in a card: label, kind, meaning and what the analysis does': {
+    fixture: `
+//- cards/a@1.0.0.yaml
+id: a
+name: A
+type: ag$0ent
+action: act
+version: 1.0.0`,
+    span: 'agent',
+    contains: ['**Agent**', 'node-type', 'A model that reasons', 'Under: nothing', 'autonomy counts the node as running unattended'],
+  },
+  'a node type with a broader chain and a control role': {
+    fixture: `
+//- cards/a@1.0.0.yaml
+type: human-gat$0e`,
+    contains: ['**Human gate**', 'Under: `human-in-the-loop`', 'A person acts at a node of this type', 'control point'],
+  },
+  'a risk marker shows its weight': {
+    fixture: `
+//- cards/a@1.0.0.yaml
+risk_markers: [secret-acc$0ess]`,
+    span: 'secret-access',
+    contains: ['**Secret access**', 'Weight: 1.00', 'risk-marker'],
+  },
+  'an inferred risk marker says how it is inferred': {
+    fixture: `
+//- cards/a@1.0.0.yaml
+risk_markers:
+  - unbounded-lo$0op`,
+    contains: ['Weight: 1.50 (inferred)', 'cycle'],
+  },
+  'a port type shows its broader chain': {
+    fixture: `
+//- cards/a@1.0.0.yaml
+inputs:
+  - name: notes
+    type: markd$0own`,
+    span: 'markdown',
+    contains: ['**Markdown**', 'Under: `text` → `any`', 'fits an input of'],
+  },
+  'a cannot entry is a data type': {
+    fixture: `
+//- cards/a@1.0.0.yaml
+cannot: [acceptance-crit$0eria]`,
+    contains: ['**Acceptance criteria**', 'Under: `structured` → `any`', 'criteria producer'],
+  },
+  'a tool in a block list': {
+    fixture: `
+//- cards/a@1.0.0.yaml
+tools:
+  - file-io
+  - http-fe$0tch`,
+    span: 'http-fetch',
+    contains: ['**HTTP fetch**', 'unvalidated-external-access'],
+  },
+  'a phase': {
+    fixture: `
+//- cards/a@1.0.0.yaml
+phase: [plan$0ning]`,
+    contains: ['**Planning**', 'Phase coverage'],
+  },
+  'a term field name shows what its kind means': {
+    fixture: `
+//- cards/a@1.0.0.yaml
+too$0ls: [git]`,
+    span: 'tools',
+    contains: ['**tool**: what a node is permitted to do'],
+  },
+  'a local term in a card, declared in the extensions file': {
+    fixture: `
+//- ontology/extensions.yaml
+terms:
+  - id: acme/reviewer
+    kind: node-type
+    label: Reviewer
+    description: Reads a change and comments on it.
+    since: "0.1.0"
+    broader: agent
+//- cards/a@1.0.0.yaml
+type: acme/revie$0wer`,
+    span: 'acme/reviewer',
+    contains: ['**Reviewer**', 'Reads a change', 'Under: `agent`', 'Local term, declared in `ontology/extensions.yaml` since 0.1.0'],
+  },
+  'a broader pointer in the extensions file': {
+    fixture: `
+//- ontology/extensions.yaml
+terms:
+  - id: acme/pii
+    kind: data-type
+    label: Personal data
+    description: Data about a person.
+    since: "0.1.0"
+    broader: struct$0ured`,
+    span: 'structured',
+    contains: ['**Structured**'],
+  },
+  'a term id in the extensions file': {
+    fixture: `
+//- ontology/extensions.yaml
+terms:
+  - id: acme/p$0ii
+    kind: data-type
+    label: Personal data
+    description: Data about a person.
+    since: "0.1.0"
+    broader: structured`,
+    contains: ['**Personal data**', 'Under: `structured` → `any`'],
+  },
+  'a term kind in the extensions file': {
+    fixture: `
+//- ontology/extensions.yaml
+terms:
+  - id: acme/pii
+    kind: data-ty$0pe`,
+    contains: ['**data-type**: what an edge carries'],
+  },
+  'an unknown term has no hover': {
+    fixture: `
+//- cards/a@1.0.0.yaml
+type: agn$0et`,
+    none: true,
+  },
+  'a diagnostic code in a topology comment': {
+    fixture: `
+//- topology.dot
+// see bundle/port-mis$0match for why
+digraph g { a; }`,
+    span: 'bundle/port-mismatch',
+    contains: ['**`bundle/port-mismatch`** · error', '```dot'],
+  },
+  'a diagnostic code in a card comment': {
+    fixture: `
+//- cards/a@1.0.0.yaml
+id: a # silences card/spec-too-th$0in? no
+`,
+    span: 'card/spec-too-thin',
+    contains: ['warning', 'spec'],
+  },
+  'a beyond code says it is not DarkPrint\'s': {
+    fixture: `
+//- topology.dot
+/* attractor/unguarded-f$0ork */ digraph g { a; }`,
+    contains: ['not a DarkPrint code'],
+  },
+  'a word shaped like a code that is not one has no hover': {
+    fixture: `
+//- topology.dot
+// see dot/no-such-th$0ing
+digraph g { a; }`,
+    none: true,
+  },
+  'a node id shows its card': {
+    fixture: `
+//- topology.dot
+digraph g {
+  wri$0ter [card="writer@1.0.0"];
+  editor [card="editor@1.0.0"];
+  writer -> editor;
+}${cards}`,
+    span: 'writer',
+    contains: ['Node `writer` runs', '**writer** · `writer@1.0.0` · `agent` (Agent)', 'Outputs: `draft`: `markdown`, `notes`: `json`', '> Does one well-defined step', 'cards/writer@1.0.0.yaml'],
+    excludes: ['**Edge**'],
+  },
+  'a pin shows its card': {
+    fixture: `
+//- topology.dot
+digraph g {
+  writer [card="wri$0ter@1.0.0"];
+}${cards}`,
+    span: '"writer@1.0.0"',
+    contains: ['**writer** · `writer@1.0.0`'],
+  },
+  'an edge arrow shows the ports it pairs and the type it carries': {
+    fixture: `
+//- topology.dot
+digraph g {
+  writer [card="writer@1.0.0"];
+  editor [card="editor@1.0.0"];
+  writer -$0> editor [label="draft"];
+}${cards}`,
+    span: '->',
+    contains: ['**Edge** `writer -> editor`', 'Output `draft` (`markdown`) of `writer@1.0.0` → input `prose` (`text`) of `editor@1.0.0`', 'Carries `markdown`.', 'label: `draft`'],
+  },
+  'an edge endpoint shows the node and the edge': {
+    fixture: `
+//- topology.dot
+digraph g {
+  writer [card="writer@1.0.0"];
+  editor [card="editor@1.0.0"];
+  writer -> edi$0tor;
+}${cards}`,
+    span: 'editor',
+    contains: ['Node `editor` runs', '**Edge** `writer -> editor`', 'Carries `markdown`.'],
+  },
+  'the middle arrow of a chain is its own edge': {
+    fixture: `
+//- topology.dot
+digraph g { a -> b -$0> c; }`,
+    contains: ['**Edge** `b -> c`', 'No port pair: `b` and `c` have no valid card.'],
+    excludes: ['`a -> b`'],
+  },
+  'a node without a card says so': {
+    fixture: `
+//- topology.dot
+digraph g { gho$0st; }`,
+    contains: ['Node `ghost` pins no card.'],
+  },
+  'a node pinning a card the bundle lacks says so': {
+    fixture: `
+//- topology.dot
+digraph g { gh$0ost [card="ghost@9.0.0"]; }`,
+    contains: ['pins `ghost@9.0.0`, which the bundle does not hold'],
+  },
+  'an Attractor node attribute says what the runner does': {
+    fixture: `
+//- topology.dot
+digraph g { a [time$0out="900s"]; }`,
+    span: 'timeout',
+    contains: ['**`timeout`** · node attribute', '*Attractor* (duration)', 'The longest the node may run'],
+  },
+  'a DarkPrint edge attribute': {
+    fixture: `
+//- topology.dot
+digraph g { a -> b [o$0ut="draft"]; }`,
+    contains: ['**`out`** · edge attribute', 'output port of the source'],
+  },
+  'an Attractor edge attribute': {
+    fixture: `
+//- topology.dot
+digraph g { a -> b [wei$0ght=2]; }`,
+    contains: ['Priority among eligible edges', 'default `0`'],
+  },
+  'a node default attribute uses the node scope': {
+    fixture: `
+//- topology.dot
+digraph g { node [sha$0pe=box]; a; }`,
+    contains: ['**`shape`** · node attribute', 'Chooses the handler'],
+  },
+  'a graph attribute statement': {
+    fixture: `
+//- topology.dot
+digraph g { go$0al="Ship it"; a; }`,
+    contains: ['**`goal`** · graph attribute', 'The pipeline\'s goal'],
+  },
+  'an out= value shows the port': {
+    fixture: `
+//- topology.dot
+digraph g {
+  writer [card="writer@1.0.0"];
+  editor [card="editor@1.0.0"];
+  writer -> editor [out="dr$0aft"];
+}${cards}`,
+    span: '"draft"',
+    contains: ['**output `draft`** of `writer@1.0.0` · `markdown` (Markdown)'],
+  },
+  'an in= value naming no port says so': {
+    fixture: `
+//- topology.dot
+digraph g {
+  writer [card="writer@1.0.0"];
+  editor [card="editor@1.0.0"];
+  writer -> editor [in="pr$0ose2"];
+}${cards}`,
+    contains: ['`editor@1.0.0` has no input named `prose2`.'],
+  },
+  'an undirected topology (no blueprint) still hovers nodes': {
+    fixture: `
+//- topology.dot
+graph g { wri$0ter [card="writer@1.0.0"]; }${cards}`,
+    contains: ['**writer** · `writer@1.0.0`'],
+  },
+  'a dependency entry shows the card it names': {
+    fixture: `
+${cards.replace('dependencies: [writer]', 'dependencies: [wri$0ter]')}`,
+    contains: ['Depends on', '**writer** · `writer@1.0.0`'],
+  },
+  'a card id shows the nodes pinning it': {
+    fixture: `
+//- topology.dot
+digraph g { w1 [card="writer@1.0.0"]; w2 [card="writer@1.0.0"]; }
+${cards.replace('id: writer', 'id: wri$0ter')}`,
+    contains: ['`writer@1.0.0` is pinned by `w1`, `w2`.'],
+  },
+  'whitespace has no hover': {
+    fixture: `
+//- topology.dot
+digraph g {  $0  a; }`,
+    none: true,
+  },
+  'keywords have no hover': {
+    fixture: `
+//- topology.dot
+digr$0aph g { a; }`,
+    none: true,
+  },
+};
+
+describe('ide: hover', () => {
+  for (const [name, c] of Object.entries(cases)) it(name, () => checkHover(c));
+});

@@ -1,0 +1,233 @@
+/**
+ * Rename (issue 4): node ids across the topology, card ids across the bundle; the new name
+ * checked against the right grammar and refused when taken. Each case: a fixture with a `$0`
+ * cursor, the new name, and either the files after the edit (only those listed are compared;
+ * a file renamed away must be gone) or the start of the error message.
+ */
+import assert from 'node:assert/strict';
+import { applyWorkspaceEdit, prepareRename, rename } from '../src/ide';
+import { parseFixture } from './support/fixture';
+import { card, loadWithCursor } from './support/ide';
+
+interface RenameCase {
+  readonly fixture: string;
+  readonly newName: string;
+  /** The placeholder prepareRename offers (and the text its range covers, without quotes). */
+  readonly placeholder?: string;
+  readonly expected?: string;
+  readonly error?: string;
+}
+
+function checkRename(c: RenameCase): void {
+  const { bundle, file, offset } = loadWithCursor(c.fixture);
+  if (c.placeholder !== undefined) {
+    const target = prepareRename(bundle, file, offset);
+    assert.ok(target, 'expected a rename target');
+    assert.equal(target.placeholder, c.placeholder);
+  }
+  const result = rename(bundle, file, offset, c.newName);
+  if (c.error !== undefined) {
+    assert.ok('error' in result, `expected an error, got ${JSON.stringify(result)}`);
+    assert.ok(result.error.includes(c.error), result.error);
+    return;
+  }
+  assert.ok(!('error' in result), 'error' in result ? result.error : '');
+  const before = new Map([...bundle.files].map(([path, f]) => [path, f.text] as const));
+  const after = applyWorkspaceEdit(before, result);
+  for (const r of result.renames ?? []) assert.ok(!after.has(r.from), `${r.from} was renamed away`);
+  for (const f of parseFixture(c.expected ?? '').files) assert.equal(after.get(f.path), f.text, `text of ${f.path}`);
+}
+
+const a1 = card({ id: 'a', outputs: [['out', 'text']] });
+const a2 = card({ id: 'a', version: '2.0.0', outputs: [['out', 'text']] });
+const b1 = card({ id: 'b', inputs: [['in', 'text']], dependencies: ['a'] });
+
+const cases: Record<string, RenameCase> = {
+  'a node id everywhere it occurs, and nowhere else': {
+    fixture: `
+//- topology.dot
+// start: where the run begins
+digraph g {
+  label="start here";
+  st$0art [card="a@1.0.0", label="start"];
+  subgraph cluster_start { start; restart; }
+  start -> b -> start_step2;
+  {start b} -> c;
+  c -> "start";
+}`,
+    newName: 'begin',
+    placeholder: 'start',
+    expected: `
+//- topology.dot
+// start: where the run begins
+digraph g {
+  label="start here";
+  begin [card="a@1.0.0", label="start"];
+  subgraph cluster_start { begin; restart; }
+  begin -> b -> start_step2;
+  {begin b} -> c;
+  c -> begin;
+}`,
+  },
+  'from an edge endpoint, with the dependencies naming the node id': {
+    fixture: `
+//- topology.dot
+digraph g {
+  w [card="a@1.0.0"];
+  r [card="b@1.0.0"];
+  w$0 -> r;
+}
+//- cards/a@1.0.0.yaml
+${a1}
+//- cards/b@1.0.0.yaml
+${card({ id: 'b', inputs: [['in', 'text']], dependencies: ['w'] })}`,
+    newName: 'writer',
+    expected: `
+//- topology.dot
+digraph g {
+  writer [card="a@1.0.0"];
+  r [card="b@1.0.0"];
+  writer -> r;
+}
+//- cards/b@1.0.0.yaml
+${card({ id: 'b', inputs: [['in', 'text']], dependencies: ['writer'] })}`,
+  },
+  'a hyphenated node id can be renamed': {
+    fixture: `
+//- topology.dot
+digraph g { code-b$0uilder; code-builder -> x; }`,
+    newName: 'code_builder',
+    placeholder: 'code-builder',
+    expected: `
+//- topology.dot
+digraph g { code_builder; code_builder -> x; }`,
+  },
+  'the same name is no edit': {
+    fixture: `
+//- topology.dot
+digraph g { a$0; }`,
+    newName: 'a',
+    expected: `
+//- topology.dot
+digraph g { a; }`,
+  },
+  'a keyword is refused': {
+    fixture: `
+//- topology.dot
+digraph g { a$0; }`,
+    newName: 'node',
+    error: '`node` is a DOT keyword, so it cannot name a node; try `node_step`.',
+  },
+  'a boundary id is refused': {
+    fixture: `
+//- topology.dot
+digraph g { a$0; }`,
+    newName: 'exit',
+    error: "`exit` is the name Attractor gives the pipeline's exit",
+  },
+  'a name that is not an identifier is refused': {
+    fixture: `
+//- topology.dot
+digraph g { a$0; }`,
+    newName: '2nd-pass',
+    error: 'cannot name a node: a node id is letters, digits and `_`, not starting with a digit; try `n_2nd_pass`.',
+  },
+  'a name another node has is refused': {
+    fixture: `
+//- topology.dot
+digraph g { a$0 -> b; }`,
+    newName: 'b',
+    error: 'A node named `b` already exists in topology.dot',
+  },
+  'a card id from its id field: every version, file names, pins and dependencies': {
+    fixture: `
+//- topology.dot
+digraph g {
+  x [card="a@1.0.0"];
+  z [card = "a@2.0.0"];
+  y [card="b@1.0.0"];
+  x -> y;
+}
+//- cards/a@1.0.0.yaml
+${a1.replace('id: a', 'id: a$0')}
+//- cards/a@2.0.0.yaml
+${a2}
+//- cards/b@1.0.0.yaml
+${b1}`,
+    newName: 'alpha',
+    placeholder: 'a',
+    expected: `
+//- topology.dot
+digraph g {
+  x [card="alpha@1.0.0"];
+  z [card = "alpha@2.0.0"];
+  y [card="b@1.0.0"];
+  x -> y;
+}
+//- cards/alpha@1.0.0.yaml
+${a1.replace('id: a', 'id: alpha')}
+//- cards/alpha@2.0.0.yaml
+${a2.replace('id: a', 'id: alpha')}
+//- cards/b@1.0.0.yaml
+${b1.replace('[a]', '[alpha]')}`,
+  },
+  'a card id from a pin, keeping quotes in a JSON card and a file named otherwise': {
+    fixture: `
+//- topology.dot
+digraph g { x [card="a$0@1.0.0"]; }
+//- cards/first.json
+{"id": "a", "name": "A", "type": "agent", "action": "act", "spec": "Does one well-defined step of the pipeline and reports.", "inputs": [], "outputs": [], "version": "1.0.0"}`,
+    newName: 'alpha',
+    placeholder: 'a',
+    expected: `
+//- topology.dot
+digraph g { x [card="alpha@1.0.0"]; }
+//- cards/first.json
+{"id": "alpha", "name": "A", "type": "agent", "action": "act", "spec": "Does one well-defined step of the pipeline and reports.", "inputs": [], "outputs": [], "version": "1.0.0"}`,
+  },
+  'a version= pin becomes a card= pin': {
+    fixture: `
+//- topology.dot
+digraph g { a [version="1.0.0"]; }
+//- cards/a@1.0.0.yaml
+${a1.replace('id: a', 'id: a$0')}`,
+    newName: 'alpha',
+    expected: `
+//- topology.dot
+digraph g { a [card="alpha@1.0.0"]; }`,
+  },
+  'a card id that is not an id is refused': {
+    fixture: `
+//- cards/a@1.0.0.yaml
+${a1.replace('id: a', 'id: a$0')}`,
+    newName: 'Alpha_1',
+    error: '`Alpha_1` is not a card id',
+  },
+  'a card id the bundle already holds is refused': {
+    fixture: `
+//- cards/a@1.0.0.yaml
+${a1.replace('id: a', 'id: a$0')}
+//- cards/b@1.0.0.yaml
+${b1}`,
+    newName: 'b',
+    error: 'The bundle already holds a card with id `b` (cards/b@1.0.0.yaml)',
+  },
+  'nothing to rename in a comment': {
+    fixture: `
+//- topology.dot
+// a$0
+digraph g { a; }`,
+    newName: 'b',
+    error: 'Nothing here can be renamed',
+  },
+};
+
+describe('ide: rename', () => {
+  for (const [name, c] of Object.entries(cases)) it(name, () => checkRename(c));
+  it('prepareRename is undefined where nothing can be renamed', () => {
+    const { bundle, file, offset } = loadWithCursor(`
+//- cards/a@1.0.0.yaml
+name: Wri$0ter`);
+    assert.equal(prepareRename(bundle, file, offset), undefined);
+  });
+});
