@@ -280,10 +280,18 @@ describe('the DarkPrint extension in VS Code 1.100 (code-server)', function () {
 
   /**
    * The simple open dialog (a quick input holding a path): types `target`, waits until the list
-   * shows it (the file focused, or the folder's own contents: only `..` for an empty folder),
+   * shows it (the file among its folder's entries, or the folder's own contents: only `..` for an empty folder),
    * accepts, and waits for the dialog to move on to its next question or close.
    */
   async function fillFileDialog(target: string): Promise<void> {
+    // The dialog first fills in the folder it starts from and lists it; typing before that is lost.
+    await page.waitForFunction(
+      () =>
+        (document.querySelector<HTMLInputElement>('.quick-input-widget .quick-input-box input')?.value ?? '').endsWith('/') &&
+        document.querySelectorAll('.quick-input-widget .quick-input-list .monaco-list-row').length > 0,
+      undefined,
+      { timeout: stepTimeoutMs, polling: 100 },
+    );
     const title = page.locator('.quick-input-widget .quick-input-title');
     const before = (await title.innerText()).trim();
     const input = page.locator('.quick-input-widget .quick-input-box input');
@@ -293,8 +301,9 @@ describe('the DarkPrint extension in VS Code 1.100 (code-server)', function () {
       ({ target, fileName }) => {
         if (document.querySelector<HTMLInputElement>('.quick-input-widget .quick-input-box input')?.value !== target) return false;
         const rows = Array.from(document.querySelectorAll('.quick-input-widget .quick-input-list .monaco-list-row'));
-        if (fileName !== undefined) return rows.some((row) => row.classList.contains('focused') && (row.textContent ?? '').trim() === fileName);
-        return rows.length === 1 && (rows[0]!.textContent ?? '').trim() === '..';
+        const labels = rows.map((row) => row.querySelector('.label-name')?.textContent ?? row.getAttribute('aria-label') ?? '');
+        if (fileName !== undefined) return labels.some((label) => label.trim() === fileName);
+        return labels.length === 1 && labels[0]!.trim() === '..';
       },
       { target, fileName },
       { timeout: stepTimeoutMs, polling: 100 },

@@ -23,7 +23,7 @@ export async function openFile(workbench: Workbench, relativePath: string, langu
   const { page } = workbench;
   await quickInput(workbench, 'Control+P');
   // Quick Open reads `@` as "go to symbol", so type the path only up to it.
-  await page.keyboard.type(relativePath.split('@')[0]!);
+  await page.keyboard.insertText(relativePath.split('@')[0]!);
   const fileName = relativePath.split('/').pop() ?? relativePath;
   const description = relativePath.includes('/') ? relativePath.slice(0, relativePath.lastIndexOf('/')) : '';
   const row = page
@@ -44,7 +44,7 @@ export async function openFile(workbench: Workbench, relativePath: string, langu
 export async function runCommand(workbench: Workbench, title: string): Promise<void> {
   const { page } = workbench;
   await quickInput(workbench, 'F1');
-  await page.keyboard.type(title);
+  await page.keyboard.insertText(title);
   const row = page.locator('.quick-input-widget .quick-input-list .monaco-list-row').filter({ has: page.locator('.label-name', { hasText: exactText(title) }) });
   await row.first().waitFor({ state: 'visible', timeout: workbench.stepTimeoutMs });
   await row.first().click();
@@ -55,7 +55,7 @@ export async function runCommand(workbench: Workbench, title: string): Promise<v
 export async function goTo(workbench: Workbench, line: number, column: number): Promise<void> {
   const { page } = workbench;
   await quickInput(workbench, 'Control+G');
-  await page.keyboard.type(`${line}:${column}`);
+  await page.keyboard.insertText(`${line}:${column}`);
   await page.keyboard.press('Enter');
   await waitForStatus(workbench, 'status.editor.selection', `Ln ${line}, Col ${column}`);
 }
@@ -190,17 +190,32 @@ export async function suggestions(workbench: Workbench, expected: readonly strin
   return labels();
 }
 
-/** Opens the code actions at the cursor (Ctrl+.) and applies the one whose title contains `title`. */
+/**
+ * Opens the code actions at the cursor (Ctrl+.), moves the keyboard focus to the one whose title
+ * contains `title` and applies it with Enter. Resolves to every title the menu offered.
+ */
 export async function applyCodeAction(workbench: Workbench, title: string): Promise<string[]> {
   const { page } = workbench;
   await page.keyboard.press('Control+.');
   const menu = page.locator('.action-widget');
   await menu.waitFor({ state: 'visible', timeout: workbench.stepTimeoutMs });
   const rows = menu.locator('.monaco-list-row.action');
-  const titles = await rows.evaluateAll((elements) => elements.map((element) => (element.textContent ?? '').trim()));
-  const row = rows.filter({ hasText: title });
-  if ((await row.count()) === 0) throw new Error(`No code action contains "${title}". The menu offers: ${titles.join(' | ')}`);
-  await row.first().click();
+  await rows.first().waitFor({ state: 'visible', timeout: workbench.stepTimeoutMs });
+  const titles = await rows.evaluateAll((elements) => elements.map((element) => element.getAttribute('aria-label') ?? (element.textContent ?? '').trim()));
+  const target = titles.findIndex((candidate) => candidate.includes(title));
+  if (target < 0) throw new Error(`No code action contains "${title}". The menu offers: ${titles.join(' | ')}`);
+  for (let step = 0; step <= titles.length; step += 1) {
+    const focused = menu.locator('.monaco-list-row.action.focused');
+    const label = (await focused.count()) === 0 ? '' : ((await focused.first().getAttribute('aria-label')) ?? '');
+    if (label.includes(title)) break;
+    await page.keyboard.press('ArrowDown');
+    await page.waitForFunction(
+      (previous) => (document.querySelector('.action-widget .monaco-list-row.action.focused')?.getAttribute('aria-label') ?? '') !== previous,
+      label,
+      { timeout: workbench.stepTimeoutMs, polling: 50 },
+    );
+  }
+  await page.keyboard.press('Enter');
   await menu.waitFor({ state: 'hidden', timeout: workbench.stepTimeoutMs });
   return titles;
 }
@@ -240,15 +255,24 @@ export async function notification(workbench: Workbench, text: string): Promise<
   return (await toast.first().innerText()).trim();
 }
 
-/** Closes every editor without saving, so one test's edits never leak into the next. */
+/** Closes every editor, answering "Don't Save" for edited ones, so one test's edits never leak into the next. */
 export async function revertAndCloseAll(workbench: Workbench): Promise<void> {
   const { page } = workbench;
   await page.keyboard.press('Escape');
-  await runCommand(workbench, 'View: Revert and Close Editor').catch(() => undefined);
+  const tabs = page.locator('.editor-group-container .tabs-container .tab');
+  if ((await tabs.count()) === 0) return;
   await runCommand(workbench, 'View: Close All Editors');
+  await page.waitForFunction(
+    () => document.querySelector('.monaco-dialog-box') !== null || document.querySelectorAll('.editor-group-container .tabs-container .tab').length === 0,
+    undefined,
+    { timeout: workbench.stepTimeoutMs, polling: 100 },
+  );
   const dialog = page.locator('.monaco-dialog-box');
-  if (await dialog.isVisible()) await dialog.locator('.monaco-button', { hasText: "Don't Save" }).click();
-  await page.locator('.editor-group-container .tabs-container .tab').first().waitFor({ state: 'detached', timeout: workbench.stepTimeoutMs });
+  if ((await dialog.count()) > 0) {
+    await dialog.locator('.monaco-button', { hasText: "Don't Save" }).click();
+    await dialog.waitFor({ state: 'detached', timeout: workbench.stepTimeoutMs });
+  }
+  await tabs.first().waitFor({ state: 'detached', timeout: workbench.stepTimeoutMs });
 }
 
 async function quickInput(workbench: Workbench, key: string): Promise<void> {
@@ -260,7 +284,7 @@ async function quickInput(workbench: Workbench, key: string): Promise<void> {
   await page.keyboard.press('Backspace');
   // Clearing the box also clears the mode prefix the key put there.
   const prefix = key === 'F1' ? '>' : key === 'Control+G' ? ':' : '';
-  if (prefix !== '') await page.keyboard.type(prefix);
+  if (prefix !== '') await page.keyboard.insertText(prefix);
 }
 
 function exactText(text: string): RegExp {

@@ -12,7 +12,7 @@
  * Knows no LSP type and no `fs`: paths are absolute file-system paths, texts are strings.
  */
 import path from 'node:path';
-import { loadBundle, type LoadResult } from '../../shared/src/bundle/resolve';
+import { createLoadMemo, loadBundle, type LoadMemo, type LoadResult } from '../../shared/src/bundle/resolve';
 import type { SourceFile } from '../../shared/src/bundle/model';
 import type { CardReadResult } from '../../shared/src/bundle/card-model';
 import { readCard } from '../../shared/src/check/card';
@@ -40,6 +40,10 @@ export interface BundleState {
   readonly cardReads: Map<string, { readonly text: string; readonly vocabulary: string; readonly result: CardReadResult }>;
   /** Open documents' source files by relative path, reused while their version is the same. */
   readonly openFiles: Map<string, { readonly version: number; readonly file: SourceFile }>;
+  /** The engine's own reuse between loads (topology parse and lint, vocabulary, manifest). */
+  readonly memo: LoadMemo;
+  /** URIs of the bundle's files by relative path (disk spelling). */
+  readonly uris: Map<string, string>;
 }
 
 export interface Snapshot {
@@ -85,6 +89,8 @@ export function addBundle(db: Database, root: string, disk: ReadonlyMap<string, 
     snapshot: undefined,
     cardReads: new Map(),
     openFiles: new Map(),
+    memo: createLoadMemo(),
+    uris: new Map(),
   };
   db.bundles.set(root, bundle);
   return bundle;
@@ -190,7 +196,7 @@ export function snapshotOf(db: Database, bundle: BundleState): Snapshot {
   }
   const ordered = [...files.values()];
   const started = performance.now();
-  const result = loadBundle(ordered, { folderName: path.basename(bundle.root), readCard: memoisedReader(bundle) });
+  const result = loadBundle(ordered, { folderName: path.basename(bundle.root), readCard: memoisedReader(bundle), memo: bundle.memo });
   const loadMs = performance.now() - started;
   for (const relative of [...bundle.cardReads.keys()]) if (!files.has(relative)) bundle.cardReads.delete(relative);
   for (const relative of [...bundle.openFiles.keys()]) if (!versions.has(relative)) bundle.openFiles.delete(relative);
@@ -212,7 +218,14 @@ export function snapshotOf(db: Database, bundle: BundleState): Snapshot {
       return index;
     },
     uri(relative: string): string {
-      return uris.get(relative) ?? db.uriOf(path.join(bundle.root, ...relative.split('/')));
+      const open = uris.get(relative);
+      if (open !== undefined) return open;
+      let uri = bundle.uris.get(relative);
+      if (uri === undefined) {
+        uri = db.uriOf(path.join(bundle.root, ...relative.split('/')));
+        bundle.uris.set(relative, uri);
+      }
+      return uri;
     },
   };
   bundle.snapshot = snapshot;

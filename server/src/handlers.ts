@@ -4,6 +4,7 @@
  * in shared/src/ide) and converts the answer. Each is guarded: an exception is logged and the
  * request answered empty, so no request can stop the server.
  */
+import { ErrorCodes, ResponseError } from 'vscode-languageserver';
 import type {
   CancellationToken,
   CodeAction as LspCodeAction,
@@ -80,7 +81,7 @@ export function registerHandlers(context: ServerContext): void {
   connection.onHover(
     guard('hover', null, async (params): Promise<Hover | null> => {
       const at = await context.fileOf(params.textDocument.uri);
-      if (!at || !features.hover) return null;
+      if (!at) return null;
       const result = features.hover(at.snapshot.ide, at.file, toOffset(at.index, params.position));
       return result ? toHover(at.snapshot, at.file, result, context.support()) : null;
     }),
@@ -89,7 +90,7 @@ export function registerHandlers(context: ServerContext): void {
   connection.onCompletion(
     guard('completion', null, async (params): Promise<CompletionList | null> => {
       const at = await context.fileOf(params.textDocument.uri);
-      if (!at || !features.complete) return null;
+      if (!at) return null;
       const result = features.complete(at.snapshot.ide, at.file, toOffset(at.index, params.position));
       return result ? toCompletionList(at.snapshot, at.file, params.position, result, context.support()) : null;
     }),
@@ -98,7 +99,7 @@ export function registerHandlers(context: ServerContext): void {
   connection.onDefinition(
     guard('definition', null, async (params): Promise<Location[] | null> => {
       const at = await context.fileOf(params.textDocument.uri);
-      if (!at || !features.definition) return null;
+      if (!at) return null;
       const targets = features.definition(at.snapshot.ide, at.file, toOffset(at.index, params.position));
       return targets.length > 0 ? targets.map((t) => toLocation(at.snapshot, t)) : null;
     }),
@@ -107,7 +108,7 @@ export function registerHandlers(context: ServerContext): void {
   connection.onReferences(
     guard('references', null, async (params): Promise<Location[] | null> => {
       const at = await context.fileOf(params.textDocument.uri);
-      if (!at || !features.references) return null;
+      if (!at) return null;
       const targets = features.references(at.snapshot.ide, at.file, toOffset(at.index, params.position), params.context.includeDeclaration);
       return targets.map((t) => toLocation(at.snapshot, t));
     }),
@@ -116,25 +117,27 @@ export function registerHandlers(context: ServerContext): void {
   connection.onPrepareRename(
     guard('prepareRename', null, async (params): Promise<{ range: Range; placeholder: string } | null> => {
       const at = await context.fileOf(params.textDocument.uri);
-      if (!at || !features.prepareRename) return null;
+      if (!at) return null;
       const target = features.prepareRename(at.snapshot.ide, at.file, toOffset(at.index, params.position));
       return target ? toPrepareRename(at.index, target) : null;
     }),
   );
 
   connection.onRenameRequest(
-    guard('rename', null, async (params): Promise<LspWorkspaceEdit | null> => {
+    guard('rename', null, async (params): Promise<LspWorkspaceEdit | ResponseError | null> => {
       const at = await context.fileOf(params.textDocument.uri);
-      if (!at || !features.rename) return null;
+      if (!at) return null;
       const edit = features.rename(at.snapshot.ide, at.file, toOffset(at.index, params.position), params.newName);
-      return edit ? (toWorkspaceEdit(at.snapshot, edit, context.support()) ?? null) : null;
+      // A rename the engine refuses (nothing renamable, an unusable name) tells the user why.
+      if ('error' in edit) return new ResponseError(ErrorCodes.InvalidRequest, edit.error);
+      return toWorkspaceEdit(at.snapshot, edit, context.support()) ?? { changes: {} };
     }),
   );
 
   connection.onDocumentSymbol(
     guard('documentSymbol', null, async (params): Promise<LspDocumentSymbol[] | null> => {
       const at = await context.fileOf(params.textDocument.uri);
-      if (!at || !features.documentSymbols) return null;
+      if (!at) return null;
       return toDocumentSymbols(at.index, features.documentSymbols(at.snapshot.ide, at.file));
     }),
   );
@@ -142,7 +145,7 @@ export function registerHandlers(context: ServerContext): void {
   connection.onFoldingRanges(
     guard('foldingRange', null, async (params): Promise<FoldingRange[] | null> => {
       const at = await context.fileOf(params.textDocument.uri);
-      if (!at || !features.foldingRanges) return null;
+      if (!at) return null;
       return toFoldingRanges(at.index, features.foldingRanges(at.snapshot.ide, at.file));
     }),
   );
@@ -150,13 +153,13 @@ export function registerHandlers(context: ServerContext): void {
   connection.onCodeAction(
     guard('codeAction', null, async (params): Promise<LspCodeAction[] | null> => {
       const at = await context.fileOf(params.textDocument.uri);
-      if (!at || !features.codeActions) return null;
+      if (!at) return null;
       const span = toSpan(at.index, params.range);
       const only = params.context.only;
       const fileDiagnostics = context.publisher.diagnosticsByFile(at.snapshot).get(at.file) ?? [];
       const wantsAll = only?.some((kind) => kind === 'source' || kind.startsWith('source.fixAll')) ?? false;
       const relevant = wantsAll ? fileDiagnostics : fileDiagnostics.filter((d) => touches(d, span));
-      const actions = features.codeActions(at.snapshot.ide, at.file, span, relevant, only);
+      const actions = features.codeActions(at.snapshot.ide, at.file, span, relevant);
       const support = context.support();
       const out: LspCodeAction[] = [];
       for (const action of actions) {

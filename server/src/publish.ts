@@ -117,7 +117,9 @@ export function createPublisher(options: PublisherOptions): Publisher {
     queue.delete(bundle.root);
     const snapshot = snapshotOf(db, bundle);
     const groups = diagnosticsByFile(snapshot);
-    const files = new Set<string>([...snapshot.files.keys(), ...groups.keys()]);
+    // Only files with diagnostics or an open version need a publication; every other file of the
+    // bundle shows nothing, which is cleared below when it showed something before.
+    const files = new Set<string>([...groups.keys(), ...snapshot.versions.keys()]);
     const current = new Map<string, { file: string; diagnostics: LspDiagnostic[]; version: number | undefined }>();
     for (const file of files) {
       const list = groups.get(file) ?? [];
@@ -127,8 +129,8 @@ export function createPublisher(options: PublisherOptions): Publisher {
         version: snapshot.versions.get(file),
       });
     }
-    // Clear what left the bundle first: an open document's URI may be spelled differently
-    // from the disk file's, and the newer spelling must win.
+    // Clear what shows nothing now (fixed, deleted, renamed) first: an open document's URI may
+    // be spelled differently from the disk file's, and the newer spelling must win.
     const previous = urisOf.get(bundle.root) ?? new Set<string>();
     for (const uri of previous) {
       if (current.has(uri)) continue;

@@ -300,10 +300,14 @@ export function startServer(connection: Connection): void {
       } catch (error) {
         log(`darkprint: registering for workspace notifications failed: ${describe(error)}`);
       }
-      await refreshSettings();
-      await onDisk('scanning the workspace', rescan);
-      for (const file of db.open.keys()) if (!ownerOf(db, file)) void discover(file);
-      markReady();
+      try {
+        await refreshSettings();
+        await onDisk('scanning the workspace', rescan);
+        for (const file of db.open.keys()) if (!ownerOf(db, file)) void discover(file);
+      } finally {
+        // Requests wait for this; whatever went wrong above was logged, and they answer from what is known.
+        markReady();
+      }
     })();
   });
 

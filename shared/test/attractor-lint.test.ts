@@ -114,6 +114,7 @@ digraph g {
   b [x=1, y="a"z=2];
 //             ^ warning attractor/attr-separator: add \`,\` before the next one
   c [x=1, y=2,];
+  d [v=1.0.0, w=2];
 }
 `,
   'hash-comment from # to the end of the line, never inside strings or other comments': `

@@ -236,6 +236,21 @@ digraph g {
 `,
     nodeAttrs: { a: 'max-retries=3 shape=round-box' },
   },
+  'an unquoted dotted value is one error asking for quotes, and is kept': {
+    fixture: `
+//- topology.dot
+digraph g {
+  a [version=1.0.0, shape=box];
+//           ^^^^^ error dot/parse-error: quote it: \`"1.0.0"\`
+  rank = 1.5.2
+//       ^^^^^ error dot/parse-error: \`1.5.2\`
+  b [card=spec-planner@1.0.0];
+//                    ^ error dot/parse-error: between double quotes
+}
+`,
+    nodeAttrs: { a: 'version=1.0.0 shape=box', b: 'card=spec-planner@1.0.0' },
+    graphAttrs: 'rank=1.5.2',
+  },
   'unreadable characters are reported once per run and skipped': {
     fixture: `
 //- topology.dot
@@ -657,6 +672,17 @@ describe('DOT parser (E§13)', () => {
       assert.equal(result.graph, undefined);
       assert.deepEqual(result.diagnostics.map((d) => [d.code, d.location.span]), [['dot/parse-error', { start: 0, end: 0 }]]);
       assert.match(result.diagnostics[0].message, /holds no graph/);
+    }
+  });
+
+  it('lists other dot/* findings 20 times per code, then one summary', () => {
+    const text = `digraph g {\n${Array.from({ length: 25 }, (_, i) => `  n${i} [l=<x>]; n${i} [l=2]; n${i} -> n${i};`).join('\n')}\n}`;
+    const found = parseDot(text).diagnostics;
+    for (const code of ['dot/unsupported', 'dot/duplicate-node', 'dot/self-loop']) {
+      const of = found.filter((d) => d.code === code);
+      assert.equal(of.length, 21, code);
+      assert.deepEqual(of.filter((d) => d.location.span === undefined).map((d) => d.location), [{ file: 'topology.dot' }]);
+      assert.match(of.find((d) => d.location.span === undefined)?.message ?? '', /25 times/);
     }
   });
 

@@ -44,7 +44,7 @@ function checkCompletion(c: CompletionCase): void {
   const text = bundle.files.get(file)?.text ?? '';
   if (c.replaces !== undefined) assert.equal(text.slice(result.span.start, result.span.end), c.replaces);
   for (const [label, insert] of Object.entries(c.inserts ?? {})) {
-    const found = result.items.find((i) => i.label === label);
+    const found: CompletionItem | undefined = result.items.find((i) => i.label === label);
     assert.equal(found?.insertText ?? found?.label, insert, `insert text of ${label}`);
   }
   for (const [label, detail] of Object.entries(c.details ?? {})) {

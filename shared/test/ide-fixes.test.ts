@@ -704,6 +704,33 @@ digraph g { a -> b; b -> a; }`);
     assert.deepEqual(codeActions(bundle, 'cards/none.yaml', { start: 0, end: 0 }, other), []);
   });
 
+  it('removing type= also offers to open the card\'s type', () => {
+    const { bundle } = loadFixture(`
+//- topology.dot
+digraph g { a [card="a@1.0.0", type="codergen"]; }${cards}`);
+    const diagnostic = bundle.result.diagnostics.find((d) => d.code === 'attractor/reserved-attribute');
+    assert.ok(diagnostic);
+    const actions = codeActions(bundle, 'topology.dot', diagnostic.location.span ?? { start: 0, end: 0 }, [diagnostic]);
+    const open = actions.find((a) => a.show !== undefined);
+    assert.ok(open, actions.map((a) => a.title).join(' | '));
+    assert.equal(open.title, 'Remove `type` from node `a` and open the `type` of `a@1.0.0`');
+    const text = bundle.files.get(open.show?.file ?? '')?.text ?? '';
+    assert.equal(open.show?.file, 'cards/a@1.0.0.yaml');
+    assert.equal(text.slice(open.show?.span.start, open.show?.span.end), 'agent');
+  });
+
+  it('fixes only the diagnostics that touch the range asked about', () => {
+    const { bundle } = loadFixture(`
+//- topology.dot
+digraph g { a [label="x"; shape=box]; }`);
+    const text = bundle.files.get('topology.dot')?.text ?? '';
+    const at = text.indexOf(';');
+    const all = bundle.result.diagnostics;
+    assert.deepEqual(codeActions(bundle, 'topology.dot', { start: at, end: at }, all).map((a) => a.title), ['Replace `;` with `,`']);
+    assert.deepEqual(codeActions(bundle, 'topology.dot', { start: 0, end: 1 }, all), []);
+    assert.deepEqual(codeActions(bundle, 'topology.dot', { start: at, end: at }, []), []);
+  });
+
   it('offers no fix-all when every node id is usable', () => {
     const { bundle } = loadFixture(`
 //- topology.dot

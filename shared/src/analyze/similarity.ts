@@ -6,9 +6,8 @@
  * Similarity is the Jaccard index of the two shingle sets, 0 when either set is empty.
  *
  * `findSimilarSpecs` is the bulk form the analyzer uses on large bundles: each text is cut into
- * shingles once, words and shingles are interned to integers (a shingle's key is a number made
- * of its three word ids, never a joined string), and a prefix-filtered inverted index means
- * only pairs that can pass the threshold are ever scored.
+ * shingles once, words and shingles are interned to integers (no shingle string is built), and a
+ * prefix-filtered inverted index means only pairs that can pass the threshold are ever scored.
  */
 
 /** The shingle width. */
@@ -79,12 +78,12 @@ export interface SimilarPair {
  * probed; each candidate pair found that way is then scored exactly on the full sets.
  */
 export function findSimilarSpecs(subjects: readonly string[], references: readonly string[], threshold: number): SimilarPair[] {
-  const index = createShingleIndex();
-  const referenceSets = references.map((text) => index.shingleIds(text));
-  const subjectSets = subjects.map((text) => index.shingleIds(text));
+  const { sets, count } = shingleSets([...references, ...subjects]);
+  const referenceSets = sets.slice(0, references.length);
+  const subjectSets = sets.slice(references.length);
 
   // the global order: rarer among the references first, ties by id
-  const frequency = new Int32Array(index.size());
+  const frequency = new Int32Array(count);
   for (const set of referenceSets) if (set !== undefined) for (const id of set) frequency[id]++;
   // sorted natively as numbers: frequency in the high bits, id in the low 32
   const idBits = 2 ** 32;
@@ -97,13 +96,13 @@ export function findSimilarSpecs(subjects: readonly string[], references: readon
   };
 
   // the inverted index over reference prefixes: shingle id -> references
-  const postings = new Map<number, number[]>();
+  const postings: (number[] | undefined)[] = new Array<number[] | undefined>(count);
   referenceSets.forEach((set, r) => {
     if (set === undefined) return;
     for (const key of prefix(set)) {
       const id = key % idBits;
-      const list = postings.get(id);
-      if (list === undefined) postings.set(id, [r]);
+      const list = postings[id];
+      if (list === undefined) postings[id] = [r];
       else list.push(r);
     }
   });
@@ -114,7 +113,7 @@ export function findSimilarSpecs(subjects: readonly string[], references: readon
   subjectSets.forEach((own, s) => {
     if (own === undefined) return;
     for (const key of prefix(own)) {
-      const holders = postings.get(key % idBits);
+      const holders = postings[key % idBits];
       if (holders === undefined) continue;
       for (const r of holders) {
         if (seen[r] === s) continue;
@@ -150,57 +149,76 @@ function sharedCount(a: Int32Array, b: Int32Array): number {
   return common;
 }
 
-interface ShingleIndex {
-  /** The distinct shingle ids of a text of three words or more, ascending (undefined for a shorter one). */
-  shingleIds(text: string): Int32Array | undefined;
-  /** How many distinct shingles have been seen (every id is below it). */
-  size(): number;
-}
-
 /**
- * Interns words to integers and 3-word shingles to integers, so a shingle is looked up by a
- * number made of its three word ids rather than by a joined string. Same shingles as
- * `shinglesOfWords` for texts of three words or more: words hold no space, so joining them with
- * one is the same as listing them.
+ * The distinct 3-word shingles of each text, as ascending integer ids shared by all the texts
+ * (undefined for a text of fewer than three words), and how many distinct shingles there are.
+ * Words are interned to integers, and a shingle, a triple of word ids, is interned through an
+ * open-addressing hash table on typed arrays, so no shingle string is ever built. Same
+ * shingles as `shinglesOfWords` for texts of three words or more: words hold no space, so
+ * joining them with one is the same as listing them.
  */
-function createShingleIndex(): ShingleIndex {
+function shingleSets(texts: readonly string[]): { sets: (Int32Array | undefined)[]; count: number } {
   const wordIds = new Map<string, number>();
-  const shingles = new Map<number | string, number>();
-  const wordBits = 2 ** 17;
-  return {
-    shingleIds(text) {
-      const words = specWords(text);
-      if (words.length < shingleWidth) return undefined;
-      const ids = new Array<number>(words.length);
-      for (let i = 0; i < words.length; i++) {
-        let id = wordIds.get(words[i]);
-        if (id === undefined) {
-          id = wordIds.size;
-          wordIds.set(words[i], id);
-        }
-        ids[i] = id;
+  const wordLists: (Int32Array | undefined)[] = [];
+  let positions = 0;
+  for (const text of texts) {
+    const words = specWords(text);
+    if (words.length < shingleWidth) {
+      wordLists.push(undefined);
+      continue;
+    }
+    const ids = new Int32Array(words.length);
+    for (let i = 0; i < words.length; i++) {
+      let id = wordIds.get(words[i]);
+      if (id === undefined) {
+        id = wordIds.size;
+        wordIds.set(words[i], id);
       }
-      const found = new Int32Array(words.length - shingleWidth + 1);
-      for (let i = 0; i + shingleWidth <= ids.length; i++) {
-        const a = ids[i];
-        const b = ids[i + 1];
-        const c = ids[i + 2];
-        // three ids below 2^17 pack exactly into one double; beyond that, a string key
-        const key: number | string = a < wordBits && b < wordBits && c < wordBits ? (a * wordBits + b) * wordBits + c : `${a} ${b} ${c}`;
-        let id = shingles.get(key);
-        if (id === undefined) {
-          id = shingles.size;
-          shingles.set(key, id);
+      ids[i] = id;
+    }
+    wordLists.push(ids);
+    positions += words.length - shingleWidth + 1;
+  }
+
+  let capacity = 16;
+  while (capacity < positions * 2) capacity *= 2;
+  const mask = capacity - 1;
+  const first = new Int32Array(capacity);
+  const second = new Int32Array(capacity);
+  const third = new Int32Array(capacity);
+  const slotId = new Int32Array(capacity).fill(-1);
+  let count = 0;
+  const sets = wordLists.map((ids) => {
+    if (ids === undefined) return undefined;
+    const found = new Int32Array(ids.length - shingleWidth + 1);
+    for (let i = 0; i < found.length; i++) {
+      const a = ids[i];
+      const b = ids[i + 1];
+      const c = ids[i + 2];
+      let slot = (Math.imul(a, 0x9e3779b1) ^ Math.imul(b, 0x85ebca77) ^ Math.imul(c, 0xc2b2ae3d)) & mask;
+      for (;;) {
+        const id = slotId[slot];
+        if (id === -1) {
+          first[slot] = a;
+          second[slot] = b;
+          third[slot] = c;
+          slotId[slot] = count;
+          found[i] = count++;
+          break;
         }
-        found[i] = id;
+        if (first[slot] === a && second[slot] === b && third[slot] === c) {
+          found[i] = id;
+          break;
+        }
+        slot = (slot + 1) & mask;
       }
-      found.sort();
-      let distinct = 1;
-      for (let i = 1; i < found.length; i++) if (found[i] !== found[distinct - 1]) found[distinct++] = found[i];
-      return found.subarray(0, distinct);
-    },
-    size: () => shingles.size,
-  };
+    }
+    found.sort();
+    let distinct = 1;
+    for (let i = 1; i < found.length; i++) if (found[i] !== found[distinct - 1]) found[distinct++] = found[i];
+    return found.subarray(0, distinct);
+  });
+  return { sets, count };
 }
 
 function shinglesOfWords(words: readonly string[]): Set<string> {

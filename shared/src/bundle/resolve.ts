@@ -16,7 +16,7 @@ import type { Diagnostic, RelatedInformation } from '../diagnostics';
 import { dedupeDiagnostics, sortDiagnostics } from '../diagnostics';
 import type { Span } from '../text';
 import { parseDot } from '../syntax/dot-parser';
-import type { DotAttribute, DotEdge, DotNode } from '../syntax/dot-model';
+import type { DotAttribute, DotEdge, DotNode, DotParseResult } from '../syntax/dot-model';
 import { lintAttractor } from '../check/attractor-lint';
 import { readCard } from '../check/card';
 import { checkVersionChain } from '../check/version-bump';
@@ -38,6 +38,41 @@ export interface LoadOptions {
   readonly config?: AnalysisConfig;
   /** Reuse card reads (the language server memoises them per document version). */
   readonly readCard?: (file: SourceFile, vocabulary: Vocabulary) => CardReadResult;
+  /**
+   * Reuse, from one load of a bundle to the next, what the files it depends on did not change:
+   * the topology's parse and lint (by text), the local vocabulary (by text) and the manifest
+   * (by text). The language server keeps one per bundle (`createLoadMemo`); results are the
+   * same with or without it.
+   */
+  readonly memo?: LoadMemo;
+}
+
+/** What `loadBundle` may reuse between loads of one bundle. Opaque: create it with `createLoadMemo`. */
+export interface LoadMemo {
+  topology?: { readonly path: string; readonly text: string; readonly parse: DotParseResult; readonly lint: readonly Diagnostic[] };
+  vocabulary?: {
+    readonly key: string | undefined;
+    readonly config: AnalysisConfig;
+    readonly localTerms: Term[];
+    readonly vocabulary: Vocabulary;
+    readonly diagnostics: readonly Diagnostic[];
+  };
+  manifest?: { readonly path: string | undefined; readonly text: string | undefined; readonly folderName: string; readonly read: ReturnType<typeof readManifest> };
+}
+
+export function createLoadMemo(): LoadMemo {
+  return {};
+}
+
+/** Card digests by card: a card read that is reused (see `readCard`) is hashed once. */
+const digests = new WeakMap<Card, string>();
+function digestOf(card: Card): string {
+  let digest = digests.get(card);
+  if (digest === undefined) {
+    digest = cardDigest(card);
+    digests.set(card, digest);
+  }
+  return digest;
 }
 
 export interface LoadResult {
@@ -52,20 +87,37 @@ const topologyFallback = 'topology.dot';
 export function loadBundle(files: readonly SourceFile[], options: LoadOptions = {}): LoadResult {
   const classified = classifyFiles(files);
   const diagnostics: Diagnostic[] = [...classified.diagnostics];
+  const memo = options.memo;
 
   // Local vocabulary ([beyond] SPEC §4: its diagnostics are part of the bundle's results).
-  let localTerms: Term[] = [];
-  if (classified.vocabulary) {
-    const read = readExtensions(classified.vocabulary);
-    localTerms = read.terms;
-    diagnostics.push(...read.diagnostics);
+  const config = options.config ?? defaultAnalysisConfig;
+  const vocabularyKey = classified.vocabulary ? `${classified.vocabulary.path}\u0000${classified.vocabulary.text}` : undefined;
+  let local = memo?.vocabulary;
+  if (!local || local.key !== vocabularyKey || local.config !== config) {
+    let localTerms: Term[] = [];
+    const found: Diagnostic[] = [];
+    if (classified.vocabulary) {
+      const read = readExtensions(classified.vocabulary);
+      localTerms = read.terms;
+      found.push(...read.diagnostics);
+    }
+    const { vocabulary, shadowed } = createVocabulary(localTerms);
+    if (classified.vocabulary) {
+      found.push(...validateVocabulary(vocabulary, shadowed, localTerms, config));
+    }
+    local = { key: vocabularyKey, config, localTerms, vocabulary, diagnostics: found };
+    if (memo) memo.vocabulary = local;
   }
-  const { vocabulary, shadowed } = createVocabulary(localTerms);
-  if (classified.vocabulary) {
-    diagnostics.push(...validateVocabulary(vocabulary, shadowed, localTerms, options.config ?? defaultAnalysisConfig));
-  }
+  const { localTerms, vocabulary } = local;
+  diagnostics.push(...local.diagnostics);
 
-  const manifestRead = readManifest(classified.manifest, options.folderName ?? 'untitled-blueprint');
+  const folderName = options.folderName ?? 'untitled-blueprint';
+  let manifest = memo?.manifest;
+  if (!manifest || manifest.path !== classified.manifest?.path || manifest.text !== classified.manifest?.text || manifest.folderName !== folderName) {
+    manifest = { path: classified.manifest?.path, text: classified.manifest?.text, folderName, read: readManifest(classified.manifest, folderName) };
+    if (memo) memo.manifest = manifest;
+  }
+  const manifestRead = manifest.read;
   diagnostics.push(...manifestRead.diagnostics);
 
   const topologyFile = classified.topology;
@@ -79,13 +131,20 @@ export function loadBundle(files: readonly SourceFile[], options: LoadOptions = 
     return { diagnostics: sortDiagnostics(dedupeDiagnostics(diagnostics)) };
   }
   const file = topologyFile.path;
-  const parse = parseDot(topologyFile.text);
+  let topology = memo?.topology;
+  if (!topology || topology.path !== file || topology.text !== topologyFile.text) {
+    const parsed = parseDot(topologyFile.text);
+    const directed = parsed.graph !== undefined && parsed.graph.directed;
+    topology = { path: file, text: topologyFile.text, parse: parsed, lint: directed ? lintAttractor(parsed, topologyFile.text, file) : [] };
+    if (memo) memo.topology = topology;
+  }
+  const parse = topology.parse;
   diagnostics.push(...parse.diagnostics.map((d) => ({ ...d, location: { ...d.location, file } })));
   const graphModel = parse.graph;
   if (!graphModel || !graphModel.directed) {
     return { diagnostics: sortDiagnostics(dedupeDiagnostics(diagnostics)) };
   }
-  diagnostics.push(...lintAttractor(parse, topologyFile.text, file));
+  diagnostics.push(...topology.lint);
 
   // Cards, in file-name order; identity is the card's own id@version.
   const read = options.readCard ?? ((f: SourceFile, v: Vocabulary) => readCard(f, v));
@@ -100,7 +159,7 @@ export function loadBundle(files: readonly SourceFile[], options: LoadOptions = 
       continue;
     }
     const ref = `${card.id}@${card.version}`;
-    const entry: CardEntry = { read: result, card, ref, digest: cardDigest(card) };
+    const entry: CardEntry = { read: result, card, ref, digest: digestOf(card) };
     cardFiles.push(entry);
     const first = cards.get(ref);
     if (!first) {

@@ -280,6 +280,10 @@ function scanAttributeList(tokens: readonly DotToken[], open: number, text: stri
     } else if (value.kind === 'number') {
       checkNumberValue(value, report);
     }
+    // `1.0.0` unquoted: the parser reads the glued tokens as one value (and reports it).
+    if (isGlued(value.kind)) {
+      while (i < tokens.length && tokens[i].span.start === tokens[i - 1].span.end && isGlued(tokens[i].kind)) i++;
+    }
     const separator = tokens[i];
     if (separator === undefined) return i;
     if (separator.kind === 'comma') {
@@ -341,6 +345,10 @@ function kindOf(tokens: readonly DotToken[], i: number): DotTokenKind | undefine
 
 function isIdLike(kind: DotTokenKind): boolean {
   return kind === 'id' || kind === 'number' || kind === 'string' || kind === 'html' || kind === 'keyword';
+}
+
+function isGlued(kind: DotTokenKind): boolean {
+  return kind === 'id' || kind === 'number' || kind === 'keyword' || kind === 'unknown';
 }
 
 function isComment(kind: DotTokenKind): boolean {

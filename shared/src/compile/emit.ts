@@ -31,7 +31,7 @@ import {
   toIdentifier,
   type AttractorScope,
 } from './attractor-table';
-import { quoteAttractor } from './strings';
+import { quoteAttractor, uniqueNames } from './strings';
 import { blocksStorage } from './gate';
 
 /** Header lines are wrapped before a name would pass this column (E§10). */
@@ -187,14 +187,10 @@ export function attractorGraphName(slug: string): string {
  * `_2`, `_3`, … while an earlier node already holds the result.
  */
 export function attractorNodeIds(graphIds: readonly string[]): string[] {
-  const used = new Set<string>();
+  const unique = uniqueNames('_');
   return graphIds.map((raw) => {
-    let base = toIdentifier(raw);
-    if (isBoundaryNodeId(base)) base = `n_${base}`;
-    let id = base;
-    for (let n = 2; used.has(id); n++) id = `${base}_${n}`;
-    used.add(id);
-    return id;
+    const base = toIdentifier(raw);
+    return unique(isBoundaryNodeId(base) ? `n_${base}` : base);
   });
 }
 

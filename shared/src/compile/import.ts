@@ -28,7 +28,7 @@ import {
   typeRow,
   typesByShape,
 } from './attractor-table';
-import { cardIdFrom, dotName, isTopologyWritable, quoteTopology, topologyId, unescapeAttractor, yamlJson, yamlString } from './strings';
+import { cardIdFrom, dotName, isTopologyWritable, quoteTopology, topologyId, unescapeAttractor, uniqueNames, yamlJson, yamlString } from './strings';
 
 export interface ImportOptions {
   /** Who imports: every card's `author`. Must not be blank. */
@@ -96,8 +96,9 @@ export function importAttractor(text: string, options: ImportOptions): ImportRes
   // ---- nodes ----
   const boundary = new Set<string>();
   const newId = new Map<string, string>();
-  const usedNodeIds = new Set<string>();
+  const uniqueNodeId = uniqueNames('_');
   const usedCardIds = new Set<string>();
+  const uniqueCardId = uniqueNames('-');
   const refOfNode = new Map<string, string>();
   const cardByRef = new Map<string, ImportedCard>();
   const cards: ImportedCard[] = [];
@@ -121,9 +122,7 @@ export function importAttractor(text: string, options: ImportOptions): ImportRes
     keptNodes.push(node);
     const recorded = value(node.attrs.get(originalIdAttribute));
     const original = recorded !== undefined && isTopologyWritable(recorded) ? recorded : node.id;
-    let id = original;
-    for (let n = 2; usedNodeIds.has(id); n++) id = `${original}_${n}`;
-    usedNodeIds.add(id);
+    const id = uniqueNodeId(original);
     newId.set(node.id, id);
 
     const pinned = parseCardRef(value(node.attrs.get(cardAttribute)) ?? '');
@@ -136,8 +135,8 @@ export function importAttractor(text: string, options: ImportOptions): ImportRes
     let cardId = pinned?.id;
     if (cardId === undefined) {
       const base = cardIdFrom(original);
-      cardId = base;
-      for (let n = 2; usedCardIds.has(cardId); n++) cardId = `${base}-${n}`;
+      do cardId = uniqueCardId(base);
+      while (usedCardIds.has(cardId));
       usedCardIds.add(cardId);
     }
     const version = pinned?.version ?? importedVersion;

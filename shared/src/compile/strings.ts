@@ -1,7 +1,8 @@
 /**
- * String forms the compiler writes and reads: Attractor's quoted strings (E§10 `Q`, and the
- * unescape import applies), the topology strings DarkPrint's lexer reads back, the YAML scalars
- * of imported cards, and the ids and slugs import derives from Attractor names.
+ * String forms and names the compiler writes and reads: Attractor's quoted strings (E§10 `Q`,
+ * and the unescape import applies), the topology strings DarkPrint's lexer reads back, the YAML
+ * scalars of imported cards, the ids and slugs import derives from Attractor names, and the
+ * `_2`/`-2` namer both directions use.
  */
 import { isAttractorIdentifier, isAttractorKeyword } from './attractor-table';
 
@@ -113,4 +114,22 @@ export function dotName(name: string): string {
   if (out.length === 0) return 'n_';
   const first = out.charCodeAt(0);
   return (first >= 48 && first <= 57) || isAttractorKeyword(out) ? `n_${out}` : out;
+}
+
+/**
+ * A namer that hands out `base`, then `base<separator>2`, `base<separator>3`, … for names already
+ * handed out. It remembers where each base's count stopped (a name once taken stays taken), so
+ * many collisions on one base cost no more than a few.
+ */
+export function uniqueNames(separator: string): (base: string) => string {
+  const used = new Set<string>();
+  const next = new Map<string, number>();
+  return (base) => {
+    let name = base;
+    let n = next.get(base) ?? 2;
+    while (used.has(name)) name = `${base}${separator}${n++}`;
+    next.set(base, n);
+    used.add(name);
+    return name;
+  };
 }

@@ -25,6 +25,7 @@ import {
   cardIndex,
   cardOfNode,
   compareText,
+  graphIndex,
   isCardPath,
   isExtensionsPath,
   isTopologyPath,
@@ -155,7 +156,7 @@ function portItems(
   wrap: (value: string) => string,
 ): CompletionItem[] {
   const find = (id: string) => {
-    const node = graph?.nodes.find((n) => n.id === id);
+    const node = graph !== undefined ? graphIndex(graph).byId.get(id) : undefined;
     const held = node ? cardOfNode(bundle, node) : undefined;
     return held?.card ?? held?.draft;
   };
@@ -429,21 +430,19 @@ function predecessorCards(bundle: IdeBundle, file: string): { id: string; source
   const held = cardAt(bundle, file);
   const graph = topologyGraph(bundle);
   if (held === undefined || graph === undefined) return [];
+  const lookups = graphIndex(graph);
   const id = held.id ?? (typeof held.draft.id === 'string' ? held.draft.id : undefined);
-  const pinning = new Set(
-    graph.nodes
-      .filter((n) => {
-        const pin = pinOf(n);
-        return held.ref !== undefined ? pin.ref === held.ref : pin.id !== undefined && pin.id === id;
-      })
-      .map((n) => n.id),
-  );
-  const byId = new Map(graph.nodes.map((n) => [n.id, n] as const));
+  const pinning =
+    held.ref !== undefined
+      ? lookups.byRef.get(held.ref) ?? []
+      : graph.nodes.filter((n) => {
+          const pin = pinOf(n);
+          return pin.id !== undefined && pin.id === id;
+        });
   const out: { id: string; source: string; target: string }[] = [];
   const seen = new Set<string>();
-  for (const edge of graph.edges) {
-    if (!pinning.has(edge.target)) continue;
-    const source = byId.get(edge.source);
+  for (const edge of pinning.flatMap((n) => lookups.incoming.get(n.id) ?? [])) {
+    const source = lookups.byId.get(edge.source);
     const supplier = source ? pinOf(source).id : undefined;
     if (supplier === undefined || seen.has(supplier)) continue;
     seen.add(supplier);

@@ -7,11 +7,11 @@
 import type { Card, CardReadResult } from '../bundle/card-model';
 import { parseCardRef, isExactVersion, cardIdPattern } from '../bundle/card-ref';
 import { classifyFiles } from '../bundle/classify';
-import type { CardEntry, SourceFile } from '../bundle/model';
+import type { CardEntry } from '../bundle/model';
 import { readCard } from '../check/card';
 import { compareVersionStrings } from '../check/semver';
 import { parseDot } from '../syntax/dot-parser';
-import type { DotAttribute, DotGraph, DotNode, DotParseResult, DotToken } from '../syntax/dot-model';
+import type { DotAttribute, DotEdge, DotGraph, DotNode, DotParseResult, DotToken } from '../syntax/dot-model';
 import { createVocabulary, readExtensions } from '../vocabulary';
 import type { Vocabulary } from '../vocabulary/types';
 import type { Span } from '../text';
@@ -99,6 +99,43 @@ export function topologyGraph(bundle: IdeBundle): DotGraph | undefined {
   return mainTopology(bundle)?.graph;
 }
 
+export interface GraphIndex {
+  readonly byId: ReadonlyMap<string, DotNode>;
+  /** Nodes by the `id@version` they pin. */
+  readonly byRef: ReadonlyMap<string, readonly DotNode[]>;
+  readonly incoming: ReadonlyMap<string, readonly DotEdge[]>;
+  readonly outgoing: ReadonlyMap<string, readonly DotEdge[]>;
+}
+
+const graphIndexCache = new WeakMap<DotGraph, GraphIndex>();
+
+/** Lookups over a parsed graph, built once per graph. */
+export function graphIndex(graph: DotGraph): GraphIndex {
+  const cached = graphIndexCache.get(graph);
+  if (cached !== undefined) return cached;
+  const byId = new Map<string, DotNode>();
+  const byRef = new Map<string, DotNode[]>();
+  const incoming = new Map<string, DotEdge[]>();
+  const outgoing = new Map<string, DotEdge[]>();
+  const push = <K, V>(map: Map<K, V[]>, key: K, value: V): void => {
+    const list = map.get(key);
+    if (list === undefined) map.set(key, [value]);
+    else list.push(value);
+  };
+  for (const node of graph.nodes) {
+    byId.set(node.id, node);
+    const ref = pinOf(node).ref;
+    if (ref !== undefined) push(byRef, ref, node);
+  }
+  for (const edge of graph.edges) {
+    push(incoming, edge.target, edge);
+    push(outgoing, edge.source, edge);
+  }
+  const index: GraphIndex = { byId, byRef, incoming, outgoing };
+  graphIndexCache.set(graph, index);
+  return index;
+}
+
 /** The node whose occurrence (an id token in node position) covers `offset`. */
 export function nodeAtOffset(graph: DotGraph, offset: number): { node: DotNode; occurrence: Span } | undefined {
   for (const node of graph.nodes) {
@@ -137,7 +174,15 @@ export interface Pin {
   readonly ref?: string;
 }
 
+const pinCache = new WeakMap<DotNode, Pin>();
+
 export function pinOf(node: DotNode): Pin {
+  let pin = pinCache.get(node);
+  if (pin === undefined) pinCache.set(node, (pin = readPin(node)));
+  return pin;
+}
+
+function readPin(node: DotNode): Pin {
   const card = node.attrs.get('card');
   if (card !== undefined) {
     const parsed = parseCardRef(card.value);
@@ -178,19 +223,28 @@ export interface CardIndex {
 }
 
 const cardIndexCache = new WeakMap<IdeBundle['result'], CardIndex>();
+/** The file maps an index was checked against (a map is checked once). */
+const checkedFiles = new WeakMap<CardIndex, WeakSet<IdeBundle['files']>>();
 
 /** Every card file of the bundle, read (from the blueprint when it has them). */
 export function cardIndex(bundle: IdeBundle): CardIndex {
   const cached = cardIndexCache.get(bundle.result);
-  if (cached !== undefined && sameCardTexts(bundle, cached)) return cached;
+  if (cached !== undefined) {
+    const checked = checkedFiles.get(cached);
+    if (checked?.has(bundle.files)) return cached;
+    if (sameCardTexts(bundle, cached)) {
+      checked?.add(bundle.files);
+      return cached;
+    }
+  }
   const blueprint = bundle.result.blueprint;
   const fromBlueprint = new Map<string, CardEntry>();
   if (blueprint !== undefined) for (const entry of blueprint.cardFiles) fromBlueprint.set(entry.read.file, entry);
   const vocabulary = vocabularyOf(bundle);
   const files: HeldCard[] = [];
-  const paths = [...bundle.files.keys()].filter(isCardPath).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-  for (const path of paths) {
-    const source = bundle.files.get(path) as SourceFile;
+  const sources = [...bundle.files.values()].filter((f) => isCardPath(f.path)).sort((a, b) => compareText(a.path, b.path));
+  for (const source of sources) {
+    const path = source.path;
     const entry = fromBlueprint.get(path);
     const read = entry !== undefined && entry.read.text === source.text ? entry.read : readCard(source, vocabulary);
     files.push(held(path, read));
@@ -212,6 +266,7 @@ export function cardIndex(bundle: IdeBundle): CardIndex {
   for (const list of byId.values()) list.sort((a, b) => compareVersionStrings(a.version ?? '', b.version ?? ''));
   const index: CardIndex = { files, byFile, byRef, byId };
   cardIndexCache.set(bundle.result, index);
+  checkedFiles.set(index, new WeakSet([bundle.files]));
   return index;
 }
 
@@ -225,7 +280,16 @@ function sameCardTexts(bundle: IdeBundle, index: CardIndex): boolean {
   return count === index.files.length;
 }
 
+/** One per card read: the server reuses reads of unchanged cards across revisions, and so does this. */
+const heldCache = new WeakMap<CardReadResult, HeldCard>();
+
 function held(file: string, read: CardReadResult): HeldCard {
+  let found = heldCache.get(read);
+  if (found === undefined || found.file !== file) heldCache.set(read, (found = readHeld(file, read)));
+  return found;
+}
+
+function readHeld(file: string, read: CardReadResult): HeldCard {
   const draft = read.draft;
   const id = typeof draft.id === 'string' && cardIdPattern.test(draft.id) ? draft.id : undefined;
   const version = typeof draft.version === 'string' && isExactVersion(draft.version) ? draft.version : undefined;
@@ -281,4 +345,9 @@ export function wordAt(text: string, offset: number, test: (c: number) => boolea
 
 export function compareText(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** An exhaustive switch's unreachable arm: reaching it is a bug, never a user mistake. */
+export function assertNever(value: never): never {
+  throw new Error(`unexpected value ${JSON.stringify(value)}`);
 }

@@ -18,7 +18,10 @@ export function dataDocument(path: string, text: string): DataDocument {
   const cached = documentCache.get(key);
   if (cached !== undefined) return cached;
   const document = parseData(text, formatOf(path));
-  if (documentCache.size >= documentCacheLimit) documentCache.delete(documentCache.keys().next().value as string);
+  if (documentCache.size >= documentCacheLimit) {
+    const oldest = documentCache.keys().next();
+    if (oldest.done !== true) documentCache.delete(oldest.value);
+  }
   documentCache.set(key, document);
   return document;
 }

@@ -26,6 +26,7 @@ import {
   cardAt,
   cardIndex,
   cardOfNode,
+  graphIndex,
   isCardPath,
   isTopologyPath,
   mainTopology,
@@ -50,15 +51,14 @@ import {
   removeListItem,
   removeMappingEntry,
   scalarText,
-  type EditCollector,
 } from './edits';
 import { renameNode } from './rename';
 import type { CodeAction, IdeBundle, WorkspaceEdit } from './types';
 
 /**
- * The fixes for `diagnostics` (those of `file`, typically the ones overlapping `span`), then the
- * `source.fixAll` action when it applies. Never throws; an action is left out when its edit
- * cannot be worked out from the current text.
+ * The quick fixes for those of `diagnostics` (engine-shaped, as published for `file`, after the
+ * user's policy) that touch `span`, then the `source.fixAll` action when it applies. Never
+ * throws; an action is left out when its edit cannot be worked out from the current text.
  */
 export function codeActions(bundle: IdeBundle, file: string, span: Span, diagnostics: readonly Diagnostic[]): CodeAction[] {
   const text = textOf(bundle, file);
@@ -66,7 +66,8 @@ export function codeActions(bundle: IdeBundle, file: string, span: Span, diagnos
   const actions: CodeAction[] = [];
   const context: FixContext = { bundle, file, text };
   for (const diagnostic of diagnostics) {
-    if (diagnostic.location.file !== file) continue;
+    const at = diagnostic.location.span;
+    if (diagnostic.location.file !== file || (at !== undefined && (at.end < span.start || span.end < at.start))) continue;
     const fixer = fixers.get(diagnostic.code);
     if (fixer === undefined) continue;
     for (const action of fixer(context, diagnostic)) actions.push({ ...action, diagnostics: [diagnostic] });
@@ -145,7 +146,7 @@ function fixNodeId(context: FixContext, diagnostic: Diagnostic): CodeAction[] {
   const nodeId = diagnostic.location.nodeId;
   const node =
     nodeId !== undefined
-      ? graph.nodes.find((n) => n.id === nodeId)
+      ? graphIndex(graph).byId.get(nodeId)
       : graph.nodes.find((n) => n.idError !== undefined && n.occurrences.some((o) => o.start === at.start && o.end === at.end));
   if (node === undefined || !unusable(view, node)) return [];
   const taken = new Set(graph.nodes.map((n) => n.id));
@@ -221,13 +222,20 @@ function fixNodeType(context: FixContext, diagnostic: Diagnostic): CodeAction[] 
   const view = topologyView(context.bundle, context.file);
   const at = diagnostic.location.span;
   if (view === undefined || at === undefined) return [];
-  const node = view.graph?.nodes.find((n) => n.id === diagnostic.location.nodeId);
+  const nodeId = diagnostic.location.nodeId;
+  const node = view.graph !== undefined && nodeId !== undefined ? graphIndex(view.graph).byId.get(nodeId) : undefined;
   const attr = node?.attrs.get('type');
   if (attr === undefined || attr.keySpan.start !== at.start) return [];
   const removal = attributeRemoval(view, attr);
   if (removal === undefined) return [];
   const where = attr.fromDefault ? 'the node defaults' : `node \`${node?.id ?? ''}\``;
-  return [quickFix(`Remove \`type\` from ${where} (the card's \`type\` says what runs there)`, single(context.file, removal, ''), true)];
+  const edit = single(context.file, removal, '');
+  const actions = [quickFix(`Remove \`type\` from ${where} (the card's \`type\` says what runs there)`, edit, true)];
+  const held = node !== undefined ? cardOfNode(context.bundle, node) : undefined;
+  if (held !== undefined) {
+    actions.push({ ...quickFix(`Remove \`type\` from ${where} and open the \`type\` of \`${held.ref ?? held.file}\``, edit), show: { file: held.file, span: held.read.locate('type', 'value') } });
+  }
+  return actions;
 }
 
 /** The range that removes one attribute with its separator, or the whole `[ … ]` when it is the only one. */
@@ -268,7 +276,8 @@ function isSeparator(kind: string): boolean {
 
 function fixPin(context: FixContext, diagnostic: Diagnostic): CodeAction[] {
   const view = topologyView(context.bundle, context.file);
-  const node = view?.graph?.nodes.find((n) => n.id === diagnostic.location.nodeId);
+  const nodeId = diagnostic.location.nodeId;
+  const node = view?.graph !== undefined && nodeId !== undefined ? graphIndex(view.graph).byId.get(nodeId) : undefined;
   if (view === undefined || node === undefined) return [];
   const pin = pinOf(node);
   const index = cardIndex(context.bundle);
@@ -278,7 +287,7 @@ function fixPin(context: FixContext, diagnostic: Diagnostic): CodeAction[] {
   const actions: CodeAction[] = [];
   for (const held of candidates) {
     if (held.ref === undefined || held.version === undefined) continue;
-    const edit = pinEdit(view, node, held);
+    const edit = pinEdit(view, node, held, held.ref);
     if (edit !== undefined) actions.push(quickFix(edit.title, edit.edit, actions.length === 0 && same.length > 0));
   }
   return actions;
@@ -291,8 +300,7 @@ function looseId(value: string | undefined): string | undefined {
   return at > 0 ? value.trim().slice(0, at) : undefined;
 }
 
-function pinEdit(view: TopologyView, node: DotNode, held: HeldCard): { title: string; edit: WorkspaceEdit } | undefined {
-  const ref = held.ref as string;
+function pinEdit(view: TopologyView, node: DotNode, held: HeldCard, ref: string): { title: string; edit: WorkspaceEdit } | undefined {
   const pin = pinOf(node);
   const attr = pin.attr;
   const file = view.file;
@@ -352,14 +360,14 @@ function fixPort(context: FixContext, diagnostic: Diagnostic): CodeAction[] {
   const ends = diagnostic.location.edge;
   const graph = view?.graph;
   if (view === undefined || graph === undefined || at === undefined || ends === undefined) return [];
-  for (const edge of graph.edges) {
-    if (edge.source !== ends.source || edge.target !== ends.target) continue;
+  const lookups = graphIndex(graph);
+  for (const edge of lookups.outgoing.get(ends.source) ?? []) {
+    if (edge.target !== ends.target) continue;
     for (const key of ['out', 'in'] as const) {
       const attr = edge.attrs.get(key);
       if (attr === undefined || attr.fromDefault || attr.valueSpan.start !== at.start || attr.valueSpan.end !== at.end) continue;
-      const byId = new Map(graph.nodes.map((n) => [n.id, n] as const));
-      const sourceNode = byId.get(edge.source);
-      const targetNode = byId.get(edge.target);
+      const sourceNode = lookups.byId.get(edge.source);
+      const targetNode = lookups.byId.get(edge.target);
       const source = sourceNode ? cardOfNode(context.bundle, sourceNode)?.card : undefined;
       const target = targetNode ? cardOfNode(context.bundle, targetNode)?.card : undefined;
       const own = key === 'out' ? source?.outputs : target?.inputs;
@@ -387,8 +395,9 @@ function fixUndeclaredDependency(context: FixContext, diagnostic: Diagnostic): C
   const ends = diagnostic.location.edge;
   const graph = view?.graph;
   if (graph === undefined || ends === undefined) return [];
-  const source = graph.nodes.find((n) => n.id === ends.source);
-  const target = graph.nodes.find((n) => n.id === (diagnostic.location.nodeId ?? ends.target));
+  const lookups = graphIndex(graph);
+  const source = lookups.byId.get(ends.source);
+  const target = lookups.byId.get(diagnostic.location.nodeId ?? ends.target);
   const supplier = source ? cardOfNode(context.bundle, source)?.id ?? pinOf(source).id : undefined;
   const held = target ? cardOfNode(context.bundle, target) : undefined;
   if (supplier === undefined || held === undefined) return [];

@@ -13,9 +13,11 @@ import type { DotEdge, DotGraph, DotNode } from '../syntax/dot-model';
 import { termKinds } from '../vocabulary/types';
 import type { Span } from '../text';
 import {
+  assertNever,
   cardAt,
   cardIndex,
   cardOfNode,
+  graphIndex,
   isCardPath,
   isExtensionsPath,
   isTopologyPath,
@@ -75,9 +77,11 @@ function topologyHover(bundle: IdeBundle, file: string, offset: number): HoverRe
   const found = nodeAtOffset(graph, offset);
   if (found !== undefined) {
     const parts = [describeNode(bundle, found.node)];
-    for (const edge of graph.edges) {
-      if (sameSpan(edge.sourceSpan, found.occurrence) || sameSpan(edge.targetSpan, found.occurrence)) parts.push(describeEdge(bundle, view, edge));
-    }
+    const lookups = graphIndex(graph);
+    const touching = [...(lookups.outgoing.get(found.node.id) ?? []), ...(lookups.incoming.get(found.node.id) ?? [])]
+      .filter((edge) => sameSpan(edge.sourceSpan, found.occurrence) || sameSpan(edge.targetSpan, found.occurrence))
+      .sort((a, b) => a.span.start - b.span.start);
+    for (const edge of new Set(touching)) parts.push(describeEdge(bundle, view, edge));
     return { contents: parts.join('\n\n---\n\n'), span: found.occurrence };
   }
 
@@ -99,7 +103,7 @@ function topologyHover(bundle: IdeBundle, file: string, offset: number): HoverRe
     const owner = open >= 0 ? listOwner(view, open) : undefined;
     if (owner === undefined) return undefined;
     if (owner.kind === 'node' && (key === 'card' || key === 'version' || key === 'digest')) {
-      const node = graph.nodes.find((n) => n.id === owner.id);
+      const node = graphIndex(graph).byId.get(owner.id);
       return node === undefined ? undefined : { contents: describeNode(bundle, node), span: t.span };
     }
     if (owner.kind === 'edge' && (key === 'out' || key === 'in')) {
@@ -180,8 +184,9 @@ function pairOf(bundle: IdeBundle, view: TopologyView, edge: DotEdge, source: He
 
 function describeEdge(bundle: IdeBundle, view: TopologyView, edge: DotEdge): string {
   const graph = view.graph;
-  const sourceNode = graph?.nodes.find((n) => n.id === edge.source);
-  const targetNode = graph?.nodes.find((n) => n.id === edge.target);
+  const lookups = graph !== undefined ? graphIndex(graph) : undefined;
+  const sourceNode = lookups?.byId.get(edge.source);
+  const targetNode = lookups?.byId.get(edge.target);
   const source = sourceNode ? cardOfNode(bundle, sourceNode) : undefined;
   const target = targetNode ? cardOfNode(bundle, targetNode) : undefined;
   const heading = `**Edge** ${code(`${edge.source} -> ${edge.target}`)}`;
@@ -207,7 +212,7 @@ function describeEdge(bundle: IdeBundle, view: TopologyView, edge: DotEdge): str
 }
 
 function describeNamedPort(bundle: IdeBundle, graph: DotGraph, nodeId: string, side: 'input' | 'output', name: string): string | undefined {
-  const node = graph.nodes.find((n) => n.id === nodeId);
+  const node = graphIndex(graph).byId.get(nodeId);
   const held = node ? cardOfNode(bundle, node) : undefined;
   if (held === undefined) return undefined;
   const card = held.card ?? held.draft;
@@ -238,14 +243,16 @@ function cardHover(bundle: IdeBundle, file: string, text: string, offset: number
     const versions = cardIndex(bundle).byId.get(value);
     const latest = versions?.[versions.length - 1];
     if (latest !== undefined) return { contents: `Depends on\n\n${describeCard(latest, vocabulary)}`, span: hit.span };
-    const node = topologyGraph(bundle)?.nodes.find((n) => n.id === value);
+    const graph = topologyGraph(bundle);
+    const node = graph !== undefined ? graphIndex(graph).byId.get(value) : undefined;
     if (node !== undefined) return { contents: `Depends on the node\n\n${describeNode(bundle, node)}`, span: hit.span };
     return undefined;
   }
   if (hit.path.length === 1 && hit.path[0] === 'id') {
     const held = cardAt(bundle, file);
     if (held?.ref === undefined) return undefined;
-    const pinning = (topologyGraph(bundle)?.nodes ?? []).filter((n) => pinOf(n).ref === held.ref).map((n) => code(n.id));
+    const graph = topologyGraph(bundle);
+    const pinning = (graph !== undefined ? graphIndex(graph).byRef.get(held.ref) ?? [] : []).map((n) => code(n.id));
     return {
       contents: `${code(held.ref)} ${pinning.length > 0 ? `is pinned by ${pinning.join(', ')}` : 'is pinned by no node'}.`,
       span: hit.span,
@@ -270,8 +277,4 @@ function extensionsHover(bundle: IdeBundle, file: string, text: string, offset: 
   const vocabulary = vocabularyOf(bundle);
   const term = vocabulary.get(value);
   return term === undefined ? undefined : { contents: describeTerm(term, vocabulary), span: hit.span };
-}
-
-function assertNever(value: never): never {
-  throw new Error(`unexpected value ${JSON.stringify(value)}`);
 }

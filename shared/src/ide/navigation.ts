@@ -11,10 +11,12 @@ import type { DotNode } from '../syntax/dot-model';
 import { deref, type YamlNode } from '../syntax/yaml';
 import type { Span } from '../text';
 import {
+  assertNever,
   cardAt,
   cardIndex,
   cardOfNode,
   declarationSpan,
+  graphIndex,
   isCardPath,
   isExtensionsPath,
   isTopologyPath,
@@ -92,7 +94,7 @@ function topologyDefinition(bundle: IdeBundle, file: string, offset: number): Fi
   const open = enclosingList(tokens, tokens[index].span.start);
   const owner = open >= 0 ? listOwner(view, open) : undefined;
   if (owner?.kind === 'node' && (key === 'card' || key === 'version' || key === 'digest')) {
-    const node = graph.nodes.find((n) => n.id === owner.id);
+    const node = graphIndex(graph).byId.get(owner.id);
     const held = node ? cardOfNode(bundle, node) : undefined;
     return held === undefined ? [] : [cardIdLocation(held)];
   }
@@ -100,7 +102,7 @@ function topologyDefinition(bundle: IdeBundle, file: string, offset: number): Fi
     const name = tokens[index].value.trim();
     const out: FileSpan[] = [];
     for (const ends of owner.edges) {
-      const node = graph.nodes.find((n) => n.id === (key === 'out' ? ends.source : ends.target));
+      const node = graphIndex(graph).byId.get(key === 'out' ? ends.source : ends.target);
       const held = node ? cardOfNode(bundle, node) : undefined;
       if (held === undefined) continue;
       const side = key === 'out' ? 'outputs' : 'inputs';
@@ -175,7 +177,7 @@ function dataDefinition(bundle: IdeBundle, file: string, text: string, offset: n
     const cards = cardIndex(bundle).byId.get(value);
     if (cards !== undefined && cards.length > 0) return [...cards].reverse().map(cardIdLocation);
     const view = mainTopology(bundle);
-    const node = view?.graph?.nodes.find((n) => n.id === value);
+    const node = view?.graph !== undefined ? graphIndex(view.graph).byId.get(value) : undefined;
     return view !== undefined && node !== undefined ? [{ file: view.file, span: declarationSpan(node) }] : [];
   }
   const isTerm = isCardPath(file) ? termKindOfField(hit.path) !== undefined : isTermField(hit.path) && hit.path[2] === 'broader';
@@ -225,8 +227,4 @@ function walkScalars(root: YamlNode | undefined, path: string[], visit: (path: r
     default:
       assertNever(root);
   }
-}
-
-function assertNever(value: never): never {
-  throw new Error(`unexpected value ${JSON.stringify(value)}`);
 }

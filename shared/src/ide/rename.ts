@@ -13,8 +13,10 @@ import { deref } from '../syntax/yaml';
 import type { DotNode } from '../syntax/dot-model';
 import type { Span } from '../text';
 import {
+  assertNever,
   cardIndex,
   cardOfNode,
+  graphIndex,
   isCardPath,
   isTopologyPath,
   mainTopology,
@@ -125,9 +127,9 @@ export function renameNode(bundle: IdeBundle, view: TopologyView, node: DotNode,
   const ownCardId = cardOfNode(bundle, node)?.id ?? pinOf(node).id;
   if (ownCardId === node.id) return;
   const files = new Set<string>();
-  for (const edge of graph.edges) {
-    if (edge.source !== node.id) continue;
-    const target = graph.nodes.find((n) => n.id === edge.target);
+  const lookups = graphIndex(graph);
+  for (const edge of lookups.outgoing.get(node.id) ?? []) {
+    const target = lookups.byId.get(edge.target);
     const held = target ? cardOfNode(bundle, target) : undefined;
     if (held !== undefined) files.add(held.file);
   }
@@ -191,8 +193,4 @@ export function renameCard(bundle: IdeBundle, from: string, to: string, edits: E
   for (const held of index.files) {
     if ((held.draft.dependencies ?? []).includes(from)) renameListEntries(bundle, held.file, 'dependencies', from, to, edits);
   }
-}
-
-function assertNever(value: never): never {
-  throw new Error(`unexpected value ${JSON.stringify(value)}`);
 }

@@ -12,7 +12,7 @@ import type { Span } from '../text';
 import { isTopologyPath, textOf, topologyView, pinOf, declarationSpan, type TopologyView, isExtensionsPath } from './context';
 import { dataDocument, termKindOfField } from './data-tree';
 import { item } from './data-context';
-import type { DocumentSymbol, IdeBundle, SymbolKind } from './types';
+import type { DocumentSymbol, IdeBundle } from './types';
 
 export function documentSymbols(bundle: IdeBundle, file: string): DocumentSymbol[] {
   const text = textOf(bundle, file);
@@ -37,15 +37,6 @@ export function foldingRanges(bundle: IdeBundle, file: string): Span[] {
 }
 
 // ---------------------------------------------------------------------- topology symbols
-
-interface Container {
-  readonly span: Span;
-  readonly selection: Span;
-  readonly name: string;
-  readonly kind: SymbolKind;
-  readonly detail?: string;
-  readonly children: Mutable[];
-}
 
 type Mutable = { -readonly [K in keyof DocumentSymbol]: K extends 'children' ? Mutable[] : DocumentSymbol[K] };
 

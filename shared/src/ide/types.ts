@@ -72,6 +72,8 @@ export interface CodeAction {
   readonly diagnostics?: readonly Diagnostic[];
   readonly edit: WorkspaceEdit;
   readonly isPreferred?: boolean;
+  /** Where to take the user once the edit is applied (e.g. the card's `type` after removing `type=` from a node). */
+  readonly show?: FileSpan;
 }
 
 export interface RenameTarget {

@@ -18,7 +18,10 @@ import type { Span } from '../text';
 import type { DotToken, DotTokenKind } from './dot-model';
 
 export interface DotLexResult {
+  /** Every token, comments included, in source order. */
   readonly tokens: DotToken[];
+  /** The same tokens without the comments: what the grammar reads. */
+  readonly significant: DotToken[];
   /**
    * `dot/parse-error`s in source order (at most `maxParseErrors + 1` are kept; `parseErrorCount`
    * has the total) and one `dot/unsupported` per HTML-like literal.
@@ -66,6 +69,7 @@ const punctuation: ReadonlyMap<number, DotTokenKind> = new Map<number, DotTokenK
 
 export function lexDot(text: string, file = 'topology.dot'): DotLexResult {
   const tokens: DotToken[] = [];
+  const significant: DotToken[] = [];
   const diagnostics: Diagnostic[] = [];
   const length = text.length;
   let parseErrorCount = 0;
@@ -76,7 +80,13 @@ export function lexDot(text: string, file = 'topology.dot'): DotLexResult {
 
   const push = (kind: DotTokenKind, start: number, end: number, value?: string): void => {
     const tokenText = text.slice(start, end);
-    tokens.push({ kind, span: { start, end }, text: tokenText, value: value ?? tokenText });
+    const token: DotToken = { kind, span: { start, end }, text: tokenText, value: value ?? tokenText };
+    tokens.push(token);
+    significant.push(token);
+  };
+  const pushComment = (kind: DotTokenKind, start: number, end: number): void => {
+    const tokenText = text.slice(start, end);
+    tokens.push({ kind, span: { start, end }, text: tokenText, value: tokenText });
   };
   /** The rare tokens that carry a flag get their own shape, so the common ones stay monomorphic. */
   const pushFlagged = (kind: DotTokenKind, start: number, end: number, value: string | undefined, flag: 'hyphenated' | 'unterminated'): void => {
@@ -85,6 +95,7 @@ export function lexDot(text: string, file = 'topology.dot'): DotLexResult {
       ? { kind, span: { start, end }, text: tokenText, value: value ?? tokenText, hyphenated: true }
       : { kind, span: { start, end }, text: tokenText, value: value ?? tokenText, unterminated: true };
     tokens.push(token);
+    if (kind !== 'block-comment') significant.push(token);
   };
   const fail = (span: Span, message: string): void => {
     parseErrorCount++;
@@ -112,12 +123,12 @@ export function lexDot(text: string, file = 'topology.dot'): DotLexResult {
     // ---- comments ----
     if (c === 47 /* / */ && text.charCodeAt(i + 1) === 47) {
       i = lineEndFrom(i + 2);
-      push('line-comment', start, i);
+      pushComment('line-comment', start, i);
       continue;
     }
     if (c === 35 /* # */) {
       i = lineEndFrom(i + 1);
-      push('hash-comment', start, i);
+      pushComment('hash-comment', start, i);
       continue;
     }
     if (c === 47 && text.charCodeAt(i + 1) === 42 /* * */) {
@@ -128,7 +139,7 @@ export function lexDot(text: string, file = 'topology.dot'): DotLexResult {
         fail({ start, end: start + 2 }, 'This block comment is never closed, so the rest of the file is inside it; add `*/` where the comment should end.');
       } else {
         i = close + 2;
-        push('block-comment', start, i);
+        pushComment('block-comment', start, i);
       }
       continue;
     }
@@ -221,7 +232,9 @@ export function lexDot(text: string, file = 'topology.dot'): DotLexResult {
         pushFlagged('id', start, i, undefined, 'hyphenated');
       } else {
         const word = text.slice(start, i);
-        tokens.push({ kind: isDotKeyword(word) ? 'keyword' : 'id', span: { start, end: i }, text: word, value: word });
+        const token: DotToken = { kind: isDotKeyword(word) ? 'keyword' : 'id', span: { start, end: i }, text: word, value: word };
+        tokens.push(token);
+        significant.push(token);
       }
       continue;
     }
@@ -240,7 +253,7 @@ export function lexDot(text: string, file = 'topology.dot'): DotLexResult {
     fail({ start, end: i }, unknownMessage(text.slice(start, i)));
   }
 
-  return { tokens, diagnostics, parseErrorCount, htmlCount };
+  return { tokens, significant, diagnostics, parseErrorCount, htmlCount };
 
   /** Reads `-?(digits[.digits*] | .digits)` and, glued to it, any letters (`900s`). Returns the end. */
   function lexNumber(from: number): number {

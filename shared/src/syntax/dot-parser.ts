@@ -28,7 +28,7 @@ export const maxSubgraphDepth = 100;
 export function parseDot(text: string, file = 'topology.dot'): DotParseResult {
   const lexed = lexDot(text, file);
   const tokens = lexed.tokens;
-  const sig: readonly DotToken[] = tokens.some((t) => isComment(t.kind)) ? tokens.filter((t) => !isComment(t.kind)) : tokens;
+  const sig: readonly DotToken[] = lexed.significant;
   const count = sig.length;
 
   let pos = 0;
@@ -44,8 +44,8 @@ export function parseDot(text: string, file = 'topology.dot'): DotParseResult {
   const graphAttrs = new Map<string, DotAttribute>();
   const nodes = new Map<string, NodeBuilder>();
   const edges: DotEdge[] = [];
-  /** In `strict` graphs: `source\0target` -> the attributes of the edge parallel edges merge into. */
-  const strictIndex = new Map<string, Map<string, DotAttribute>>();
+  /** In `strict` graphs: source -> target -> the attributes of the edge that parallel edges merge into. */
+  const strictIndex = new Map<string, Map<string, Map<string, DotAttribute>>>();
   const selfLoops = new Set<string>();
   /**
    * Every node mention made inside an open subgraph, in order. A subgraph's members are the
@@ -178,7 +178,40 @@ export function parseDot(text: string, file = 'topology.dot'): DotParseResult {
       }
       if (parts !== undefined) value = parts.join('');
     }
-    return { token: first, value, span: end === first.span.end ? first.span : { start: first.span.start, end } };
+    if (end === first.span.end) return first;
+    return { kind: 'string', span: { start: first.span.start, end }, text: text.slice(first.span.start, end), value };
+  }
+
+  /**
+   * The value after `=`. An unquoted value that runs on without a space into more word tokens
+   * (`1.0.0`, `spec-planner@1.0.0`) is not one DOT word: it is read whole and reported once,
+   * asking for quotes (by the lexer when an unreadable character such as `@` is part of it).
+   */
+  function readAttributeValue(): ReadValue {
+    const value = readValue();
+    if (value.kind !== 'id' && value.kind !== 'number') {
+      checkBareWord(value, 'value');
+      return value;
+    }
+    let end = value.span.end;
+    let glued = false;
+    let unreadable = false;
+    for (;;) {
+      const next = pos < count ? sig[pos] : undefined;
+      if (next === undefined || next.span.start !== end) break;
+      if (next.kind === 'unknown') unreadable = true;
+      else if (next.kind !== 'number' && next.kind !== 'id' && next.kind !== 'keyword') break;
+      end = next.span.end;
+      glued = true;
+      pos++;
+    }
+    if (!glued) {
+      checkBareWord(value, 'value');
+      return value;
+    }
+    const written = text.slice(value.span.start, end);
+    if (!unreadable) fail({ start: value.span.start, end }, `The value \`${written}\` is not one DOT word; quote it: \`"${written}"\`.`);
+    return { kind: value.kind, span: { start: value.span.start, end }, text: written, value: written };
   }
 
   function isIdLike(kind: DotTokenKind | undefined): boolean {
@@ -186,8 +219,7 @@ export function parseDot(text: string, file = 'topology.dot'): DotParseResult {
   }
 
   /** Reports an id that stands where a node belongs but is not DOT: `code-builder`, or a keyword. */
-  function checkNodeIdToken(read: ReadValue): NodeBuilder['idError'] {
-    const t = read.token;
+  function checkNodeIdToken(t: ReadValue): NodeBuilder['idError'] {
     if (t.hyphenated) {
       const suggestion = suggestNodeId(t.text, (candidate) => nodes.has(candidate));
       fail(t.span, `The node id \`${t.text}\` contains \`-\`, which DOT does not allow in a bare id; rename the node to \`${suggestion}\` everywhere it appears.`);
@@ -201,8 +233,7 @@ export function parseDot(text: string, file = 'topology.dot'): DotParseResult {
     return undefined;
   }
 
-  function checkBareWord(read: ReadValue, role: 'attribute name' | 'value' | 'graph name' | 'subgraph name'): void {
-    const t = read.token;
+  function checkBareWord(t: ReadValue, role: 'attribute name' | 'value' | 'graph name' | 'subgraph name'): void {
     if (!t.hyphenated) return;
     const underscored = t.text.replace(/-/g, '_');
     switch (role) {
@@ -285,15 +316,14 @@ export function parseDot(text: string, file = 'topology.dot'): DotParseResult {
               skipAttribute();
               break;
             }
-            const value = readValue();
-            checkBareWord(value, 'value');
+            const value = readAttributeValue();
             end = value.span.end;
             attrs.set(key.value, {
               key: key.value,
               value: value.value,
               keySpan: key.span,
               valueSpan: value.span,
-              quoted: value.token.kind === 'string',
+              quoted: value.kind === 'string',
               fromDefault,
             });
             break;
@@ -327,7 +357,7 @@ export function parseDot(text: string, file = 'topology.dot'): DotParseResult {
       node = {
         id: read.value,
         span: read.span,
-        quoted: read.token.kind === 'string',
+        quoted: read.kind === 'string',
         attrs: defaults.size === 0 ? new Map() : new Map(defaults),
         occurrences: [],
         statements: [],
@@ -348,7 +378,6 @@ export function parseDot(text: string, file = 'topology.dot'): DotParseResult {
       node.statements.push(statement);
       return;
     }
-
     existing.occurrences.push(read.span);
     existing.statements.push(statement);
     collect(read.value);
@@ -373,18 +402,17 @@ export function parseDot(text: string, file = 'topology.dot'): DotParseResult {
   }
 
   function addEdge(sourceId: string, sourceSpan: Span, targetId: string, targetSpan: Span, attrs: ReadonlyMap<string, DotAttribute>, span: Span): void {
+    let own: Map<string, DotAttribute> | undefined;
     if (strict) {
-      const key = `${sourceId}\u0000${targetId}`;
-      const existing = strictIndex.get(key);
+      let targets = strictIndex.get(sourceId);
+      if (targets === undefined) strictIndex.set(sourceId, (targets = new Map()));
+      const existing = targets.get(targetId);
       if (existing !== undefined) {
         for (const [k, a] of attrs) existing.set(k, a);
         return;
       }
-    }
-    let own: Map<string, DotAttribute> | undefined;
-    if (strict) {
       own = new Map(attrs);
-      strictIndex.set(`${sourceId}\u0000${targetId}`, own);
+      targets.set(targetId, own);
     }
     edges.push({ source: sourceId, target: targetId, sourceSpan, targetSpan, span, attrs: own ?? attrs });
     if (sourceId === targetId && !selfLoops.has(sourceId)) {
@@ -471,14 +499,13 @@ export function parseDot(text: string, file = 'topology.dot'): DotParseResult {
       if (kindAt(pos) !== 'unknown') fail(equals.span, `The attribute \`${key.value}\` has no value after \`=\`; write one, e.g. \`${key.value}="…"\`.`);
       return false;
     }
-    const value = readValue();
-    checkBareWord(value, 'value');
+    const value = readAttributeValue();
     const attr: DotAttribute = {
       key: key.value,
       value: value.value,
       keySpan: key.span,
       valueSpan: value.span,
-      quoted: value.token.kind === 'string',
+      quoted: value.kind === 'string',
       fromDefault: false,
     };
     scope.graph = merged(scope.graph, new Map([[key.value, attr]]));
@@ -718,7 +745,7 @@ export function parseDot(text: string, file = 'topology.dot'): DotParseResult {
 
     let name: string | undefined;
     let nameSpan: Span | undefined;
-    if (isIdLike(kindAt(pos)) && kindAt(pos) !== 'keyword') {
+    if (isIdLike(kindAt(pos)) && (kindAt(pos) !== 'keyword' || kindAt(pos + 1) === 'lbrace')) {
       const read = readValue();
       checkBareWord(read, 'graph name');
       name = read.value;
@@ -789,7 +816,7 @@ export function parseDot(text: string, file = 'topology.dot'): DotParseResult {
     diagnostics.push({
       code,
       severity: diagnosticInfo(code).severity,
-      message: `This finding occurs ${seen} times in the file; only the first ${maxParseErrors} are listed.`,
+      message: `This finding occurs ${seen} times in the file and only the first ${maxParseErrors} are listed; deal with those and the rest will show.`,
       location: { file },
     });
   }
@@ -814,12 +841,11 @@ function merged(base: ReadonlyMap<string, DotAttribute>, over: ReadonlyMap<strin
   return out;
 }
 
-interface ReadValue {
-  /** The first token of the value. */
-  readonly token: DotToken;
-  readonly value: string;
-  readonly span: Span;
-}
+/**
+ * One ID as read: the token itself, or, for `"a" + "b"` and a glued `1.0.0`, a token made for
+ * the whole run (its `value` joined, its `span` and `text` covering every piece).
+ */
+type ReadValue = DotToken;
 
 interface Endpoint {
   /** Set for a node endpoint; undefined for a subgraph. */
@@ -848,10 +874,6 @@ interface NodeBuilder {
 // Compile-time checks that the builders are the model's shapes.
 const nodeShape: (n: NodeBuilder) => DotNode = (n) => n;
 void nodeShape;
-
-function isComment(kind: DotTokenKind): boolean {
-  return kind === 'line-comment' || kind === 'hash-comment' || kind === 'block-comment';
-}
 
 function quoteShort(value: string): string {
   const oneLine = value.replace(/\s+/g, ' ');

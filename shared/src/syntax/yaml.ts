@@ -15,7 +15,9 @@
  *   quote the whole document), and every key and value keeps its span. It is iterative, so
  *   any nesting depth is read without exhausting the stack.
  * - YAML keeps `yaml`'s defaults (YAML 1.2 core schema, unique keys, no merge keys), so the
- *   values are the ones DarkPrint reads. We never call `toJS`: the tree is built from the
+ *   values are the ones DarkPrint reads. Unique keys are checked here with `yaml`'s own rule
+ *   (two scalar keys with the same value) because its check is quadratic in the size of a
+ *   mapping; the error sits on the repeated key. We never call `toJS`: the tree is built from the
  *   Document's nodes in document order. An alias becomes a `YamlAlias` pointing at the
  *   anchored node, never a copy, so an alias "bomb" costs nothing to read and a
  *   self-referencing anchor is a cycle in the tree (walkers must guard against it).
@@ -205,7 +207,7 @@ interface MutableMapping {
   span: Span;
   entries: Map<string, YamlEntry>;
   /** YAML only: the raw values of the scalar keys seen so far (for the unique-key rule). */
-  scalarKeys: Set<unknown>;
+  scalarKeys?: Set<unknown>;
 }
 interface MutableSequence {
   kind: 'sequence';
@@ -226,11 +228,20 @@ function readYaml(text: string, maxAliasCount: number): DataDocument {
   const document = parseDocument(text, { prettyErrors: false, logLevel: 'silent', uniqueKeys: false });
   const problems: SyntaxProblem[] = [];
   const clamp = (offset: number): number => Math.max(0, Math.min(offset, text.length));
+  // An empty range (a character missing at the end, say) is widened to one character so that
+  // an editor shows it: the character at the position, or the last one of the text.
+  const problemSpan = (pos: [number, number]): Span => {
+    const start = clamp(pos[0]);
+    const end = clamp(pos[1]);
+    if (end > start) return span(start, end);
+    if (start < text.length) return span(start, start + 1);
+    return text.length > 0 ? span(text.length - 1, text.length) : span(0, 0);
+  };
   for (const e of document.errors) {
-    problems.push({ severity: 'error', span: span(clamp(e.pos[0]), clamp(e.pos[1])), message: yamlMessage(e.code, e.message) });
+    problems.push({ severity: 'error', span: problemSpan(e.pos), message: yamlMessage(e.code, e.message) });
   }
   for (const w of document.warnings) {
-    problems.push({ severity: 'warning', span: span(clamp(w.pos[0]), clamp(w.pos[1])), message: yamlMessage(w.code, w.message) });
+    problems.push({ severity: 'warning', span: problemSpan(w.pos), message: yamlMessage(w.code, w.message) });
   }
 
   const nodeSpan = (node: unknown, fallback: Span): Span => {
@@ -302,10 +313,11 @@ function readYaml(text: string, maxAliasCount: number): DataDocument {
       };
       if (isScalar(task.key)) {
         const raw = task.key.value;
-        if (task.mapping.scalarKeys.has(raw) && !Number.isNaN(raw)) {
+        const seen = (task.mapping.scalarKeys ??= new Set());
+        if (seen.has(raw) && !Number.isNaN(raw)) {
           problems.push({ severity: 'error', span: keySpan, message: yamlMessage('DUPLICATE_KEY', 'Map keys must be unique') });
         }
-        task.mapping.scalarKeys.add(raw);
+        seen.add(raw);
       }
       // A repeated key keeps its first position and takes the last value, as `toJS` does.
       task.mapping.entries.set(key, entry);
@@ -348,7 +360,7 @@ function readYaml(text: string, maxAliasCount: number): DataDocument {
     }
     let converted: YamlValue;
     if (isMap(node)) {
-      const mapping: MutableMapping = { kind: 'mapping', span: here, entries: new Map(), scalarKeys: new Set() };
+      const mapping: MutableMapping = { kind: 'mapping', span: here, entries: new Map() };
       converted = mapping;
       for (let i = node.items.length - 1; i >= 0; i--) {
         const pair = node.items[i];
@@ -363,7 +375,7 @@ function readYaml(text: string, maxAliasCount: number): DataDocument {
         const item = node.items[i];
         if (isPair(item)) {
           // `- a: 1` inside a flow sequence (`[a: 1]`) is a one-pair mapping.
-          const single: MutableMapping = { kind: 'mapping', span: nodeSpan(item.key, empty), entries: new Map(), scalarKeys: new Set() };
+          const single: MutableMapping = { kind: 'mapping', span: nodeSpan(item.key, empty), entries: new Map() };
           sequence.items[index] = single;
           tasks.push({ kind: 'pair', key: item.key, value: item.value, fallback: empty, mapping: single });
         } else {
@@ -564,7 +576,7 @@ function readJsonValue(text: string): YamlNode {
     if (offset >= length) fail(length, 'The JSON ends where a value is expected; complete the document.');
     const c = text.charCodeAt(offset);
     if (c === 123 /* { */) {
-      const node: MutableMapping = { kind: 'mapping', span: span(offset, offset + 1), entries: new Map(), scalarKeys: new Set() };
+      const node: MutableMapping = { kind: 'mapping', span: span(offset, offset + 1), entries: new Map() };
       offset++;
       skipBlanks();
       if (text.charCodeAt(offset) === 125 /* } */) {

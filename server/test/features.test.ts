@@ -1,0 +1,171 @@
+/**
+ * Every request the server answers, over stdio, as data: a bundle with a `$0` cursor and the
+ * expected answer (support/features.ts). These test the plumbing (positions, URIs, conversion,
+ * edits with versions, refusals); the features' own behaviour is tested in shared/test.
+ */
+import { checkFeature, type FeatureCase } from './support/features';
+
+const writerCard = `//- cards/writer@1.0.0.yaml
+id: writer
+name: Writer
+type: agent
+phase: implementation
+action: write
+spec: Writes the draft of the document from the brief it is given.
+inputs: []
+outputs:
+  - name: draft
+    type: markdown
+version: 1.0.0
+`;
+
+const reviewerCard = (dependencies = '[writer]'): string => `//- cards/reviewer@1.0.0.yaml
+id: reviewer
+name: Reviewer
+type: agent
+phase: testing
+action: review
+spec: Reviews the draft and writes a report of what should change.
+inputs:
+  - name: draft
+    type: markdown
+outputs:
+  - name: report
+    type: report
+dependencies: ${dependencies}
+version: 1.0.0
+`;
+
+const cards = writerCard + reviewerCard();
+
+const topology = (body: string): string => `//- topology.dot
+digraph g {
+${body}
+}
+`;
+
+const cases: FeatureCase[] = [
+  {
+    name: 'hover on a node id shows its card',
+    fixture: topology('  wri$0ter [card="writer@1.0.0"];\n  reviewer [card="reviewer@1.0.0"];\n  writer -> reviewer;') + cards,
+    expect: { request: 'hover', contains: ['Writer', 'writer@1.0.0'], covers: 'writer' },
+  },
+  {
+    name: 'hover on a term in a card explains it',
+    fixture: topology('  writer [card="writer@1.0.0"];') + writerCard.replace('type: agent', 'type: ag$0ent'),
+    expect: { request: 'hover', contains: ['Agent'], covers: 'agent' },
+  },
+  {
+    name: 'hover on nothing in particular shows nothing',
+    fixture: topology('  writer [card="writer@1.0.0"];\n$0') + writerCard,
+    expect: { request: 'hover', none: true },
+  },
+  {
+    name: 'completion inside card=" offers the cards the bundle holds',
+    fixture: topology('  writer [card="$0"];\n  reviewer [card="reviewer@1.0.0"];') + cards,
+    expect: { request: 'completion', labels: ['writer@1.0.0', 'reviewer@1.0.0'] },
+  },
+  {
+    name: 'completion of a term in a card offers terms of the field’s kind',
+    fixture: topology('  writer [card="writer@1.0.0"];') + writerCard.replace('type: agent', 'type: $0'),
+    expect: { request: 'completion', labels: ['agent', 'tool'], absent: ['markdown'] },
+  },
+  {
+    name: 'definition of a pin goes to the card',
+    fixture: topology('  wri$0ter [card="writer@1.0.0"];') + writerCard,
+    expect: { request: 'definition', targets: [{ file: 'cards/writer@1.0.0.yaml', text: 'writer' }] },
+  },
+  {
+    name: 'definition of a node id in an edge goes to its statement',
+    fixture: topology('  writer [card="writer@1.0.0"];\n  reviewer [card="reviewer@1.0.0"];\n  wri$0ter -> reviewer;') + cards,
+    expect: { request: 'definition', targets: [{ file: 'topology.dot' }] },
+  },
+  {
+    name: 'references of a node id are its occurrences',
+    fixture: topology('  wri$0ter [card="writer@1.0.0"];\n  reviewer [card="reviewer@1.0.0"];\n  writer -> reviewer;') + cards,
+    expect: { request: 'references', targets: [{ file: 'topology.dot', text: 'writer' }, { file: 'topology.dot', text: 'writer' }] },
+  },
+  {
+    name: 'prepareRename names the node id',
+    fixture: topology('  wri$0ter [card="writer@1.0.0"];\n  reviewer [card="reviewer@1.0.0"];\n  writer -> reviewer;') + cards,
+    expect: { request: 'prepareRename', covers: 'writer', placeholder: 'writer' },
+  },
+  {
+    name: 'prepareRename on a keyword refuses',
+    fixture: topology('  writer [card="writer@1.0.0"];').replace('digraph', 'dig$0raph') + writerCard,
+    expect: { request: 'prepareRename', none: true },
+  },
+  {
+    name: 'renaming a node id edits every occurrence',
+    fixture: topology('  wri$0ter [card="writer@1.0.0"];\n  reviewer [card="reviewer@1.0.0"];\n  writer -> reviewer;') + cards,
+    expect: {
+      request: 'rename',
+      newName: 'author',
+      after: topology('  author [card="writer@1.0.0"];\n  reviewer [card="reviewer@1.0.0"];\n  author -> reviewer;'),
+    },
+  },
+  {
+    name: 'renaming a card id edits the card, the pins and the dependencies',
+    fixture: topology('  writer [card="writer@1.0.0"];\n  reviewer [card="reviewer@1.0.0"];\n  writer -> reviewer;') + writerCard.replace('id: writer', 'id: wri$0ter') + reviewerCard(),
+    expect: {
+      request: 'rename',
+      newName: 'author',
+      after:
+        topology('  writer [card="author@1.0.0"];\n  reviewer [card="reviewer@1.0.0"];\n  writer -> reviewer;') +
+        writerCard.replace('id: writer', 'id: author').replace('//- cards/writer@1.0.0.yaml', '//- cards/author@1.0.0.yaml') +
+        reviewerCard('[author]'),
+    },
+  },
+  {
+    name: 'a rename the engine refuses answers with its reason',
+    fixture: topology('  writer [card="writer@1.0.0"];\n$0') + writerCard,
+    expect: { request: 'rename', newName: 'x', refused: 'Nothing here can be renamed' },
+  },
+  {
+    name: 'document symbols of the topology list its nodes',
+    fixture: topology('  $0writer [card="writer@1.0.0"];\n  reviewer [card="reviewer@1.0.0"];\n  writer -> reviewer;') + cards,
+    expect: { request: 'documentSymbol', names: ['g', 'writer', 'reviewer'] },
+  },
+  {
+    name: 'document symbols of a card list its fields',
+    fixture: topology('  writer [card="writer@1.0.0"];') + writerCard.replace('id: writer', '$0id: writer'),
+    expect: { request: 'documentSymbol', names: ['id', 'outputs'] },
+  },
+  {
+    name: 'folding ranges cover the graph body',
+    fixture: topology('  $0writer [card="writer@1.0.0"];\n  reviewer [card="reviewer@1.0.0"];') + cards,
+    expect: { request: 'foldingRange', lines: [[0, 3]] },
+  },
+  {
+    name: 'a quick fix renames a hyphenated node id everywhere',
+    fixture: topology('  $0code-builder [card="writer@1.0.0"];\n  reviewer [card="reviewer@1.0.0"];\n  code-builder -> reviewer;') + cards,
+    expect: {
+      request: 'codeAction',
+      title: 'Rename node `code-builder` to `code_builder` everywhere',
+      after: topology('  code_builder [card="writer@1.0.0"];\n  reviewer [card="reviewer@1.0.0"];\n  code_builder -> reviewer;'),
+    },
+  },
+  {
+    name: 'a quick fix in a card removes a dependency no edge supplies',
+    fixture: topology('  writer [card="writer@1.0.0"];\n  reviewer [card="reviewer@1.0.0"];') + writerCard + reviewerCard('[$0writer]'),
+    expect: { request: 'codeAction', title: 'Remove `writer` from the dependencies', after: reviewerCard('[]') },
+  },
+  {
+    name: 'fix all renames every unusable node id',
+    fixture: topology('  $0code-builder [card="writer@1.0.0"];\n  test-runner [card="reviewer@1.0.0"];\n  code-builder -> test-runner;') + cards,
+    expect: {
+      request: 'codeAction',
+      only: ['source.fixAll'],
+      title: 'Fix all node ids (2 nodes)',
+      after: topology('  code_builder [card="writer@1.0.0"];\n  test_runner [card="reviewer@1.0.0"];\n  code_builder -> test_runner;'),
+    },
+  },
+];
+
+describe('server: requests', function () {
+  for (const c of cases) {
+    it(c.name, async function () {
+      await checkFeature(c);
+    });
+  }
+});

@@ -1,0 +1,203 @@
+/**
+ * The custom requests (`darkprint/compiled`, `darkprint/report`), a client with few
+ * capabilities, and the shipped entry `server/out/server.js` (built by `npm run build`).
+ */
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { CodeAction, Diagnostic, Range } from 'vscode-languageserver-protocol/node';
+import { parseFixture } from '../../shared/test/support/fixture';
+import { lineIndex } from '../../shared/src/text';
+import { bundledEntry, errorLogs, startSession, type Session, type SessionOptions } from './support/lsp-client';
+
+const bundle = `//- topology.dot
+digraph g {
+  writer [card="writer@1.0.0"];
+  reviewer [card="reviewer@1.0.0"];
+  writer -> reviewer;
+}
+//- cards/writer@1.0.0.yaml
+id: writer
+name: Writer
+type: agent
+phase: implementation
+action: write
+spec: Writes the draft of the document from the brief it is given.
+inputs: []
+outputs:
+  - name: draft
+    type: markdown
+risk_markers: [irreversible-action]
+version: 1.0.0
+//- cards/reviewer@1.0.0.yaml
+id: reviewer
+name: Reviewer
+type: agent
+phase: testing
+action: review
+spec: Reviews the draft and writes a report of what should change.
+inputs:
+  - name: draft
+    type: markdown
+outputs:
+  - name: report
+    type: report
+dependencies: [writer]
+version: 1.0.0
+`;
+
+interface Opened {
+  readonly dir: string;
+  readonly session: Session;
+  readonly texts: Map<string, string>;
+  close(): Promise<void>;
+}
+
+async function open(fixture: string, options: Partial<SessionOptions> = {}): Promise<Opened> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'darkprint-requests-'));
+  const texts = new Map<string, string>();
+  for (const f of parseFixture(fixture).files) {
+    mkdirSync(path.dirname(path.join(dir, f.path)), { recursive: true });
+    writeFileSync(path.join(dir, f.path), f.text);
+    texts.set(f.path, f.text);
+  }
+  const session = await startSession({ folders: [dir], settings: { debounceMs: 0 }, ...options });
+  return {
+    dir,
+    session,
+    texts,
+    async close() {
+      const logged = errorLogs(session);
+      const code = await session.shutdown();
+      rmSync(dir, { recursive: true, force: true });
+      assert.deepEqual(logged, [], 'the server logged no internal error');
+      assert.equal(code, 0, 'the server exits cleanly');
+    },
+  };
+}
+
+function covered(text: string, range: Range): string {
+  const index = lineIndex(text);
+  return text.slice(index.offsetAt(range.start), index.offsetAt(range.end));
+}
+
+describe('server: custom requests', function () {
+  it('darkprint/compiled answers the Attractor text of the bundle of any of its files', async function () {
+    const o = await open(bundle);
+    try {
+      const answer = await o.session.request<{ text?: string; slug?: string; reasons?: string[] }>('darkprint/compiled', { uri: o.session.uri('cards/reviewer@1.0.0.yaml') });
+      assert.equal(answer.reasons, undefined, JSON.stringify(answer.reasons));
+      assert.ok(answer.text?.includes('digraph'), answer.text);
+      assert.ok(answer.text?.includes('writer'), answer.text);
+      assert.equal(typeof answer.slug, 'string');
+    } finally {
+      await o.close();
+    }
+  });
+
+  it('darkprint/compiled answers the reasons when the bundle cannot compile, with open documents over disk', async function () {
+    const o = await open(bundle);
+    try {
+      const topology = o.texts.get('topology.dot')!.replace('reviewer [card="reviewer@1.0.0"];', 'reviewer [card="reviewer@9.9.9"];');
+      o.session.open('topology.dot', topology);
+      const answer = await o.session.request<{ text?: string; reasons?: string[] }>('darkprint/compiled', { uri: o.session.uri('topology.dot') });
+      assert.equal(answer.text, undefined);
+      assert.ok(answer.reasons?.some((r) => r.includes('reviewer')), JSON.stringify(answer.reasons));
+    } finally {
+      await o.close();
+    }
+  });
+
+  it('darkprint/compiled and darkprint/report say so for a file in no bundle', async function () {
+    const o = await open(bundle);
+    try {
+      const outside = `file://${path.join(tmpdir(), 'no-such-folder-for-darkprint', 'x.dot')}`;
+      for (const method of ['darkprint/compiled', 'darkprint/report']) {
+        const answer = await o.session.request<{ reasons?: string[] }>(method, { uri: outside });
+        assert.ok(answer.reasons && answer.reasons.length > 0, `${method}: ${JSON.stringify(answer)}`);
+      }
+    } finally {
+      await o.close();
+    }
+  });
+
+  it('darkprint/report answers the analysis with findings located on their nodes', async function () {
+    const o = await open(bundle);
+    try {
+      const report = await o.session.request<{
+        bundle: { slug: string; nodes: number };
+        security: { level: number; rationale: string; penalties: { marker: string; nodeIds: string[]; nodes: { id: string; location?: { uri: string; range: Range } }[] }[]; findings: { marker: string; nodeId: string; location?: { uri: string; range: Range } }[] };
+        autonomy: { level: number; class: string };
+        phaseCoverage: { covered: string[]; missing: string[] };
+      }>('darkprint/report', { uri: o.session.uri('topology.dot') });
+      assert.equal(report.bundle.nodes, 2);
+      assert.equal(report.security.level, 3);
+      assert.ok(report.security.rationale.includes('irreversible-action'), report.security.rationale);
+      const finding = report.security.findings.find((f) => f.marker === 'irreversible-action');
+      assert.ok(finding?.location, JSON.stringify(report.security.findings));
+      assert.equal(finding.nodeId, 'writer');
+      assert.equal(finding.location.uri, o.session.uri('topology.dot'));
+      assert.equal(covered(o.texts.get('topology.dot')!, finding.location.range), 'writer');
+      const penalty = report.security.penalties.find((p) => p.marker === 'irreversible-action');
+      assert.deepEqual(penalty?.nodeIds, ['writer']);
+      assert.equal(penalty?.nodes[0].location?.uri, o.session.uri('topology.dot'));
+      assert.ok(['assisted', 'supervised', 'conditional', 'closed-loop'].includes(report.autonomy.class));
+      assert.deepEqual(report.phaseCoverage.covered, ['implementation', 'testing']);
+    } finally {
+      await o.close();
+    }
+  });
+});
+
+describe('server: clients with fewer capabilities', function () {
+  it('without documentChanges support, a fix is a plain changes map; without relatedInformation, none is sent', async function () {
+    const fixture = bundle.replace('  writer [card="writer@1.0.0"];\n  reviewer', '  code-builder [card="writer@1.0.0"];\n  reviewer').replace('writer -> reviewer', 'code-builder -> reviewer');
+    const o = await open(fixture, { capabilities: {} });
+    try {
+      const text = o.texts.get('topology.dot')!;
+      o.session.open('topology.dot', text);
+      const published = await o.session.versionPublished('topology.dot', 1);
+      assert.ok(published.diagnostics.length > 0);
+      for (const d of published.diagnostics) {
+        assert.equal(d.relatedInformation, undefined);
+        assert.equal(d.codeDescription, undefined);
+      }
+      const line = text.split('\n').findIndex((l) => l.includes('code-builder ['));
+      const actions = (await o.session.request<CodeAction[]>('textDocument/codeAction', {
+        textDocument: { uri: o.session.uri('topology.dot') },
+        range: { start: { line, character: 2 }, end: { line, character: 2 } },
+        context: { diagnostics: [] },
+      })) ?? [];
+      const rename = actions.find((a) => a.title.includes('code_builder'));
+      assert.ok(rename?.edit?.changes, JSON.stringify(actions));
+      assert.equal(rename.edit.documentChanges, undefined);
+      assert.equal(rename.edit.changes[o.session.uri('topology.dot')].length, 2);
+    } finally {
+      await o.close();
+    }
+  });
+});
+
+describe('server: the shipped entry', function () {
+  it('server/out/server.js starts over stdio, publishes diagnostics and links each code to the docs beside it', async function () {
+    assert.ok(existsSync(bundledEntry), `${bundledEntry} is missing: run \`npm run build\` first`);
+    const broken = bundle.replace('reviewer [card="reviewer@1.0.0"]', 'reviewer [card="reviewer@2.0.0"]');
+    const o = await open(broken, { entry: bundledEntry });
+    try {
+      o.session.open('topology.dot', o.texts.get('topology.dot')!);
+      const published = await o.session.versionPublished('topology.dot', 1);
+      const missing = published.diagnostics.find((d: Diagnostic) => d.code === 'bundle/missing-card');
+      assert.ok(missing, JSON.stringify(published.diagnostics));
+      const href = missing.codeDescription?.href ?? '';
+      assert.ok(href.startsWith('file:'), `a link to the docs: ${href}`);
+      const [file, anchor] = href.split('#');
+      const docs = readFileSync(fileURLToPath(file), 'utf8');
+      assert.equal(anchor, 'bundlemissing-card');
+      assert.ok(docs.includes('### `bundle/missing-card`'), 'the page has the heading the anchor names');
+    } finally {
+      await o.close();
+    }
+  });
+});
