@@ -5,7 +5,8 @@
  *
  * Expectations come from the fixtures and the engine (the vocabulary table, the analysis), never
  * from copies of their text. Every wait is on UI state; a failing test leaves a screenshot in the
- * folder printed at the end. Set DARKPRINT_E2E_ARTIFACTS to choose that folder.
+ * folder printed at the end. Set DARKPRINT_E2E_ARTIFACTS to choose that folder, and
+ * DARKPRINT_E2E_EVIDENCE=1 to keep a screenshot of every passing test as well.
  */
 import * as assert from 'node:assert/strict';
 import * as fs from 'fs';
@@ -64,6 +65,8 @@ describe('the DarkPrint extension in VS Code 1.100 (code-server)', function () {
   let workbench: Workbench;
   let example: string;
   let broken: string;
+  /** Whether every test so far passed and the setup finished: then the scratch folder is removed at the end. */
+  let clean = false;
 
   before(async function () {
     this.timeout(60 * 60_000); // the first run compiles code-server's native modules
@@ -83,17 +86,23 @@ describe('the DarkPrint extension in VS Code 1.100 (code-server)', function () {
     });
     page = context.pages()[0] ?? (await context.newPage());
     workbench = await openWorkbench(page, `${server.url}/?folder=${encodeURIComponent(scratch.workspace)}`, stepTimeoutMs);
+    clean = true;
   });
 
   after(async function () {
     this.timeout(60_000);
     await context?.close();
     await server?.stop();
-    if (scratch !== undefined) {
-      const shots = fs.readdirSync(scratch.screenshots);
-      console.log(`\n  e2e artifacts: ${scratch.root} (code-server log: ${path.join(scratch.root, 'code-server.log')})`);
-      console.log(`  screenshots of failures: ${shots.length === 0 ? 'none' : scratch.screenshots}`);
+    if (scratch === undefined) return;
+    const keep = !clean || process.env.DARKPRINT_E2E_ARTIFACTS !== undefined || process.env.DARKPRINT_E2E_EVIDENCE === '1';
+    if (!keep) {
+      fs.rmSync(scratch.root, { recursive: true, force: true });
+      console.log('\n  e2e: every UI test passed; the scratch folder is removed (set DARKPRINT_E2E_ARTIFACTS to keep it).');
+      return;
     }
+    const shots = fs.readdirSync(scratch.screenshots);
+    console.log(`\n  e2e artifacts: ${scratch.root} (code-server log: ${path.join(scratch.root, 'code-server.log')})`);
+    console.log(`  screenshots of failures: ${shots.length === 0 ? 'none' : scratch.screenshots}`);
   });
 
   beforeEach(async function () {
@@ -102,9 +111,14 @@ describe('the DarkPrint extension in VS Code 1.100 (code-server)', function () {
 
   afterEach(async function () {
     const test = this.currentTest;
-    if (test?.state !== 'failed' || page === undefined) return;
+    if (test?.state === 'failed') clean = false;
+    if (test === undefined || page === undefined) return;
     const name = test.title.replace(/[^A-Za-z0-9]+/g, '-').replace(/^-|-$/g, '').toLowerCase();
-    await page.screenshot({ path: path.join(scratch.screenshots, `${name}.png`) }).catch(() => undefined);
+    // Failures always leave a screenshot; DARKPRINT_E2E_EVIDENCE=1 keeps one of every passing test too.
+    const folder = test.state === 'failed' ? scratch.screenshots : process.env.DARKPRINT_E2E_EVIDENCE === '1' ? path.join(scratch.root, 'evidence') : undefined;
+    if (folder === undefined) return;
+    fs.mkdirSync(folder, { recursive: true });
+    await page.screenshot({ path: path.join(folder, `${name}.png`) }).catch(() => undefined);
   });
 
   it('marks a broken pin with an error squiggle in topology.dot', async function () {
@@ -262,6 +276,17 @@ describe('the DarkPrint extension in VS Code 1.100 (code-server)', function () {
     assert.ok(text.includes('Staffing reading'), text);
     assert.ok(text.includes('Control-point reading'), text);
     assert.ok(text.includes('Phase coverage'), text);
+
+    // A marker's node link reveals the node in the topology.
+    const marked = analysis.security.penalties[0]?.nodeIds[0];
+    assert.ok(marked !== undefined, 'the example bundle should carry a risk marker');
+    const { line } = positionOf(fs.readFileSync(path.join(example, 'topology.dot'), 'utf8'), `${marked} `, marked);
+    await page.frameLocator('iframe.webview.ready').frameLocator('iframe#active-frame').locator('a.node', { hasText: marked }).first().click();
+    await page
+      .locator('.editor-group-container.active .tabs-container .tab.active')
+      .filter({ has: page.locator('.label-name', { hasText: /^topology\.dot$/ }) })
+      .waitFor({ state: 'visible', timeout: stepTimeoutMs });
+    await waitForStatus(workbench, 'status.editor.selection', `Ln ${line},`);
   });
 
   // ---- helpers --------------------------------------------------------------------------

@@ -130,7 +130,14 @@ async function measure(entry: string, dir: string, nodes: number, runs: number):
     processId: process.pid,
     rootUri: pathToFileURL(dir).href,
     workspaceFolders: [{ uri: pathToFileURL(dir).href, name: 'bench' }],
-    capabilities: { workspace: { configuration: true }, textDocument: { publishDiagnostics: { relatedInformation: true, versionSupport: true } } },
+    capabilities: {
+      workspace: { configuration: true },
+      textDocument: {
+        publishDiagnostics: { relatedInformation: true, versionSupport: true },
+        completion: { completionList: { itemDefaults: ['editRange'] } },
+        hover: { contentFormat: ['markdown'] },
+      },
+    },
     initializationOptions: { debounceMs: 0 },
   });
   await connection.sendNotification('initialized', {});

@@ -141,6 +141,7 @@ function settingsSnapshot(): Record<string, unknown> {
     severity: configuration.get<unknown>('severity'),
     ignore: configuration.get<unknown>('ignore'),
     debounceMs: configuration.get<unknown>('debounceMs'),
+    docsUrl: configuration.get<unknown>('docsUrl'),
   };
 }
 

@@ -220,7 +220,7 @@ export async function applyCodeAction(workbench: Workbench, title: string): Prom
   return titles;
 }
 
-/** Searches the active editor with its find widget; resolves to the widget's count ("1 of 3", "No results"). */
+/** Searches the active editor with its find widget; resolves to the widget's count ("1 of 3"; "? of 3" when the cursor is on no match; "No results"). */
 export async function findInEditor(workbench: Workbench, text: string, expectFound: boolean): Promise<string> {
   const { page } = workbench;
   await page.keyboard.press('Control+F');
@@ -228,7 +228,7 @@ export async function findInEditor(workbench: Workbench, text: string, expectFou
   await widget.waitFor({ state: 'visible', timeout: workbench.stepTimeoutMs });
   const input = widget.locator('.find-part .input');
   await input.fill(text);
-  const count = widget.locator('.matchesCount', { hasText: expectFound ? /^\d+ of \d+$/ : /^No results$/ });
+  const count = widget.locator('.matchesCount', { hasText: expectFound ? /^(\d+|\?) of \d+$/ : /^No results$/ });
   try {
     await count.waitFor({ state: 'visible', timeout: workbench.stepTimeoutMs });
   } catch {

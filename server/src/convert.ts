@@ -57,6 +57,8 @@ export interface ClientSupport {
   readonly renameFiles: boolean;
   readonly markdown: boolean;
   readonly hierarchicalSymbols: boolean;
+  /** The client takes a completion list's `itemDefaults.editRange` (LSP 3.17). */
+  readonly completionEditRange: boolean;
 }
 
 export const fullSupport: ClientSupport = {
@@ -66,6 +68,7 @@ export const fullSupport: ClientSupport = {
   renameFiles: true,
   markdown: true,
   hierarchicalSymbols: true,
+  completionEditRange: true,
 };
 
 // ---- positions ----------------------------------------------------------------------------
@@ -206,24 +209,62 @@ export function toCompletionKind(kind: CompletionKind): CompletionItemKind {
   }
 }
 
+/** More items than this are narrowed by the typed prefix, then cut, and the list is marked incomplete. */
+export const completionLimit = 1000;
+
 /**
  * The replaced range becomes each item's `textEdit` when it is on one line and holds the
- * cursor (the LSP rule); otherwise items carry `insertText` and the client decides.
+ * cursor (the LSP rule); otherwise items carry `insertText` and the client decides. A client
+ * that takes `itemDefaults.editRange` gets the range once for the whole list.
+ *
+ * A long list (thousands of cards in a large bundle) would cost more to send and parse than to
+ * compute: beyond `completionLimit` items, only those whose label holds the typed prefix's
+ * characters in order are kept (every item a client's fuzzy filter could show), then the first
+ * `completionLimit` in sort order, and the list is marked incomplete so the client asks again
+ * as the user types.
  */
 export function toCompletionList(files: FileContext, file: string, position: Position, result: CompletionResult, support: ClientSupport): CompletionList {
-  const range = toRange(files.lineIndex(file), result.span);
+  const index = files.lineIndex(file);
+  const range = toRange(index, result.span);
   const usable =
     range.start.line === range.end.line &&
     range.start.line === position.line &&
     range.start.character <= position.character &&
     position.character <= range.end.character;
+  let items = result.items;
+  let isIncomplete = false;
+  if (items.length > completionLimit) {
+    const cursor = toOffset(index, position);
+    const typed = usable ? index.text.slice(result.span.start, cursor).toLowerCase() : '';
+    items = items.filter((item) => holdsInOrder((item.filterText ?? item.label).toLowerCase(), typed));
+    if (items.length > completionLimit) {
+      items = [...items].sort((a, b) => compareSortText(a.sortText ?? a.label, b.sortText ?? b.label)).slice(0, completionLimit);
+    }
+    isIncomplete = true;
+  }
+  const shared = usable && support.completionEditRange;
   return {
-    isIncomplete: false,
-    items: result.items.map((item) => toCompletionItem(item, usable ? range : undefined, support)),
+    isIncomplete,
+    ...(shared ? { itemDefaults: { editRange: range } } : {}),
+    items: items.map((item) => toCompletionItem(item, usable ? range : undefined, shared, support)),
   };
 }
 
-function toCompletionItem(item: CompletionItem, range: Range | undefined, support: ClientSupport): LspCompletionItem {
+function holdsInOrder(text: string, characters: string): boolean {
+  let at = 0;
+  for (let i = 0; i < characters.length; i++) {
+    at = text.indexOf(characters[i], at);
+    if (at < 0) return false;
+    at++;
+  }
+  return true;
+}
+
+function compareSortText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function toCompletionItem(item: CompletionItem, range: Range | undefined, sharedRange: boolean, support: ClientSupport): LspCompletionItem {
   const newText = item.insertText ?? item.label;
   const out: LspCompletionItem = { label: item.label, kind: toCompletionKind(item.kind) };
   if (item.detail !== undefined) out.detail = item.detail;
@@ -232,8 +273,13 @@ function toCompletionItem(item: CompletionItem, range: Range | undefined, suppor
   }
   if (item.sortText !== undefined) out.sortText = item.sortText;
   if (item.filterText !== undefined) out.filterText = item.filterText;
-  if (range) out.textEdit = { range, newText };
-  else if (item.insertText !== undefined) out.insertText = item.insertText;
+  if (range && sharedRange) {
+    if (newText !== item.label) out.textEditText = newText;
+  } else if (range) {
+    out.textEdit = { range, newText };
+  } else if (item.insertText !== undefined) {
+    out.insertText = item.insertText;
+  }
   return out;
 }
 

@@ -46,7 +46,7 @@ export interface Publisher {
 interface Published {
   readonly root: string;
   readonly version: number | undefined;
-  readonly key: string;
+  readonly diagnostics: readonly LspDiagnostic[];
 }
 
 export function createPublisher(options: PublisherOptions): Publisher {
@@ -141,16 +141,16 @@ export function createPublisher(options: PublisherOptions): Publisher {
     }
     const now = new Set<string>();
     for (const [uri, entry] of current) {
-      const key = entry.diagnostics.length === 0 ? '' : JSON.stringify(entry.diagnostics);
       const before = published.get(uri);
-      const unchanged = before ? before.key === key && before.version === entry.version : key === '' && entry.version === undefined;
+      const empty = entry.diagnostics.length === 0 && entry.version === undefined;
+      const unchanged = before ? before.version === entry.version && sameDiagnostics(before.diagnostics, entry.diagnostics) : empty;
       if (!unchanged) {
         send({ uri, diagnostics: entry.diagnostics, ...(entry.version !== undefined ? { version: entry.version } : {}) });
       }
-      if (key === '' && entry.version === undefined) {
+      if (empty) {
         published.delete(uri);
       } else {
-        published.set(uri, { root: bundle.root, version: entry.version, key });
+        published.set(uri, { root: bundle.root, version: entry.version, diagnostics: entry.diagnostics });
         now.add(uri);
       }
     }
@@ -198,6 +198,36 @@ export function createPublisher(options: PublisherOptions): Publisher {
       return timers.size === 0 && queue.size === 0;
     },
   };
+}
+
+/** True when two lists show the same thing (compared field by field; cheaper than serialising thousands of them). */
+export function sameDiagnostics(a: readonly LspDiagnostic[], b: readonly LspDiagnostic[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i];
+    const y = b[i];
+    if (
+      x.message !== y.message ||
+      x.code !== y.code ||
+      x.severity !== y.severity ||
+      !sameRange(x.range, y.range) ||
+      x.codeDescription?.href !== y.codeDescription?.href ||
+      String(x.tags ?? '') !== String(y.tags ?? '')
+    ) {
+      return false;
+    }
+    const r = x.relatedInformation ?? [];
+    const q = y.relatedInformation ?? [];
+    if (r.length !== q.length) return false;
+    for (let j = 0; j < r.length; j++) {
+      if (r[j].message !== q[j].message || r[j].location.uri !== q[j].location.uri || !sameRange(r[j].location.range, q[j].location.range)) return false;
+    }
+  }
+  return true;
+}
+
+function sameRange(a: LspDiagnostic['range'], b: LspDiagnostic['range']): boolean {
+  return a.start.line === b.start.line && a.start.character === b.start.character && a.end.line === b.end.line && a.end.character === b.end.character;
 }
 
 function topologyOf(snapshot: Snapshot): string {

@@ -74,6 +74,7 @@ export function startServer(connection: Connection): void {
     renameFiles: false,
     markdown: false,
     hierarchicalSymbols: false,
+    completionEditRange: false,
   };
   let capabilities: ClientCapabilities = {};
   let folders: string[] = [];
@@ -431,6 +432,7 @@ function clientSupport(capabilities: ClientCapabilities): ClientSupport {
     renameFiles: edit?.resourceOperations?.includes('rename') === true,
     markdown: text?.hover?.contentFormat?.includes('markdown') === true || text?.completion?.completionItem?.documentationFormat?.includes('markdown') === true,
     hierarchicalSymbols: text?.documentSymbol?.hierarchicalDocumentSymbolSupport === true,
+    completionEditRange: text?.completion?.completionList?.itemDefaults?.includes('editRange') === true,
   };
 }
 

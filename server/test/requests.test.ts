@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { CodeAction, Diagnostic, Range } from 'vscode-languageserver-protocol/node';
+import type { CodeAction, CompletionList, Diagnostic, Range } from 'vscode-languageserver-protocol/node';
 import { parseFixture } from '../../shared/test/support/fixture';
 import { lineIndex } from '../../shared/src/text';
 import { bundledEntry, errorLogs, startSession, type Session, type SessionOptions } from './support/lsp-client';
@@ -174,6 +174,45 @@ describe('server: clients with fewer capabilities', function () {
       assert.ok(rename?.edit?.changes, JSON.stringify(actions));
       assert.equal(rename.edit.documentChanges, undefined);
       assert.equal(rename.edit.changes[o.session.uri('topology.dot')].length, 2);
+    } finally {
+      await o.close();
+    }
+  });
+});
+
+describe('server: long completion lists', function () {
+  it('beyond 1,000 items the list is narrowed by the typed prefix, cut, marked incomplete, and shares its edit range', async function () {
+    let fixture = '//- topology.dot\ndigraph g {\n  a [card="$0"];\n}\n';
+    for (let i = 0; i < 1200; i++) {
+      fixture += `//- cards/c${i}@1.0.0.yaml\nid: ${i % 2 === 0 ? 'even' : 'odd'}-${i}\nname: C\ntype: agent\naction: a\nspec: s\ninputs: []\noutputs: []\nversion: 1.0.0\n`;
+    }
+    const parsed = parseFixture(fixture);
+    const o = await open(fixture, {
+      capabilities: { textDocument: { completion: { completionList: { itemDefaults: ['editRange'] } } } },
+    });
+    try {
+      const text = o.texts.get('topology.dot')!;
+      const cursor = parsed.cursor!.offset;
+      o.session.open('topology.dot', text);
+      await o.session.versionPublished('topology.dot', 1);
+      const ask = async (typed: string): Promise<CompletionList> => {
+        const typedText = text.slice(0, cursor) + typed + text.slice(cursor);
+        const version = o.session.change('topology.dot', typedText);
+        await o.session.versionPublished('topology.dot', version);
+        const position = lineIndex(typedText).positionAt(cursor + typed.length);
+        return (await o.session.request<CompletionList | null>('textDocument/completion', { textDocument: { uri: o.session.uri('topology.dot') }, position }))!;
+      };
+      const all = await ask('');
+      assert.equal(all.isIncomplete, true);
+      assert.equal(all.items.length, 1000);
+      const range = all.itemDefaults?.editRange as Range | undefined;
+      assert.ok(range && 'start' in range, JSON.stringify(all.itemDefaults));
+      assert.ok(all.items.every((i) => i.textEdit === undefined));
+      const odd = await ask('odd-11');
+      assert.equal(odd.isIncomplete, true);
+      assert.ok(odd.items.length > 0 && odd.items.length < 1000, String(odd.items.length));
+      assert.ok(odd.items.every((i) => i.label.startsWith('odd-')), odd.items.map((i) => i.label).join(', '));
+      assert.ok(odd.items.some((i) => i.label === 'odd-11@1.0.0'));
     } finally {
       await o.close();
     }

@@ -686,6 +686,14 @@ describe('DOT parser (E§13)', () => {
     }
   });
 
+  it('keeps at most 100 distinct default attributes per scope, and says so once', () => {
+    const keys = Array.from({ length: 103 }, (_, i) => `k${i}=1`).join(', ');
+    const text = `digraph g { node [${keys}]; a; }`;
+    const result = parseDot(text);
+    assert.deepEqual(result.diagnostics.map((d) => [d.code, d.location.span && text.slice(d.location.span.start, d.location.span.end)]), [['dot/unsupported', 'k100']]);
+    assert.equal(result.graph?.nodes[0].attrs.size, 100);
+  });
+
   it('reports the 21st parse error as "too many" and no more', () => {
     const text = `digraph g {\n${Array.from({ length: 30 }, (_, i) => `  n${i} -> ;`).join('\n')}\n}`;
     const errors = parseDot(text).diagnostics.filter((d) => d.code === 'dot/parse-error');

@@ -285,8 +285,10 @@ export function checkCriteria(context: AnalysisContext, config: AnalysisConfig):
   }
 
   // ---- (c2) criteria named in params that nothing in the graph produces ----
+  // (the names are gathered only when some card has such a key: most bundles have none)
   const produced = new Set<string>();
-  for (let i = 0; i < size; i++) {
+  const anyCriteriaKey = cards.some((card) => card !== undefined && Object.keys(card.params).some((key) => criteriaKey.test(key)));
+  for (let i = 0; anyCriteriaKey && i < size; i++) {
     produced.add(ids[i].toLowerCase());
     const card = cards[i];
     if (card === undefined) continue;

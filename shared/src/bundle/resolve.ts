@@ -257,9 +257,17 @@ export function loadBundle(files: readonly SourceFile[], options: LoadOptions = 
     }
   }
 
-  const digests: string[] = [];
-  for (const n of nodes) if (n.entry) digests.push(n.entry.digest!);
-  const digest = blueprintDigest(topologyFile.text, digests);
+  // The blueprint digest hashes the whole topology text: computed when first asked for (export,
+  // report), not on every load of an edited bundle.
+  let digest: string | undefined;
+  const digestNow = (): string => {
+    if (digest === undefined) {
+      const digests: string[] = [];
+      for (const n of nodes) if (n.entry) digests.push(n.entry.digest!);
+      digest = blueprintDigest(topologyFile.text, digests);
+    }
+    return digest;
+  };
 
   const blueprint: Blueprint = {
     manifest: manifestRead.manifest,
@@ -274,7 +282,9 @@ export function loadBundle(files: readonly SourceFile[], options: LoadOptions = 
     nodes,
     nodeById,
     edges,
-    digest,
+    get digest(): string {
+      return digestNow();
+    },
   };
   const analysis = analyze(
     {

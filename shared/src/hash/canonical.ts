@@ -6,8 +6,9 @@
  *
  * Every card is hashed on every load, so this is written for speed: one string grown by
  * concatenation (V8 ropes), the default array sort (which compares strings by UTF-16 code
- * units, exactly the order E§6 asks for), and the open containers kept on a plain array
- * (nesting is shallow, so a linear cycle check beats a Set).
+ * units, exactly the order E§6 asks for), the JSON form of frequent keys remembered, and the
+ * open containers kept on a plain array (nesting is shallow, so a linear cycle check beats a
+ * Set).
  */
 export function canonicalJson(value: unknown): string {
   return write(toJsonValue(value), []);
@@ -47,7 +48,7 @@ function write(v: unknown, open: object[]): string {
           if (item === undefined || typeof item === 'function' || typeof item === 'symbol') continue;
           if (first) first = false;
           else out += ',';
-          out += JSON.stringify(key);
+          out += quotedKey(key);
           out += ':';
           out += write(item, open);
         }
@@ -60,6 +61,17 @@ function write(v: unknown, open: object[]): string {
       // undefined, function, symbol at the top level: JSON.stringify gives undefined; we emit null
       return 'null';
   }
+}
+
+/** Keys repeat across cards (`id`, `inputs`, `name`, …): their JSON form is kept, up to a bound. */
+const quotedKeys = new Map<string, string>();
+function quotedKey(key: string): string {
+  let quoted = quotedKeys.get(key);
+  if (quoted === undefined) {
+    quoted = JSON.stringify(key);
+    if (quotedKeys.size < 4096 && key.length <= 64) quotedKeys.set(key, quoted);
+  }
+  return quoted;
 }
 
 function toJsonValue(value: unknown): unknown {

@@ -25,6 +25,9 @@ import type { DotAttribute, DotEdge, DotGraph, DotNode, DotParseResult, DotToken
 /** Subgraphs nested deeper than this are a parse error (E§2). */
 export const maxSubgraphDepth = 100;
 
+/** Distinct default attributes one scope keeps (see `withDefaults`). */
+export const maxDefaultKeys = 100;
+
 export function parseDot(text: string, file = 'topology.dot'): DotParseResult {
   const lexed = lexDot(text, file);
   const tokens = lexed.tokens;
@@ -41,8 +44,11 @@ export function parseDot(text: string, file = 'topology.dot'): DotParseResult {
   let notDirectedReported = false;
   let portsReported = false;
   let unclosedReported = false;
+  let defaultsCapReported = false;
   const graphAttrs = new Map<string, DotAttribute>();
   const nodes = new Map<string, NodeBuilder>();
+  /** Nodes whose attribute map is their own (after a re-declaration); the others share views. */
+  const ownedAttrs = new Map<NodeBuilder, Map<string, DotAttribute>>();
   const edges: DotEdge[] = [];
   /** In `strict` graphs: source -> target -> the attributes of the edge that parallel edges merge into. */
   const strictIndex = new Map<string, Map<string, Map<string, DotAttribute>>>();
@@ -254,8 +260,36 @@ export function parseDot(text: string, file = 'topology.dot'): DotParseResult {
 
   // ------------------------------------------------------------------ attributes
 
-  /** One or more `[ k=v, ... ]` lists, merged left to right. Reports and recovers inside the list. */
-  function parseAttributeLists(fromDefault: boolean): { attrs: Map<string, DotAttribute>; end: number } {
+  /** Where the last `parseAttributeLists` stopped: the end of its last `]` (or of what it read). */
+  let listEnd = 0;
+
+  /**
+   * Defaults after a `node [..]`/`edge [..]` statement (a new map; the old one may be shared).
+   * A scope keeps at most `maxDefaultKeys` distinct keys, so that copying the defaults keeps a
+   * generated or hostile file linear; no real topology comes near it.
+   */
+  function withDefaults(base: ReadonlyMap<string, DotAttribute>, over: ReadonlyMap<string, DotAttribute>): ReadonlyMap<string, DotAttribute> {
+    let out: Map<string, DotAttribute> | undefined;
+    for (const [key, attr] of over) {
+      const current = out ?? base;
+      if (current.size >= maxDefaultKeys && !current.has(key)) {
+        if (defaultsCapReported) continue;
+        defaultsCapReported = true;
+        report('dot/unsupported', () =>
+          make('dot/unsupported', `This default sets more than ${maxDefaultKeys} different attributes in one scope, so \`${key}\` and the ones after it are ignored; set them on the nodes or edges themselves.`, attr.keySpan),
+        );
+        continue;
+      }
+      (out ??= new Map(base)).set(key, attr);
+    }
+    return out ?? base;
+  }
+
+  /**
+   * One or more `[ k=v, ... ]` lists, merged left to right into a new map. Reports and recovers
+   * inside the list; sets `listEnd`.
+   */
+  function parseAttributeLists(fromDefault: boolean): Map<string, DotAttribute> {
     const attrs = new Map<string, DotAttribute>();
     let end = pos > 0 ? sig[pos - 1].span.end : 0;
     while (kindAt(pos) === 'lbracket') {
@@ -265,7 +299,8 @@ export function parseDot(text: string, file = 'topology.dot'): DotParseResult {
       while (!closed) {
         if (pos >= count) {
           fail(open.span, 'This `[` is never closed; add `]` after the last attribute.');
-          return { attrs, end };
+          listEnd = end;
+          return attrs;
         }
         const t = sig[pos];
         switch (t.kind) {
@@ -285,7 +320,8 @@ export function parseDot(text: string, file = 'topology.dot'): DotParseResult {
           case 'line':
           case 'lbracket':
             fail(open.span, `This \`[\` is never closed before ${describe(pos)}; add \`]\` after the last attribute.`);
-            return { attrs, end };
+            listEnd = end;
+            return attrs;
           case 'unknown':
             pos++;
             skipAttribute();
@@ -297,7 +333,8 @@ export function parseDot(text: string, file = 'topology.dot'): DotParseResult {
           case 'keyword': {
             if (looksLikeStatementAfter(pos) && startsLine(pos)) {
               fail(open.span, `This \`[\` is never closed before the next statement; add \`]\` after the last attribute.`);
-              return { attrs, end };
+              listEnd = end;
+              return attrs;
             }
             const key = readValue();
             checkBareWord(key, 'attribute name');
@@ -336,7 +373,8 @@ export function parseDot(text: string, file = 'topology.dot'): DotParseResult {
         }
       }
     }
-    return { attrs, end };
+    listEnd = end;
+    return attrs;
   }
 
   /** At a line-opening id inside an unclosed list: does a statement (`a ->`, `a [`, `a;`, `a }`) start here? */
@@ -351,14 +389,18 @@ export function parseDot(text: string, file = 'topology.dot'): DotParseResult {
     if (openSubgraphs > 0) mentionLog.push(id);
   }
 
-  function mentionNode(read: ReadValue, idError: NodeBuilder['idError'], defaults: ReadonlyMap<string, DotAttribute>): NodeBuilder {
+  /**
+   * Names a node; creates it (with the defaults in force and any explicit attributes) when it is
+   * new. Its attributes are a view over the shared defaults, copied only if it is re-declared.
+   */
+  function mentionNode(read: ReadValue, idError: NodeBuilder['idError'], defaults: ReadonlyMap<string, DotAttribute>, explicit?: ReadonlyMap<string, DotAttribute>): NodeBuilder {
     let node = nodes.get(read.value);
     if (node === undefined) {
       node = {
         id: read.value,
         span: read.span,
         quoted: read.kind === 'string',
-        attrs: defaults.size === 0 ? new Map() : new Map(defaults),
+        attrs: explicit === undefined || explicit.size === 0 ? defaults : defaults.size === 0 ? explicit : layered(defaults, explicit),
         occurrences: [],
         statements: [],
       };
@@ -370,24 +412,24 @@ export function parseDot(text: string, file = 'topology.dot'): DotParseResult {
     return node;
   }
 
-  function declareNode(read: ReadValue, idError: NodeBuilder['idError'], defaults: ReadonlyMap<string, DotAttribute>, explicit: ReadonlyMap<string, DotAttribute>, statement: Span): void {
-    const existing = nodes.get(read.value);
-    if (existing === undefined) {
-      const node = mentionNode(read, idError, defaults);
-      for (const [key, attr] of explicit) node.attrs.set(key, attr);
-      node.statements.push(statement);
-      return;
-    }
+  /** A node statement with attributes for a node that already exists (E§13 re-declaration). */
+  function redeclareNode(existing: NodeBuilder, read: ReadValue, defaults: ReadonlyMap<string, DotAttribute>, explicit: ReadonlyMap<string, DotAttribute>, statement: Span): void {
     existing.occurrences.push(read.span);
     existing.statements.push(statement);
     collect(read.value);
+    let attrs = ownedAttrs.get(existing);
+    if (attrs === undefined) {
+      attrs = new Map(existing.attrs);
+      ownedAttrs.set(existing, attrs);
+      existing.attrs = attrs;
+    }
     const changes: [string, string, string][] = [];
     for (const [key, attr] of explicit) {
-      const previous = existing.attrs.get(key);
+      const previous = attrs.get(key);
       if (previous !== undefined && previous.value !== attr.value) changes.push([key, previous.value, attr.value]);
-      existing.attrs.set(key, attr);
+      attrs.set(key, attr);
     }
-    for (const [key, attr] of defaults) if (!existing.attrs.has(key)) existing.attrs.set(key, attr);
+    for (const [key, attr] of defaults) if (!attrs.has(key)) attrs.set(key, attr);
     if (changes.length > 0) {
       report('dot/duplicate-node', () => ({
         ...make(
@@ -454,12 +496,12 @@ export function parseDot(text: string, file = 'topology.dot'): DotParseResult {
         const next = kindAt(pos + 1);
         if ((keyword === 'node' || keyword === 'edge' || keyword === 'graph') && next === 'lbracket') {
           pos++;
-          const { attrs } = parseAttributeLists(keyword !== 'graph');
+          const attrs = parseAttributeLists(keyword !== 'graph');
           // Scope maps are replaced, never changed in place: edges and child scopes share them.
-          if (keyword === 'node') scope.node = merged(scope.node, attrs);
-          else if (keyword === 'edge') scope.edge = merged(scope.edge, attrs);
-          else scope.graph = merged(scope.graph, attrs);
-          if (keyword === 'graph' && scope.depth === 0) for (const [key, attr] of attrs) graphAttrs.set(key, attr);
+          if (keyword === 'node') scope.node = withDefaults(scope.node, attrs);
+          else if (keyword === 'edge') scope.edge = withDefaults(scope.edge, attrs);
+          else if (scope.depth === 0) for (const [key, attr] of attrs) graphAttrs.set(key, attr);
+          // (a subgraph's own graph attributes stay in the subgraph, and the flat model drops them)
           return true;
         }
         if (next === 'equals') return parseGraphAttribute(scope);
@@ -508,7 +550,6 @@ export function parseDot(text: string, file = 'topology.dot'): DotParseResult {
       quoted: value.kind === 'string',
       fromDefault: false,
     };
-    scope.graph = merged(scope.graph, new Map([[key.value, attr]]));
     if (scope.depth === 0) graphAttrs.set(key.value, attr);
     return true;
   }
@@ -530,8 +571,11 @@ export function parseDot(text: string, file = 'topology.dot'): DotParseResult {
       node.statements.push(first.span);
       return true;
     }
-    const { attrs, end } = parseAttributeLists(false);
-    declareNode(first.read, idError, scope.node, attrs, { start: first.span.start, end });
+    const attrs = parseAttributeLists(false);
+    const statement = { start: first.span.start, end: listEnd };
+    const known = nodes.get(first.read.value);
+    if (known === undefined) mentionNode(first.read, idError, scope.node, attrs).statements.push(statement);
+    else redeclareNode(known, first.read, scope.node, attrs, statement);
     return true;
   }
 
@@ -561,12 +605,11 @@ export function parseDot(text: string, file = 'topology.dot'): DotParseResult {
     let explicit: Map<string, DotAttribute> | undefined;
     let end = segments[segments.length - 1].span.end;
     if (!broken && kindAt(pos) === 'lbracket') {
-      const list = parseAttributeLists(false);
-      explicit = list.attrs;
-      end = list.end;
+      explicit = parseAttributeLists(false);
+      end = listEnd;
     }
     // One map per statement, shared by its edges (addEdge copies it when `strict` may merge into it).
-    const attrs = explicit !== undefined && explicit.size > 0 ? merged(scope.edge, explicit) : scope.edge;
+    const attrs = explicit === undefined || explicit.size === 0 ? scope.edge : scope.edge.size === 0 ? explicit : layered(scope.edge, explicit);
     let sources: readonly EndpointId[] | undefined;
     for (let s = 0; s + 1 < segments.length; s++) {
       const from = segments[s];
@@ -658,7 +701,7 @@ export function parseDot(text: string, file = 'topology.dot'): DotParseResult {
       return { logStart: 0, logEnd: 0, span: { start: start.span.start, end: sig[pos - 1].span.end } };
     }
     pos++;
-    const child: Scope = { node: scope.node, edge: scope.edge, graph: scope.graph, depth: scope.depth + 1 };
+    const child: Scope = { node: scope.node, edge: scope.edge, depth: scope.depth + 1 };
     const logStart = mentionLog.length;
     openSubgraphs++;
     parseStatements(child);
@@ -760,7 +803,7 @@ export function parseDot(text: string, file = 'topology.dot'): DotParseResult {
       fail(pos < count ? sig[pos].span : open, `Expected \`{\` after the graph header, found ${describe(pos)}; open the graph body with \`{\`.`);
     }
 
-    const root: Scope = { node: new Map(), edge: new Map(), graph: new Map(), depth: 0 };
+    const root: Scope = { node: new Map(), edge: new Map(), depth: 0 };
     parseStatements(root);
     if (pos < count) {
       pos++; // parseStatements stops only at the end or at a `}`: this one closes the graph
@@ -826,19 +869,47 @@ export function parseDot(text: string, file = 'topology.dot'): DotParseResult {
 
 // ---------------------------------------------------------------------- internals
 
-/** Defaults in force. The maps are never changed in place (see `merged`), so they can be shared. */
+/** Defaults in force. The maps are never changed in place (see `withDefaults`), so scopes and edges share them. */
 interface Scope {
   node: ReadonlyMap<string, DotAttribute>;
   edge: ReadonlyMap<string, DotAttribute>;
-  graph: ReadonlyMap<string, DotAttribute>;
   readonly depth: number;
 }
 
-function merged(base: ReadonlyMap<string, DotAttribute>, over: ReadonlyMap<string, DotAttribute>): ReadonlyMap<string, DotAttribute> {
-  if (over.size === 0) return base;
-  const out = new Map(base);
-  for (const [key, attr] of over) out.set(key, attr);
-  return out;
+/**
+ * `base` with `own` laid over it, read-only and without copying `base`: E§13's
+ * `{ ...defaults, ...explicit }` (base keys in their order, own values winning, then own-only
+ * keys). Neither map may change afterwards; the parser never changes either.
+ */
+function layered<K, V>(base: ReadonlyMap<K, V>, own: ReadonlyMap<K, V>): ReadonlyMap<K, V> {
+  function* entries(): Generator<[K, V], undefined, unknown> {
+    for (const [key, value] of base) yield [key, own.has(key) ? (own.get(key) as V) : value];
+    for (const [key, value] of own) if (!base.has(key)) yield [key, value];
+    return undefined;
+  }
+  function* keys(): Generator<K, undefined, unknown> {
+    for (const [key] of entries()) yield key;
+    return undefined;
+  }
+  function* values(): Generator<V, undefined, unknown> {
+    for (const [, value] of entries()) yield value;
+    return undefined;
+  }
+  let size = base.size;
+  for (const key of own.keys()) if (!base.has(key)) size++;
+  const view: ReadonlyMap<K, V> = {
+    size,
+    get: (key) => (own.has(key) ? own.get(key) : base.get(key)),
+    has: (key) => own.has(key) || base.has(key),
+    forEach(callback, thisArg?: unknown) {
+      for (const [key, value] of entries()) callback.call(thisArg, value, key, view);
+    },
+    entries,
+    keys,
+    values,
+    [Symbol.iterator]: entries,
+  };
+  return view;
 }
 
 /**
@@ -865,7 +936,8 @@ interface NodeBuilder {
   id: string;
   span: Span;
   quoted: boolean;
-  attrs: Map<string, DotAttribute>;
+  /** The defaults in force, a view of defaults + explicit attributes, or (once re-declared) its own map. */
+  attrs: ReadonlyMap<string, DotAttribute>;
   occurrences: Span[];
   statements: Span[];
   idError?: 'hyphenated' | 'keyword';

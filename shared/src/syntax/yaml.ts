@@ -206,8 +206,6 @@ interface MutableMapping {
   kind: 'mapping';
   span: Span;
   entries: Map<string, YamlEntry>;
-  /** YAML only: the raw values of the scalar keys seen so far (for the unique-key rule). */
-  scalarKeys?: Set<unknown>;
 }
 interface MutableSequence {
   kind: 'sequence';
@@ -291,13 +289,38 @@ function readYaml(text: string, maxAliasCount: number): DataDocument {
   // Pre-order, document order: a node is created (and its anchor bound) before its children,
   // so an alias inside its own anchor's node refers to that node, as in `yaml`. A pair's key
   // is read (and any anchor in it bound) before its value.
+  // Where a converted node goes: the root, an entry's value, a list item, or nowhere (an anchored
+  // key, read only to bind its anchor). Plain data rather than closures: this runs for every node.
+  type Target =
+    | { readonly kind: 'root' }
+    | { readonly kind: 'entry'; readonly entry: { value: YamlNode } }
+    | { readonly kind: 'item'; readonly items: YamlNode[]; readonly index: number }
+    | { readonly kind: 'none' };
   type Task =
-    | { readonly kind: 'node'; readonly node: unknown; readonly fallback: Span; readonly attach: (converted: YamlNode) => void }
+    | { readonly kind: 'node'; readonly node: unknown; readonly fallback: Span; readonly target: Target }
     | { readonly kind: 'pair'; readonly key: unknown; readonly value: unknown; readonly fallback: Span; readonly mapping: MutableMapping };
   let root: YamlNode | undefined;
+  const attach = (target: Target, converted: YamlNode): void => {
+    switch (target.kind) {
+      case 'root':
+        root = converted;
+        return;
+      case 'entry':
+        target.entry.value = converted;
+        return;
+      case 'item':
+        target.items[target.index] = converted;
+        return;
+      case 'none':
+        return;
+      default:
+        assertNever(target);
+    }
+  };
+  /** Per mapping, the raw values of the scalar keys seen so far (the unique-key rule); never kept in the tree. */
+  const scalarKeys = new Map<MutableMapping, Set<unknown>>();
   const tasks: Task[] = [];
-  const ignore = (): void => undefined;
-  if (document.contents) tasks.push({ kind: 'node', node: document.contents, fallback: span(0, 0), attach: (n) => (root = n) });
+  if (document.contents) tasks.push({ kind: 'node', node: document.contents, fallback: span(0, 0), target: { kind: 'root' } });
   while (tasks.length > 0) {
     const task = tasks.pop() as Task;
     if (task.kind === 'pair') {
@@ -313,7 +336,11 @@ function readYaml(text: string, maxAliasCount: number): DataDocument {
       };
       if (isScalar(task.key)) {
         const raw = task.key.value;
-        const seen = (task.mapping.scalarKeys ??= new Set());
+        let seen = scalarKeys.get(task.mapping);
+        if (seen === undefined) {
+          seen = new Set();
+          scalarKeys.set(task.mapping, seen);
+        }
         if (seen.has(raw) && !Number.isNaN(raw)) {
           problems.push({ severity: 'error', span: keySpan, message: yamlMessage('DUPLICATE_KEY', 'Map keys must be unique') });
         }
@@ -322,10 +349,10 @@ function readYaml(text: string, maxAliasCount: number): DataDocument {
       // A repeated key keeps its first position and takes the last value, as `toJS` does.
       task.mapping.entries.set(key, entry);
       if (task.value !== null && task.value !== undefined) {
-        tasks.push({ kind: 'node', node: task.value, fallback: valueFallback, attach: (n) => (entry.value = n) });
+        tasks.push({ kind: 'node', node: task.value, fallback: valueFallback, target: { kind: 'entry', entry } });
       }
       if (task.key !== null && task.key !== undefined && !(isScalar(task.key) && !task.key.anchor)) {
-        tasks.push({ kind: 'node', node: task.key, fallback: keySpan, attach: ignore });
+        tasks.push({ kind: 'node', node: task.key, fallback: keySpan, target: { kind: 'none' } });
       }
       continue;
     }
@@ -355,7 +382,7 @@ function readYaml(text: string, maxAliasCount: number): DataDocument {
           }
         }
       }
-      task.attach(alias);
+      attach(task.target, alias);
       continue;
     }
     let converted: YamlValue;
@@ -380,7 +407,7 @@ function readYaml(text: string, maxAliasCount: number): DataDocument {
           tasks.push({ kind: 'pair', key: item.key, value: item.value, fallback: empty, mapping: single });
         } else {
           sequence.items[index] = { kind: 'scalar', span: empty, value: null };
-          tasks.push({ kind: 'node', node: item, fallback: empty, attach: (n) => (sequence.items[index] = n) });
+          tasks.push({ kind: 'node', node: item, fallback: empty, target: { kind: 'item', items: sequence.items, index } });
         }
       }
     } else if (isScalar(node)) {
@@ -393,7 +420,7 @@ function readYaml(text: string, maxAliasCount: number): DataDocument {
       anchors.set(anchor, converted);
       counts.set(converted, { count: 1 });
     }
-    task.attach(converted);
+    attach(task.target, converted);
   }
   return { format: 'yaml', root, problems };
 }
