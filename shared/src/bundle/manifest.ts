@@ -2,7 +2,8 @@
  * The manifest (`blueprint.yaml`, E§4): slug, title, summary, description?, category?, tags[].
  * Without one, a stub is derived from the folder name.
  */
-import { isMap, isScalar, isSeq, parseDocument } from 'yaml';
+import { isMap, isScalar, isSeq, parseDocument, type Document } from 'yaml';
+import { maximumYamlDepth, yamlDepthProblem } from '../syntax/yaml';
 import type { Diagnostic } from '../diagnostics';
 import type { Manifest, SourceFile } from './model';
 
@@ -22,7 +23,23 @@ export function readManifest(file: SourceFile | undefined, folderName: string): 
   const stub = stubManifest(folderName);
   if (!file) return { manifest: stub, diagnostics: [] };
   const diagnostics: Diagnostic[] = [];
-  const doc = parseDocument(file.text, { prettyErrors: false, uniqueKeys: false });
+  // Refused unread when it nests absurdly deep (the `yaml` package would exhaust the heap or the stack).
+  const tooDeep = yamlDepthProblem(file.text);
+  let doc: Document;
+  try {
+    if (tooDeep) throw new RangeError(tooDeep.message);
+    doc = parseDocument(file.text, { prettyErrors: false, uniqueKeys: false });
+  } catch {
+    diagnostics.push({
+      code: 'card/parse-error',
+      severity: 'error',
+      message: tooDeep
+        ? `${file.path} nests more than ${maximumYamlDepth} levels deep, more than any reader can hold; flatten the structure.`
+        : `${file.path} nests too deeply to be read; flatten the structure.`,
+      location: { file: file.path, span: tooDeep ? tooDeep.span : { start: 0, end: Math.min(file.text.length, 1) } },
+    });
+    return { manifest: stub, diagnostics };
+  }
   for (const e of doc.errors) {
     diagnostics.push({
       code: 'card/parse-error',

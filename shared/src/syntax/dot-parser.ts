@@ -506,8 +506,8 @@ export function parseDot(text: string, file = 'topology.dot'): DotParseResult {
         }
         if (next === 'equals') return parseGraphAttribute(scope);
         if ((keyword === 'digraph' || keyword === 'graph') && (next === 'lbrace' || (isIdLike(next) && kindAt(pos + 2) === 'lbrace'))) {
+          // read on as a subgraph, so its nodes are kept
           fail(t.span, `A second graph header \`${t.text}\` appears inside the graph; close the first graph with \`}\` before it, or move it to its own file.`);
-          return parseEndpointStatement(scope);
         }
         return parseEndpointStatement(scope);
       }
@@ -682,7 +682,7 @@ export function parseDot(text: string, file = 'topology.dot'): DotParseResult {
     return end;
   }
 
-  /** `[subgraph [ID]] { ... }`, flattened; its defaults start as a copy of the enclosing ones. */
+  /** `[subgraph [ID]] { ... }`, flattened; it starts with the enclosing defaults, and its own stay inside it. */
   function parseSubgraph(scope: Scope): Endpoint | undefined {
     const start = sig[pos];
     if (start.kind === 'keyword') {
@@ -841,8 +841,10 @@ export function parseDot(text: string, file = 'topology.dot'): DotParseResult {
   const totalErrors = lexed.parseErrorCount + parseErrorCount;
   const kept = errors.slice(0, maxParseErrors);
   if (totalErrors > maxParseErrors) {
+    // A file this broken is reported by its parse errors alone: warnings about it are noise.
     const at = errors[maxParseErrors]?.location.span ?? kept[kept.length - 1]?.location.span ?? { start: 0, end: 0 };
     kept.push(make('dot/parse-error', `The file has more than ${maxParseErrors} parse errors and the rest are not listed; fix the ones above first.`, at));
+    return { ...(graph !== undefined ? { graph } : {}), tokens, diagnostics: kept, ...(trailing !== undefined ? { trailing } : {}) };
   }
   // Other dot/* findings: at most 20 per code in source order, then one summary without a range.
   const findings = [...lexed.diagnostics.filter((d) => d.code !== 'dot/parse-error'), ...other];

@@ -29,7 +29,7 @@
  * - The parser never throws: a stack overflow inside `yaml` on absurd nesting becomes an
  *   error at the start of the document.
  */
-import { isAlias, isMap, isPair, isScalar, isSeq, parseDocument } from 'yaml';
+import { Lexer, isAlias, isMap, isPair, isScalar, isSeq, parseDocument } from 'yaml';
 import { span, type Span } from '../text';
 
 export type DataFormat = 'yaml' | 'json';
@@ -110,6 +110,68 @@ export function parseData(text: string, format: DataFormat, options: ParseDataOp
       problems: [{ severity: 'error', span: span(0, 0), message: `The document cannot be read: ${why}. Simplify its structure.` }],
     };
   }
+}
+
+/** How deep YAML may nest (flow brackets, or `- `/`? ` entries on one line) before a reader refuses it. */
+export const maximumYamlDepth = 1000;
+
+/**
+ * A document that nests deeper than `maximumYamlDepth`, or undefined. The `yaml` package
+ * spends memory and time that grow with nesting before it gives up (10 MB of `[` exhausts the
+ * heap), and DarkPrint's reader (`toJS`) fails below this depth anyway, so every YAML reader
+ * here asks this first and refuses such a document unread. A character scan that counts
+ * every bracket and every leading `- ` finds the candidates (a few per million real files);
+ * `yaml`'s own lexer, streamed and stopped at the limit, confirms them, so brackets and dashes
+ * inside quoted or block scalars and comments never count.
+ */
+export function yamlDepthProblem(text: string): SyntaxProblem | undefined {
+  if (!mayNestTooDeeply(text)) return undefined;
+  let offset = 0;
+  let flow = 0;
+  let indicators = 0;
+  for (const token of new Lexer().lex(text)) {
+    // the lexer's control tokens (document start, scalar start, flow error end) are not source text
+    if (token === '\u0002' || token === '\u001f' || token === '\u0018') continue;
+    const start = offset;
+    offset += token.length;
+    if (token === '[' || token === '{') flow++;
+    else if (token === ']' || token === '}') flow = Math.max(0, flow - 1);
+    else if (token === '-' || token === '?') indicators++;
+    else if (token.includes('\n') || token.includes('\r')) indicators = 0;
+    if (flow > maximumYamlDepth || indicators > maximumYamlDepth) {
+      return {
+        severity: 'error',
+        span: span(start, Math.min(start + token.length, text.length)),
+        message: `The document nests more than ${maximumYamlDepth} levels deep here, more than any reader can hold; flatten the structure.`,
+      };
+    }
+  }
+  return undefined;
+}
+
+/** The cheap over-estimate behind `yamlDepthProblem`: every bracket, and every run of leading `- `/`? `. */
+function mayNestTooDeeply(text: string): boolean {
+  let flow = 0;
+  let lineStart = true;
+  let indicators = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 91 || c === 123) {
+      if (++flow > maximumYamlDepth) return true;
+    } else if (c === 93 || c === 125) {
+      if (flow > 0) flow--;
+    } else if (c === 10 || c === 13) {
+      lineStart = true;
+      indicators = 0;
+      continue;
+    }
+    if (!lineStart) continue;
+    if ((c === 45 || c === 63) && (text.charCodeAt(i + 1) === 32 || text.charCodeAt(i + 1) === 9)) {
+      if (++indicators > maximumYamlDepth) return true;
+      i++;
+    } else if (c !== 32 && c !== 9) lineStart = false;
+  }
+  return false;
 }
 
 /** The node an alias stands for (the node itself when it is not an alias). */
@@ -221,6 +283,8 @@ interface AnchorCount {
 }
 
 function readYaml(text: string, maxAliasCount: number): DataDocument {
+  const tooDeep = yamlDepthProblem(text);
+  if (tooDeep) return { format: 'yaml', root: undefined, problems: [tooDeep] };
   // `yaml` checks key uniqueness with a linear scan per key (quadratic on a large mapping), so
   // the check is made here instead, with the same rule: two scalar keys with the same value.
   const document = parseDocument(text, { prettyErrors: false, logLevel: 'silent', uniqueKeys: false });

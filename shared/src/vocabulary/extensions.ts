@@ -9,6 +9,7 @@ import { isAlias, isMap, isScalar, isSeq, parseDocument, type Document, type Nod
 import { configuredWeight, defaultAnalysisConfig, type AnalysisConfig } from '../analyze/config';
 import { sortDiagnostics, type Diagnostic, type DiagnosticCode, type DiagnosticLocation } from '../diagnostics';
 import type { Span } from '../text';
+import { yamlDepthProblem } from '../syntax/yaml';
 import { coreTermIds, phaseOrder } from './core';
 import { termKinds, type LocalOrigin, type Term, type TermKind, type Vocabulary } from './types';
 
@@ -29,7 +30,19 @@ export function readExtensions(file: { readonly path: string; readonly text: str
   const report = (severity: 'error' | 'warning', span: Span, message: string): void => {
     diagnostics.push({ code: 'card/parse-error', severity, message, location: { file: file.path, span } });
   };
-  const document = parseDocument(file.text, { prettyErrors: false });
+  // Refused unread when it nests absurdly deep (the `yaml` package would exhaust the heap or the stack).
+  const tooDeep = yamlDepthProblem(file.text);
+  if (tooDeep) {
+    report('error', tooDeep.span, tooDeep.message);
+    return { terms: [], diagnostics };
+  }
+  let document: Document;
+  try {
+    document = parseDocument(file.text, { prettyErrors: false });
+  } catch {
+    report('error', problemSpan([0, 0], file.text), `${file.path} cannot be read: it nests too deeply. Simplify its structure.`);
+    return { terms: [], diagnostics };
+  }
   for (const problem of document.errors) report('error', problemSpan(problem.pos, file.text), syntaxMessage(file.path, problem.code, problem.message));
   for (const problem of document.warnings) report('warning', problemSpan(problem.pos, file.text), warningMessage(file.path, problem.message));
   if (document.errors.length > 0) return { terms: [], diagnostics };
