@@ -37,7 +37,8 @@ function card(c: CardSpec): string {
   });
 }
 
-function check(source: string, families: readonly string[] = ['bundle/']): void {
+function check(source: string): void {
+  const families = source.includes('attractor/unguarded-fork') ? ['bundle/', 'attractor/unguarded-fork'] : ['bundle/'];
   const fixture = parseFixture(source);
   const result = loadBundle(fixture.files, { folderName: 'fixture' });
   assertDiagnostics(fixture, result.diagnostics, families);
@@ -263,6 +264,24 @@ digraph g { a [card="a@1.0.0"]; }
 digraph old { }
 //- cards/a@1.0.0.json
 ${card({ id: 'a' })}
+`,
+  'unguarded-fork: a parallel node fans out without guards, an agent does not': `
+//- topology.dot
+digraph g {
+  split [card="split@1.0.0"]; pick [card="pick@1.0.0"];
+//                            ^^^^ warning attractor/unguarded-fork
+  a [card="w@1.0.0"]; b [card="w@1.0.0"]; c [card="v@1.0.0"]; d [card="v@1.0.0"];
+  split -> a; split -> b;
+  pick -> c; pick -> d;
+}
+//- cards/split@1.0.0.json
+${card({ id: 'split', type: 'parallel', outputs: [['out', 'text']] })}
+//- cards/pick@1.0.0.json
+${card({ id: 'pick', outputs: [['out', 'text']] })}
+//- cards/w@1.0.0.json
+${card({ id: 'w', inputs: [['in', 'text']], dependencies: ['split'] })}
+//- cards/v@1.0.0.json
+${card({ id: 'v', inputs: [['in', 'text']], dependencies: ['pick'] })}
 `,
   'misfiled-card: a card saved as cards/blueprint.yaml': `
 //- topology.dot

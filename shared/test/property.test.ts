@@ -292,20 +292,12 @@ const hugeDot: readonly HugeCase[] = [
     },
   },
   {
-    name: 'nesting ten million braces deep',
-    text: () => huge('digraph g {', '{'),
-    expect: (text) => {
-      const parse = parseDot(text);
-      assert.ok(parse.diagnostics.some((d) => d.code === 'dot/parse-error'));
-      assert.ok(parse.diagnostics.length <= 25);
-    },
-  },
-  {
     name: 'noise',
     text: noise,
     expect: (text) => {
       const parse = parseDot(text);
-      assert.ok(parse.diagnostics.length <= 25);
+      // at most 20 findings per code, plus one line saying there are more
+      assert.ok(parse.diagnostics.length <= 3 * 21, `${parse.diagnostics.length} diagnostics`);
     },
   },
   {
@@ -355,22 +347,30 @@ const hugeCards: readonly HugeCase[] = [
     },
   },
   {
-    name: 'a list of 1,000,000 tools',
-    text: () => card(`spec: ${'Run the step and report what it did, in full.'}\n${huge('tools:\n', '  - shell\n')}`),
-    expect: (text) => {
-      const read = readCard({ path: 'cards/big@1.0.0.yaml', text }, coreVocabulary);
-      assert.deepEqual(read.diagnostics, []);
-      assert.ok((read.card?.tools.length ?? 0) > 1_000_000);
-    },
-  },
-  {
     name: 'nesting ten million lists deep',
     text: () => card(`spec: ${'Run the step and report what it did, in full.'}\n${huge('params:\n  a: ', '[')}`),
     expect: (text) => {
       const read = readCard({ path: 'cards/big@1.0.0.yaml', text }, coreVocabulary);
       assert.equal(read.card, undefined);
-      assert.ok(read.diagnostics.some((d) => d.severity === 'error'));
-      assert.ok(read.diagnostics.length <= 1000);
+      assert.deepEqual(read.diagnostics.map((d) => [d.code, d.severity]), [['card/parse-error', 'error']]);
+    },
+  },
+  {
+    name: 'five million `- ` entries on one line',
+    text: () => card(`spec: ${'Run the step and report what it did, in full.'}\n${huge('tools:\n  ', '- ')}`),
+    expect: (text) => {
+      const read = readCard({ path: 'cards/big@1.0.0.yaml', text }, coreVocabulary);
+      assert.equal(read.card, undefined);
+      assert.deepEqual(read.diagnostics.map((d) => [d.code, d.severity]), [['card/parse-error', 'error']]);
+    },
+  },
+  {
+    name: 'a million brackets inside a quoted spec (read as text, not nesting)',
+    text: () => card(`${huge('spec: "', '[[ ', '"\n')}`),
+    expect: (text) => {
+      const read = readCard({ path: 'cards/big@1.0.0.yaml', text }, coreVocabulary);
+      assert.deepEqual(read.diagnostics, []);
+      assert.ok(read.card?.spec.startsWith('[[ [[ '));
     },
   },
   {
@@ -384,7 +384,26 @@ const hugeCards: readonly HugeCase[] = [
   },
 ];
 
+/** Every YAML file of a bundle, 10 MB deep: refused with one error on that file, never a throw. */
+const deepYamlFiles: readonly { readonly path: string; readonly text: () => string }[] = [
+  { path: 'blueprint.yaml', text: () => huge('slug: deep\ntags: ', '[') },
+  { path: 'ontology/extensions.yaml', text: () => huge('terms:\n  ', '- ') },
+  { path: 'cards/deep@1.0.0.yaml', text: () => huge('id: deep\nparams: ', '{a: ') },
+  { path: 'cards/deep@1.0.0.json', text: () => huge('{"id": "deep", "params": ', '[') },
+];
+
 describe('property: 10 MB inputs finish with bounded results', () => {
+  for (const f of deepYamlFiles) {
+    it(`loadBundle: ${f.path} nested ten million levels deep`, () => {
+      const text = f.text();
+      const files = [{ path: 'topology.dot', text: 'digraph g {\n  a;\n}\n' }, { path: f.path, text }];
+      const result = loadBundle(files, { folderName: 'deep' });
+      const mine = result.diagnostics.filter((d) => d.location.file === f.path);
+      assert.deepEqual(mine.map((d) => [d.code, d.severity]), [['card/parse-error', 'error']]);
+      assertDiagnosticsInside(result.diagnostics, new Map(files.map((x) => [x.path, x.text] as const)), 'topology.dot');
+    });
+  }
+
   for (const c of hugeDot) {
     it(`parseDot: ${c.name}`, () => {
       const text = c.text();

@@ -45,7 +45,7 @@ export function readManifest(file: SourceFile | undefined, folderName: string): 
       code: 'card/parse-error',
       severity: 'error',
       message: `${file.path} is not valid YAML: ${e.message.replace(/\s+/g, ' ').replace(/\.?$/, '.')} Fix the syntax at this position.`,
-      location: { file: file.path, span: { start: e.pos[0], end: Math.max(e.pos[0], e.pos[1]) } },
+      location: { file: file.path, span: clampSpan(e.pos[0], e.pos[1], file.text.length) },
     });
   }
   if (doc.errors.length > 0 || !isMap(doc.contents)) {
@@ -84,4 +84,10 @@ export function readManifest(file: SourceFile | undefined, folderName: string): 
     ...(text('author') !== undefined ? { author: text('author') } : {}),
   };
   return { manifest, diagnostics };
+}
+
+/** A reader's error position kept inside the text (yaml reports a missing `}` one past the end). */
+function clampSpan(start: number, end: number, length: number): { start: number; end: number } {
+  const from = Math.max(0, Math.min(start, length));
+  return { start: from, end: Math.max(from, Math.min(end, length)) };
 }

@@ -144,7 +144,6 @@ export function loadBundle(files: readonly SourceFile[], options: LoadOptions = 
   if (!graphModel || !graphModel.directed) {
     return { diagnostics: sortDiagnostics(dedupeDiagnostics(diagnostics)) };
   }
-  diagnostics.push(...topology.lint);
 
   // Cards, in file-name order; identity is the card's own id@version.
   const read = options.readCard ?? ((f: SourceFile, v: Vocabulary) => readCard(f, v));
@@ -200,6 +199,15 @@ export function loadBundle(files: readonly SourceFile[], options: LoadOptions = 
     });
   }
   const nodeById = new Map(nodes.map((n) => [n.id, n] as const));
+  // A `parallel` node runs every arm, so its fan-out needs no guard: the lint cannot know the
+  // card's type, resolution can.
+  for (const d of topology.lint) {
+    if (d.code === 'attractor/unguarded-fork' && d.location.nodeId !== undefined) {
+      const type = nodeById.get(d.location.nodeId)?.entry?.card.type;
+      if (type !== undefined && vocabulary.isA(type, 'parallel')) continue;
+    }
+    diagnostics.push(d);
+  }
 
   // Edges: ports, types, prohibitions.
   const edges: ResolvedEdge[] = [];
