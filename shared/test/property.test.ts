@@ -242,7 +242,7 @@ describe('property: the readers never throw and keep every range inside its file
       if (withExtensions) files.push({ path: 'ontology/extensions.yaml', text: indexes.includes(example.length) ? applyEdits(exampleExtensions[0], lists[0]) : exampleExtensions[0] });
       return files;
     });
-    fc.assert(fc.property(bundle, checkBundle), { numRuns: 150 });
+    fc.assert(fc.property(bundle, checkBundle), { numRuns: 100 });
   });
 
   it('loadBundle on random file sets', () => {
@@ -261,16 +261,23 @@ function huge(head: string, unit: string, tail = ''): string {
   return head + unit.repeat(Math.ceil((tenMegabytes - head.length - tail.length) / unit.length)) + tail;
 }
 
-/** 10 MB of deterministic pseudo-random characters, mostly ASCII punctuation and letters. */
+/** 10 MB of deterministic pseudo-random characters, mostly ASCII punctuation and letters (made once). */
+let noiseText: string | undefined;
 function noise(): string {
+  if (noiseText !== undefined) return noiseText;
   const alphabet = '{}[]";,=-><#/*\\:+ \n\tabcxyz019é\u0000';
   let seed = 12345;
-  const parts: string[] = [];
-  for (let i = 0; i < tenMegabytes; i++) {
+  const block: string[] = [];
+  for (let i = 0; i < 64 * 1024; i++) {
     seed = (seed * 1103515245 + 12345) & 0x7fffffff;
-    parts.push(alphabet[seed % alphabet.length]);
+    block.push(alphabet[(seed >> 8) % alphabet.length]);
   }
-  return parts.join('');
+  // 160 shifted copies of a 64 KB block: no two lines of the result line up
+  const chunk = block.join('');
+  const parts: string[] = [];
+  for (let i = 0; parts.length * chunk.length < tenMegabytes; i++) parts.push(chunk.slice(i % 977) + chunk.slice(0, i % 977));
+  noiseText = parts.join('');
+  return noiseText;
 }
 
 interface HugeCase {
@@ -365,7 +372,7 @@ const hugeCards: readonly HugeCase[] = [
     },
   },
   {
-    name: 'a million brackets inside a quoted spec (read as text, not nesting)',
+    name: 'brackets by the million inside a quoted spec (read as text, not nesting)',
     text: () => card(`${huge('spec: "', '[[ ', '"\n')}`),
     expect: (text) => {
       const read = readCard({ path: 'cards/big@1.0.0.yaml', text }, coreVocabulary);
@@ -389,7 +396,6 @@ const deepYamlFiles: readonly { readonly path: string; readonly text: () => stri
   { path: 'blueprint.yaml', text: () => huge('slug: deep\ntags: ', '[') },
   { path: 'ontology/extensions.yaml', text: () => huge('terms:\n  ', '- ') },
   { path: 'cards/deep@1.0.0.yaml', text: () => huge('id: deep\nparams: ', '{a: ') },
-  { path: 'cards/deep@1.0.0.json', text: () => huge('{"id": "deep", "params": ', '[') },
 ];
 
 describe('property: 10 MB inputs finish with bounded results', () => {
