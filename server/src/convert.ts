@@ -8,7 +8,6 @@ import {
   CompletionItemKind,
   DiagnosticSeverity,
   DiagnosticTag,
-  FoldingRangeKind,
   MarkupKind,
   SymbolKind,
   type CodeAction as LspCodeAction,
@@ -21,6 +20,7 @@ import {
   type Location,
   type Position,
   type Range,
+  type SymbolInformation,
   type TextDocumentEdit,
   type TextEdit as LspTextEdit,
   type RenameFile,
@@ -323,22 +323,23 @@ export function toDocumentSymbols(index: LineIndex, symbols: readonly DocumentSy
   });
 }
 
-/** A folded region: from the line holding `span.start` to the line holding `span.end`. */
-export interface FoldingSpan {
-  readonly span: Span;
-  readonly kind?: 'comment' | 'region' | 'imports';
-}
-
-export function toFoldingRanges(index: LineIndex, folds: readonly (FoldingSpan | Span)[]): FoldingRange[] {
+/** Folded regions: each from the line holding `span.start` to the line holding `span.end`; one-line spans fold nothing. */
+export function toFoldingRanges(index: LineIndex, folds: readonly Span[]): FoldingRange[] {
   const out: FoldingRange[] = [];
-  for (const fold of folds) {
-    const span = 'span' in fold ? fold.span : fold;
+  for (const span of folds) {
     const startLine = index.positionAt(span.start).line;
     const endLine = index.positionAt(span.end).line;
-    if (endLine <= startLine) continue;
-    const range: FoldingRange = { startLine, endLine };
-    if ('span' in fold && fold.kind) range.kind = fold.kind === 'comment' ? FoldingRangeKind.Comment : fold.kind === 'imports' ? FoldingRangeKind.Imports : FoldingRangeKind.Region;
-    out.push(range);
+    if (endLine > startLine) out.push({ startLine, endLine });
+  }
+  return out;
+}
+
+/** For clients without hierarchical symbols: the same symbols, flattened, each with its container's name. */
+export function toSymbolInformation(uri: string, symbols: readonly LspDocumentSymbol[], container?: string): SymbolInformation[] {
+  const out: SymbolInformation[] = [];
+  for (const s of symbols) {
+    out.push({ name: s.name, kind: s.kind, location: { uri, range: s.range }, ...(container !== undefined ? { containerName: container } : {}) });
+    out.push(...toSymbolInformation(uri, s.children ?? [], s.name));
   }
   return out;
 }

@@ -15,6 +15,7 @@ import type {
   Hover,
   Location,
   Range,
+  SymbolInformation,
   WorkspaceEdit as LspWorkspaceEdit,
 } from 'vscode-languageserver';
 import type { Diagnostic } from '../../shared/src/diagnostics';
@@ -32,6 +33,7 @@ import {
   toOffset,
   toPrepareRename,
   toSpan,
+  toSymbolInformation,
   toWorkspaceEdit,
   type ClientSupport,
 } from './convert';
@@ -135,10 +137,11 @@ export function registerHandlers(context: ServerContext): void {
   );
 
   connection.onDocumentSymbol(
-    guard('documentSymbol', null, async (params): Promise<LspDocumentSymbol[] | null> => {
+    guard('documentSymbol', null, async (params): Promise<LspDocumentSymbol[] | SymbolInformation[] | null> => {
       const at = await context.fileOf(params.textDocument.uri);
       if (!at) return null;
-      return toDocumentSymbols(at.index, features.documentSymbols(at.snapshot.ide, at.file));
+      const symbols = toDocumentSymbols(at.index, features.documentSymbols(at.snapshot.ide, at.file));
+      return context.support().hierarchicalSymbols ? symbols : toSymbolInformation(params.textDocument.uri, symbols);
     }),
   );
 

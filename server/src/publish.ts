@@ -39,8 +39,6 @@ export interface Publisher {
   diagnosticsByFile(snapshot: Snapshot): Map<string, Diagnostic[]>;
   /** Converts one engine diagnostic of a snapshot as it would be published. */
   convert(snapshot: Snapshot, file: string, d: Diagnostic): LspDiagnostic;
-  /** Resolves when no bundle is waiting (tests and the benchmark do not rely on it; the server's shutdown does). */
-  idle(): boolean;
 }
 
 interface Published {
@@ -194,9 +192,6 @@ export function createPublisher(options: PublisherOptions): Publisher {
     },
     diagnosticsByFile,
     convert,
-    idle() {
-      return timers.size === 0 && queue.size === 0;
-    },
   };
 }
 

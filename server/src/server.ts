@@ -35,7 +35,7 @@ import {
   type InitializeParams,
   type InitializeResult,
 } from 'vscode-languageserver/node';
-import { addBundle, createDatabase, ownerOf, removeBundle, replaceDisk, setDiskFile, setOpenDocument, snapshotOf, type BundleState, type Database } from './database';
+import { addBundle, createDatabase, ownerOf, removeBundle, replaceDisk, setDiskFile, setOpenDocument, snapshotOf, type BundleState } from './database';
 import { createPublisher, describe, type Publisher } from './publish';
 import { defaultSettings, mergeSettings, readSettings, type Settings } from './settings';
 import { findRoots, isBundleFile, isFolder, isRootMarker, readBundleFiles, readText, relativeTo, rootAbove } from './workspace';
@@ -129,8 +129,14 @@ export function startServer(connection: Connection): void {
   const rescan = async (): Promise<void> => {
     const found = new Set<string>();
     for (const folder of folders) for (const root of await findRoots(folder)) found.add(root);
-    // Roots found for open documents outside the workspace folders stay while they still qualify.
-    for (const root of db.bundles.keys()) {
+    // Roots found for open documents outside the workspace folders stay while a document of
+    // theirs is open and they still qualify.
+    const openRoots = new Set<string>();
+    for (const file of db.open.keys()) {
+      const owner = ownerOf(db, file);
+      if (owner) openRoots.add(owner.bundle.root);
+    }
+    for (const root of openRoots) {
       if (found.has(root) || folders.some((f) => relativeTo(f, root) !== undefined || f === root)) continue;
       if ((await rootAbove(root, root)) === root || hasOpenTopology(root)) found.add(root);
     }
@@ -177,7 +183,8 @@ export function startServer(connection: Connection): void {
       const file = pathOf(change.uri);
       if (file === undefined) continue;
       const name = path.basename(file);
-      if (isRootMarker(name, name === 'cards')) rootsMayChange = true;
+      // Only a creation or a deletion can change which folders are bundle roots.
+      if (change.type !== FileChangeType.Changed && isRootMarker(name, name === 'cards')) rootsMayChange = true;
       if (change.type === FileChangeType.Deleted && [...db.bundles.keys()].some((root) => root === file || relativeTo(file, root) !== undefined)) {
         rootsMayChange = true;
       }
@@ -223,7 +230,7 @@ export function startServer(connection: Connection): void {
       try {
         fetched = await connection.workspace.getConfiguration('darkprint');
       } catch (error) {
-        log(`darkprint: the client did not answer workspace/configuration: ${describe(error)}`);
+        warn(`darkprint: the client did not answer workspace/configuration, so its settings are not known: ${describe(error)}`);
       }
     }
     applySettings(mergeSettings(initializationSettings, pushed, fetched));
@@ -281,6 +288,19 @@ export function startServer(connection: Connection): void {
   });
 
   connection.onInitialized(() => {
+    // Subscribed before anything is awaited, so that no folder change is missed; the rescan
+    // it asks for runs after the initial scan (disk work runs in order).
+    if (capabilities.workspace?.workspaceFolders) {
+      try {
+        connection.workspace.onDidChangeWorkspaceFolders((event) => {
+          const removed = new Set(event.removed.map((f) => pathOf(f.uri)));
+          folders = [...folders.filter((f) => !removed.has(f)), ...event.added.map((f) => pathOf(f.uri)).filter((f): f is string => f !== undefined)];
+          void onDisk('rescanning the workspace folders', rescan);
+        });
+      } catch (error) {
+        log(`darkprint: subscribing to workspace folder changes failed: ${describe(error)}`);
+      }
+    }
     void (async () => {
       try {
         if (capabilities.workspace?.didChangeWatchedFiles?.dynamicRegistration) {
@@ -290,13 +310,6 @@ export function startServer(connection: Connection): void {
         }
         if (capabilities.workspace?.didChangeConfiguration?.dynamicRegistration) {
           await connection.client.register(DidChangeConfigurationNotification.type, { section: 'darkprint' });
-        }
-        if (capabilities.workspace?.workspaceFolders) {
-          connection.workspace.onDidChangeWorkspaceFolders((event) => {
-            const removed = new Set(event.removed.map((f) => pathOf(f.uri)));
-            folders = [...folders.filter((f) => !removed.has(f)), ...event.added.map((f) => pathOf(f.uri)).filter((f): f is string => f !== undefined)];
-            void onDisk('rescanning the workspace folders', rescan);
-          });
         }
       } catch (error) {
         log(`darkprint: registering for workspace notifications failed: ${describe(error)}`);

@@ -209,6 +209,15 @@ digraph g {
     ],
   },
   {
+    name: 'a workspace folder added later is scanned, and its diagnostics cleared when it is removed',
+    folders: ['one'],
+    initial: prefix('one', clean) + prefix('two', writer() + reviewer('code') + topology),
+    steps: [
+      { name: 'folder two is added', folders: { added: ['two'] }, files: prefix('two', typeMismatch) },
+      { name: 'folder two is removed', folders: { removed: ['two'] }, files: prefix('two', topology) },
+    ],
+  },
+  {
     name: 'a bundle created on disk is found, and cleared when its folder is deleted',
     initial: clean,
     steps: [

@@ -174,6 +174,14 @@ describe('server: clients with fewer capabilities', function () {
       assert.ok(rename?.edit?.changes, JSON.stringify(actions));
       assert.equal(rename.edit.documentChanges, undefined);
       assert.equal(rename.edit.changes[o.session.uri('topology.dot')].length, 2);
+      // Without hierarchical symbol support, symbols come flat, each with its location and container.
+      const symbols = await o.session.request<{ name: string; location: { uri: string }; containerName?: string }[]>('textDocument/documentSymbol', {
+        textDocument: { uri: o.session.uri('topology.dot') },
+      });
+      const node = symbols.find((x) => x.name === 'reviewer');
+      assert.ok(node, JSON.stringify(symbols));
+      assert.equal(node.location.uri, o.session.uri('topology.dot'));
+      assert.equal(node.containerName, 'g');
     } finally {
       await o.close();
     }

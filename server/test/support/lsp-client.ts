@@ -5,7 +5,7 @@
  * and lets a test wait for a state by protocol events (never by sleeping).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -36,7 +36,9 @@ let freshBuild: Promise<string> | undefined;
  */
 export function builtServer(): Promise<string> {
   freshBuild ??= (async () => {
-    const outfile = path.join(mkdtempSync(path.join(tmpdir(), 'darkprint-server-')), 'server.js');
+    const folder = mkdtempSync(path.join(tmpdir(), 'darkprint-server-'));
+    process.once('exit', () => rmSync(folder, { recursive: true, force: true }));
+    const outfile = path.join(folder, 'server.js');
     await build({
       entryPoints: [path.join(repoRoot, 'server/src/server.ts')],
       outfile,

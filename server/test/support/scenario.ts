@@ -46,6 +46,8 @@ export interface Step {
   readonly settings?: Record<string, unknown>;
   /** Related information expected on a diagnostic: the files it points into. */
   readonly related?: readonly { readonly file: string; readonly code: string; readonly to: readonly string[] }[];
+  /** Workspace folders added and removed (didChangeWorkspaceFolders), relative to the workspace directory. */
+  readonly folders?: { readonly added?: readonly string[]; readonly removed?: readonly string[] };
   /** `codeDescription.href` expected on a diagnostic. */
   readonly links?: readonly { readonly file: string; readonly code: string; readonly href: string }[];
 }
@@ -71,6 +73,9 @@ export async function runScenario(scenario: Scenario): Promise<void> {
   const session = await startSession({ folders: (scenario.folders ?? ['.']).map((f) => path.resolve(dir, f)), settings, base: dir });
   try {
     for (const file of scenario.open ?? []) openFile(session, state, file);
+    // A request answers only once the server has scanned the workspace: a barrier, so an initial
+    // state with nothing to show is not taken as settled before the server has looked.
+    await session.request('darkprint/report', { uri: session.uri('.') });
     await settle(session, state, 'initial state');
     for (const step of scenario.steps) {
       if (step.settings) {
@@ -124,6 +129,12 @@ export async function runScenario(scenario: Scenario): Promise<void> {
         }
       }
       if (events.length > 0) session.fileEvents(events);
+      if (step.folders) {
+        const folder = (f: string): { uri: string; name: string } => ({ uri: session.uri(f), name: f });
+        session.connection.sendNotification('workspace/didChangeWorkspaceFolders', {
+          event: { added: (step.folders.added ?? []).map(folder), removed: (step.folders.removed ?? []).map(folder) },
+        });
+      }
       await settle(session, state, step.name);
       for (const r of step.related ?? []) {
         const d = find(session, state, r.file, r.code);

@@ -151,6 +151,8 @@ export function yamlDepthProblem(text: string): SyntaxProblem | undefined {
 
 /** The cheap over-estimate behind `yamlDepthProblem`: every bracket, and every run of leading `- `/`? `. */
 function mayNestTooDeeply(text: string): boolean {
+  // going deeper takes at least one character per level
+  if (text.length <= maximumYamlDepth) return false;
   let flow = 0;
   let lineStart = true;
   let indicators = 0;
@@ -275,6 +277,9 @@ interface MutableSequence {
   items: YamlNode[];
 }
 
+/** Stands where a node will be attached once its task runs (never left in a finished tree). */
+const pending: YamlScalar = Object.freeze({ kind: 'scalar', span: Object.freeze(span(0, 0)), value: null });
+
 /** DarkPrint's alias bookkeeping (the `yaml` package's `toJS` counting), per anchored node. */
 interface AnchorCount {
   count: number;
@@ -391,12 +396,13 @@ function readYaml(text: string, maxAliasCount: number): DataDocument {
       const keySpan = nodeSpan(task.key, task.fallback);
       const aliased = isAlias(task.key) ? anchors.get(task.key.source) : undefined;
       const key = aliased?.kind === 'scalar' ? (aliased.value === null ? '' : String(aliased.value)) : keyText(task.key, text, keySpan);
-      const valueFallback = span(keySpan.end, keySpan.end);
-      // A missing value (`? a`, `{ b }`) stays null, written nowhere: its span is empty.
+      const written = task.value !== null && task.value !== undefined;
+      // A missing value (`? a`, `{ b }`) stays null, written nowhere: its span is empty. A written
+      // one takes the placeholder's place when its task runs.
       const entry: { key: string; keySpan: Span; value: YamlNode } = {
         key,
         keySpan,
-        value: { kind: 'scalar', span: valueFallback, value: null },
+        value: written ? pending : { kind: 'scalar', span: span(keySpan.end, keySpan.end), value: null },
       };
       if (isScalar(task.key)) {
         const raw = task.key.value;
@@ -412,8 +418,9 @@ function readYaml(text: string, maxAliasCount: number): DataDocument {
       }
       // A repeated key keeps its first position and takes the last value, as `toJS` does.
       task.mapping.entries.set(key, entry);
-      if (task.value !== null && task.value !== undefined) {
-        tasks.push({ kind: 'node', node: task.value, fallback: valueFallback, target: { kind: 'entry', entry } });
+      if (written) {
+        // (a value always has a range; were one missing, the key's span would stand in)
+        tasks.push({ kind: 'node', node: task.value, fallback: keySpan, target: { kind: 'entry', entry } });
       }
       if (task.key !== null && task.key !== undefined && !(isScalar(task.key) && !task.key.anchor)) {
         tasks.push({ kind: 'node', node: task.key, fallback: keySpan, target: { kind: 'none' } });
@@ -470,7 +477,7 @@ function readYaml(text: string, maxAliasCount: number): DataDocument {
           sequence.items[index] = single;
           tasks.push({ kind: 'pair', key: item.key, value: item.value, fallback: empty, mapping: single });
         } else {
-          sequence.items[index] = { kind: 'scalar', span: empty, value: null };
+          sequence.items[index] = pending;
           tasks.push({ kind: 'node', node: item, fallback: empty, target: { kind: 'item', items: sequence.items, index } });
         }
       }

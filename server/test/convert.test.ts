@@ -1,0 +1,156 @@
+/**
+ * The server's pure pieces, as tables: position ⇄ offset conversion (line breaks of every
+ * kind, positions past a line's end), incremental changes, the docs anchors of every code,
+ * and settings read from whatever a client sends.
+ */
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { allDiagnosticCodes } from '../../shared/src/diagnostics';
+import { lineIndex } from '../../shared/src/text';
+import { applyChanges, docsAnchor, toOffset, toRange } from '../src/convert';
+import { readSettings } from '../src/settings';
+import { isBundleFile, isRootMarker } from '../src/workspace';
+import { repoRoot } from './support/lsp-client';
+
+describe('server: position conversion', function () {
+  const offsets: { text: string; line: number; character: number; offset: number; why: string }[] = [
+    { text: 'ab\ncd', line: 0, character: 1, offset: 1, why: 'inside a line' },
+    { text: 'ab\ncd', line: 0, character: 2, offset: 2, why: 'the end of a line' },
+    { text: 'ab\ncd', line: 0, character: 9, offset: 2, why: 'past the end of a line: its end, not the next line' },
+    { text: 'ab\r\ncd', line: 0, character: 3, offset: 2, why: 'between CR and LF: before the break' },
+    { text: 'ab\rcd', line: 0, character: 5, offset: 2, why: 'past a line ended by a lone CR' },
+    { text: 'ab\r\ncd', line: 1, character: 1, offset: 5, why: 'after a CRLF' },
+    { text: 'ab\ncd', line: 1, character: 9, offset: 5, why: 'past the end of the last line: the end of the text' },
+    { text: 'ab\ncd', line: 7, character: 0, offset: 5, why: 'a line past the end: the end of the text' },
+    { text: 'ab\ncd', line: -1, character: 0, offset: 0, why: 'a negative line: the start' },
+    { text: '\r\n\r\n', line: 1, character: 4, offset: 2, why: 'an empty CRLF line' },
+    { text: '😀x', line: 0, character: 2, offset: 2, why: 'UTF-16 code units, as the LSP counts by default' },
+  ];
+  for (const c of offsets) {
+    it(`toOffset: ${c.why}`, function () {
+      assert.equal(toOffset(lineIndex(c.text), { line: c.line, character: c.character }), c.offset);
+    });
+  }
+
+  const ranges: { text: string; start: number; end: number; range: [number, number, number, number]; why: string }[] = [
+    { text: 'ab\ncd', start: 1, end: 4, range: [0, 1, 1, 1], why: 'across a line break' },
+    { text: 'ab\r\ncd', start: 3, end: 3, range: [0, 2, 0, 2], why: 'an offset between CR and LF moves before the CR' },
+    { text: 'ab\r\ncd', start: 0, end: 3, range: [0, 0, 0, 2], why: 'a span ending between CR and LF ends before the CR' },
+    { text: 'ab', start: 1, end: 99, range: [0, 1, 0, 2], why: 'a span past the end is clamped' },
+  ];
+  for (const c of ranges) {
+    it(`toRange: ${c.why}`, function () {
+      const r = toRange(lineIndex(c.text), { start: c.start, end: c.end });
+      assert.deepEqual([r.start.line, r.start.character, r.end.line, r.end.character], c.range);
+    });
+  }
+
+  const changes: { text: string; changes: Parameters<typeof applyChanges>[1]; after: string; why: string }[] = [
+    { text: 'abc', changes: [{ text: 'xyz' }], after: 'xyz', why: 'a whole-text change' },
+    { text: 'abc', changes: [{ range: { start: { line: 0, character: 1 }, end: { line: 0, character: 2 } }, text: 'XY' }], after: 'aXYc', why: 'a replacement' },
+    {
+      text: 'a\r\nb',
+      changes: [{ range: { start: { line: 0, character: 5 }, end: { line: 1, character: 0 } }, text: '' }],
+      after: 'ab',
+      why: 'a deletion from past a line’s end to the next line removes the break',
+    },
+    {
+      text: 'one\ntwo',
+      changes: [
+        { range: { start: { line: 1, character: 0 }, end: { line: 1, character: 0 } }, text: '\n' },
+        { range: { start: { line: 2, character: 3 }, end: { line: 2, character: 3 } }, text: '!' },
+      ],
+      after: 'one\n\ntwo!',
+      why: 'changes apply in order, each to the result of the previous one',
+    },
+    {
+      text: 'ab',
+      changes: [{ range: { start: { line: 0, character: 2 }, end: { line: 0, character: 1 } }, text: '' }],
+      after: 'a',
+      why: 'a reversed range is taken in order',
+    },
+  ];
+  for (const c of changes) {
+    it(`applyChanges: ${c.why}`, function () {
+      assert.equal(applyChanges(c.text, c.changes), c.after);
+    });
+  }
+});
+
+describe('server: docs links', function () {
+  it('every code’s anchor names its heading in docs/diagnostics.md', function () {
+    const docs = readFileSync(path.join(repoRoot, 'docs/diagnostics.md'), 'utf8');
+    const anchors = new Set([...docs.matchAll(/^### `([^`]+)`/gm)].map((m) => docsAnchor(m[1])));
+    for (const code of allDiagnosticCodes) assert.ok(anchors.has(docsAnchor(code)), `${code} has a heading`);
+    assert.equal(docsAnchor('bundle/prohibition-violated'), 'bundleprohibition-violated');
+  });
+});
+
+describe('server: settings', function () {
+  const cases: { raw: unknown; debounceMs: number; severity?: [string, string][]; ignore?: string[]; docsUrl?: string; problems: number; why: string }[] = [
+    { raw: undefined, debounceMs: 150, problems: 0, why: 'nothing sent: the defaults' },
+    { raw: { debounceMs: 0 }, debounceMs: 0, problems: 0, why: 'the section itself' },
+    { raw: { darkprint: { debounceMs: 20, ignore: ['attractor/'] } }, debounceMs: 20, ignore: ['attractor/'], problems: 0, why: 'the section under its name' },
+    { raw: { 'darkprint.debounceMs': 30 }, debounceMs: 30, problems: 0, why: 'a dotted key' },
+    { raw: { debounceMs: -5 }, debounceMs: 150, problems: 1, why: 'a negative debounce is refused' },
+    { raw: { debounceMs: '10' }, debounceMs: 150, problems: 1, why: 'a debounce that is not a number is refused' },
+    {
+      raw: { severity: { 'bundle/orphan-card': 'error', 'attractor/*': 'off', 'card/': 'loud' } },
+      debounceMs: 150,
+      severity: [['bundle/orphan-card', 'error'], ['attractor/*', 'off']],
+      problems: 1,
+      why: 'severities: known levels kept, others refused one by one',
+    },
+    { raw: { ignore: ['dot/self-loop', 3, ''] }, debounceMs: 150, ignore: ['dot/self-loop'], problems: 2, why: 'ignore entries that are not codes are refused' },
+    { raw: { severity: ['x'], ignore: 'dot/' }, debounceMs: 150, problems: 2, why: 'wrong shapes are refused whole' },
+    { raw: { docsUrl: ' https://x.test/d.md ' }, debounceMs: 150, docsUrl: 'https://x.test/d.md', problems: 0, why: 'a docs URL' },
+    { raw: { __proto__: { debounceMs: 1 } }, debounceMs: 150, problems: 0, why: 'a __proto__ key is inert' },
+  ];
+  for (const c of cases) {
+    it(c.why, function () {
+      const read = readSettings(c.raw);
+      assert.equal(read.settings.debounceMs, c.debounceMs);
+      assert.deepEqual([...read.settings.severity], c.severity ?? []);
+      assert.deepEqual(read.settings.ignore, c.ignore ?? []);
+      assert.equal(read.settings.docsUrl, c.docsUrl);
+      assert.equal(read.problems.length, c.problems, read.problems.join('\n'));
+    });
+  }
+});
+
+describe('server: bundle files', function () {
+  const files: [string, boolean][] = [
+    ['topology.dot', true],
+    ['pipeline.gv', true],
+    ['blueprint.yaml', true],
+    ['extensions.json', true],
+    ['ontology/extensions.yaml', true],
+    ['cards/a@1.0.0.yaml', true],
+    ['cards/ns/a@1.0.0.yml', true],
+    ['cards/a.json', true],
+    ['README.md', false],
+    ['notes.yaml', false],
+    ['sub/topology.dot', false],
+    ['ontology/other.yaml', false],
+    ['cards/readme.md', false],
+  ];
+  for (const [file, wanted] of files) {
+    it(`${file} is ${wanted ? '' : 'not '}a bundle file`, function () {
+      assert.equal(isBundleFile(file), wanted);
+    });
+  }
+  const markers: [string, boolean, boolean][] = [
+    ['topology.dot', false, true],
+    ['Topology.DOT', false, true],
+    ['blueprint.yml', false, true],
+    ['cards', true, true],
+    ['cards', false, false],
+    ['pipeline.dot', false, false],
+  ];
+  for (const [name, folder, wanted] of markers) {
+    it(`${folder ? 'a folder' : 'a file'} named ${name} does ${wanted ? '' : 'not '}make a bundle root`, function () {
+      assert.equal(isRootMarker(name, folder), wanted);
+    });
+  }
+});
