@@ -21,7 +21,7 @@ import { loadBundle } from '../src/bundle/resolve';
 import type { SourceFile } from '../src/bundle/model';
 import { isDiagnosticCode, type Diagnostic } from '../src/diagnostics';
 import { canonicalJson } from '../src/hash/canonical';
-import { specWords } from '../src/analyze/similarity';
+import { findSimilarSpecs, hasShingleEvidence, jaccardSimilarity, specWords } from '../src/analyze/similarity';
 
 // ---- the inputs ------------------------------------------------------------------------------
 
@@ -582,6 +582,25 @@ describe('property: the fast paths compute what their definitions say', () => {
     fc.assert(
       fc.property(text, (t) => {
         assert.deepEqual(specWords(t), t.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((w) => w.length > 0));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('findSimilarSpecs finds exactly the pairs a pairwise comparison finds', () => {
+    const text = fc.array(fc.constantFrom('build', 'the', 'parser', 'test', 'report', 'and', 'ok'), { maxLength: 14 }).map((words) => words.join(' '));
+    const threshold = fc.oneof(fc.constantFrom(0, 0.35, 0.5, 1), fc.double({ min: -0.1, max: 1.1, noNaN: true }));
+    fc.assert(
+      fc.property(fc.array(text, { maxLength: 12 }), fc.array(text, { maxLength: 8 }), threshold, (subjects, references, t) => {
+        const expected: { subject: number; reference: number; score: number }[] = [];
+        subjects.forEach((s, i) =>
+          references.forEach((r, j) => {
+            if (!hasShingleEvidence(s) || !hasShingleEvidence(r)) return;
+            const score = jaccardSimilarity(s, r);
+            if (score > t) expected.push({ subject: i, reference: j, score });
+          }),
+        );
+        assert.deepEqual(findSimilarSpecs(subjects, references, t), expected);
       }),
       { numRuns: 500 },
     );

@@ -110,18 +110,26 @@ export function findSimilarSpecs(subjects: readonly string[], references: readon
   const seen = new Int32Array(references.length).fill(-1);
   const candidates: number[] = [];
   const out: SimilarPair[] = [];
+  // below zero even pairs sharing nothing pass: every pair is a candidate
+  const everyPair = threshold < 0;
   subjectSets.forEach((own, s) => {
     if (own === undefined) return;
-    for (const key of prefix(own)) {
-      const holders = postings[key % idBits];
-      if (holders === undefined) continue;
-      for (const r of holders) {
-        if (seen[r] === s) continue;
-        seen[r] = s;
-        candidates.push(r);
+    if (everyPair) {
+      referenceSets.forEach((set, r) => {
+        if (set !== undefined) candidates.push(r);
+      });
+    } else {
+      for (const key of prefix(own)) {
+        const holders = postings[key % idBits];
+        if (holders === undefined) continue;
+        for (const r of holders) {
+          if (seen[r] === s) continue;
+          seen[r] = s;
+          candidates.push(r);
+        }
       }
+      candidates.sort((a, b) => a - b);
     }
-    candidates.sort((a, b) => a - b);
     for (const r of candidates) {
       const other = referenceSets[r] as Int32Array;
       const common = sharedCount(own, other);
