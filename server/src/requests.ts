@@ -8,6 +8,7 @@
  */
 import type { Location } from 'vscode-languageserver';
 import { exportAttractor } from '../../shared/src/compile';
+import type { SecurityFinding, SecurityPenalty } from '../../shared/src/analyze';
 import type { Snapshot } from './database';
 import { toLocation } from './convert';
 
@@ -31,16 +32,8 @@ export interface ReportAnswer {
     readonly level: number;
     readonly raw: number;
     readonly rationale: string;
-    readonly penalties: readonly { readonly marker: string; readonly weight: number; readonly explanation: string; readonly nodeIds: readonly string[]; readonly nodes: readonly NodeLocation[] }[];
-    readonly findings: readonly {
-      readonly marker: string;
-      readonly nodeId: string;
-      readonly establishedBy: 'declared' | 'inferred';
-      readonly explanation: string;
-      readonly hint?: string;
-      readonly path?: readonly string[];
-      readonly location?: Location;
-    }[];
+    readonly penalties: readonly (SecurityPenalty & { readonly nodes: readonly NodeLocation[] })[];
+    readonly findings: readonly (SecurityFinding & { readonly location?: Location })[];
   };
   readonly autonomy: {
     readonly level: number;
