@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { assertDiagnostics, parseFixture } from './support/fixture';
 import { parseDot } from '../src/syntax/dot-parser';
-import { lexDot } from '../src/syntax/dot-lexer';
+import { lexDot, tokenAt } from '../src/syntax/dot-lexer';
 import type { DotAttributes, DotParseResult } from '../src/syntax/dot-model';
 
 interface ParseCase {
@@ -104,6 +104,9 @@ function assertInvariants(text: string, result: DotParseResult): void {
     assert.equal(text.slice(t.span.start, t.span.end), t.text);
     last = t.span.end;
   }
+  // the column-wise table and the token objects tell the same story
+  const significant = result.tokens.filter((t) => t.kind !== 'line-comment' && t.kind !== 'hash-comment' && t.kind !== 'block-comment');
+  assert.deepEqual(Array.from({ length: result.table.count }, (_, i) => tokenAt(result.table, i)), significant);
   for (const d of result.diagnostics) if (d.location.span) assert.ok(inside(d.location.span), `range of ${d.code}`);
   assert.ok(result.diagnostics.filter((d) => d.code === 'dot/parse-error').length <= 21);
   for (const n of result.graph?.nodes ?? []) {
@@ -642,6 +645,28 @@ digraph g { a [x=1; y=2 z=3, w=4,]; }
 `,
     nodeAttrs: { a: 'x=1 y=2 z=3 w=4' },
   },
+  'a key set twice keeps its first place and its last value, within a list and across lists': {
+    fixture: `
+//- topology.dot
+digraph g {
+  a [x=1, y=2, x=3];
+  b [x=1] [y=2, x=3];
+  a -> b [w=1, w=2];
+}
+`,
+    nodeAttrs: { a: 'x=3 y=2', b: 'x=3 y=2' },
+    edgeAttrs: { 'a->b': 'w=2' },
+  },
+  'a long attribute list with repeats reads as a map would': {
+    fixture: `
+//- topology.dot
+digraph g {
+  a [k0=0, k1=1, k2=2, k3=3, k4=4, k5=5, k6=6, k7=7, k8=8, k9=9, k10=10, k3=again, k11=11, k0=last];
+}
+`,
+    nodeAttrs: { a: 'k0=last k1=1 k2=2 k3=again k4=4 k5=5 k6=6 k7=7 k8=8 k9=9 k10=10 k11=11' },
+    spans: { 'value a.k3': 'again', 'key a.k11': 'k11' },
+  },
   'spans: node, attribute key and value, edge from source to the end of its list': {
     fixture: `
 //- topology.dot
@@ -683,6 +708,28 @@ describe('DOT parser (E§13)', () => {
       assert.equal(of.length, 21, code);
       assert.deepEqual(of.filter((d) => d.location.span === undefined).map((d) => d.location), [{ file: 'topology.dot' }]);
       assert.match(of.find((d) => d.location.span === undefined)?.message ?? '', /25 times/);
+    }
+  });
+
+  it('answers get, has, size and every iteration of an attribute map alike, with and without defaults', () => {
+    const many = Array.from({ length: 30 }, (_, i) => `k${i}=${i}`).join(', ');
+    for (const text of ['digraph g { a [x=1, y=2]; }', 'digraph g { node [y=0, z=9]; a [x=1, y=2]; }', `digraph g { a [${many}, k7=seven]; }`]) {
+      const attrs = parseDot(text).graph?.nodes[0].attrs;
+      assert.ok(attrs);
+      const entries = [...attrs.entries()];
+      assert.equal(attrs.size, entries.length);
+      assert.deepEqual([...attrs], entries);
+      assert.deepEqual([...attrs.keys()], entries.map(([k]) => k));
+      assert.deepEqual([...attrs.values()], entries.map(([, v]) => v));
+      const visited: string[] = [];
+      attrs.forEach((v, k) => visited.push(`${k}=${v.value}`));
+      assert.deepEqual(visited, entries.map(([k, v]) => `${k}=${v.value}`));
+      for (const [k, v] of entries) {
+        assert.equal(attrs.get(k), v);
+        assert.ok(attrs.has(k));
+      }
+      assert.equal(attrs.get('missing'), undefined);
+      assert.equal(attrs.has('__proto__'), false);
     }
   });
 

@@ -19,7 +19,8 @@ import {
   isReservedAttribute,
   suggestNodeId,
 } from '../compile/attractor-table';
-import type { DotAttribute, DotGraph, DotParseResult, DotToken, DotTokenKind } from '../syntax/dot-model';
+import type { DotAttribute, DotGraph, DotParseResult, DotTokenKind, DotTokenTable } from '../syntax/dot-model';
+import { tokenFlag, tokenSpan, tokenText, tokenValue } from '../syntax/dot-lexer';
 import { checkCondition } from './condition';
 
 /** How many times one code is listed before the rest are folded into one summary (E§9). */
@@ -38,13 +39,12 @@ export function lintAttractor(parse: DotParseResult, text: string, file = 'topol
   const graph = parse.graph;
   if (graph === undefined) return [];
   const report = createReporter(file);
-  const significant = parse.tokens.filter((t) => !isComment(t.kind));
 
   checkHeader(graph, parse, report);
   checkNodeIds(graph, report);
   checkNodeAttributes(graph, report);
   checkEdges(graph, report);
-  scanTokens(graph, parse.tokens, significant, text, report);
+  scanTokens(graph, parse.table, text, report);
 
   return sortDiagnostics(report.finish());
 }
@@ -200,41 +200,54 @@ function isSet(attr: DotAttribute | undefined): boolean {
 
 // ---------------------------------------------------------------------- token checks
 
-function scanTokens(graph: DotGraph, all: readonly DotToken[], tokens: readonly DotToken[], text: string, report: Reporter): void {
-  for (const t of all) {
-    if (t.kind === 'hash-comment') {
-      report.add('attractor/hash-comment', 'Attractor does not read `#` comments; write `//` instead of `#`.', t.span);
-    } else if (t.kind === 'html' && !t.unterminated) {
-      report.add('attractor/unsupported-value', 'Attractor has no HTML-like `<…>` values; write the value as a quoted string.', t.span);
+function scanTokens(graph: DotGraph, table: DotTokenTable, text: string, report: Reporter): void {
+  const kinds = table.kinds;
+  const count = table.count;
+  // `#` comments and HTML-like values first, in source order (they are counted before the rest).
+  let comment = 0;
+  const hashComment = (before: number): void => {
+    for (; comment < table.comments.length && table.comments[comment].span.start < before; comment++) {
+      const t = table.comments[comment];
+      if (t.kind === 'hash-comment') report.add('attractor/hash-comment', 'Attractor does not read `#` comments; write `//` instead of `#`.', t.span);
+    }
+  };
+  for (let i = 0; i < count; i++) {
+    if (kinds[i] !== 'html') continue;
+    hashComment(table.starts[i]);
+    if (tokenFlag(table, i) !== 'unterminated') {
+      report.add('attractor/unsupported-value', 'Attractor has no HTML-like `<…>` values; write the value as a quoted string.', tokenSpan(table, i));
     }
   }
+  hashComment(Number.POSITIVE_INFINITY);
 
   const nodeIds = new Set(graph.nodes.map((n) => n.id));
-  for (let i = 0; i < tokens.length; i++) {
-    const t = tokens[i];
-    switch (t.kind) {
+  for (let i = 0; i < count; i++) {
+    switch (kinds[i]) {
       case 'lbracket':
-        i = scanAttributeList(tokens, i, text, report) - 1;
+        i = scanAttributeList(table, i, text, report) - 1;
         break;
       case 'plus':
-        report.add('attractor/unsupported-value', 'Attractor cannot join strings with `+`; write the value as one quoted string.', t.span);
+        report.add('attractor/unsupported-value', 'Attractor cannot join strings with `+`; write the value as one quoted string.', tokenSpan(table, i));
         break;
       case 'number':
-        if (kindOf(tokens, i - 1) === 'equals') checkNumberValue(t, report);
+        if (kindOf(table, i - 1) === 'equals') checkNumberValue(table, i, report);
         break;
-      case 'string':
-        if (nodeIds.has(t.value) && isNodePosition(tokens, i)) {
-          const bare = isAttractorIdentifier(t.value) && !isAttractorKeyword(t.value);
+      case 'string': {
+        const value = tokenValue(table, i);
+        if (nodeIds.has(value) && isNodePosition(table, i)) {
+          const written = tokenText(table, i);
+          const bare = isAttractorIdentifier(value) && !isAttractorKeyword(value);
           report.add(
             'attractor/quoted-node-id',
             bare
-              ? `Node id \`${t.text}\` is quoted, and Attractor only reads bare node ids; write \`${t.value}\` without the quotes.`
-              : `Node id \`${t.text}\` is quoted, and Attractor only reads bare node ids; rename the node to an identifier such as \`${suggestNodeId(t.value, (c) => nodeIds.has(c))}\` and write it without quotes.`,
-            t.span,
-            { nodeId: t.value },
+              ? `Node id \`${written}\` is quoted, and Attractor only reads bare node ids; write \`${value}\` without the quotes.`
+              : `Node id \`${written}\` is quoted, and Attractor only reads bare node ids; rename the node to an identifier such as \`${suggestNodeId(value, (c) => nodeIds.has(c))}\` and write it without quotes.`,
+            tokenSpan(table, i),
+            { nodeId: value },
           );
         }
         break;
+      }
       default:
         break;
     }
@@ -246,12 +259,12 @@ function scanTokens(graph: DotGraph, all: readonly DotToken[], tokens: readonly 
  * `digraph`/`graph`/`subgraph`, and either next to an edge operator, or opening a statement
  * (after nothing, `{`, `}`, `;` or `]`) and followed by `[`, `;` or `}`.
  */
-function isNodePosition(tokens: readonly DotToken[], i: number): boolean {
-  const previous = kindOf(tokens, i - 1);
-  const next = kindOf(tokens, i + 1);
+function isNodePosition(table: DotTokenTable, i: number): boolean {
+  const previous = kindOf(table, i - 1);
+  const next = kindOf(table, i + 1);
   if (previous === 'equals' || next === 'equals') return false;
   if (previous === 'keyword') {
-    const word = tokens[i - 1].text.toLowerCase();
+    const word = tokenText(table, i - 1).toLowerCase();
     if (word === 'digraph' || word === 'graph' || word === 'subgraph') return false;
   }
   if (previous === 'arrow' || previous === 'line' || next === 'arrow' || next === 'line') return true;
@@ -260,59 +273,61 @@ function isNodePosition(tokens: readonly DotToken[], i: number): boolean {
 }
 
 /** Walks one `[ … ]` list from its `[` (E§9 attr-separator and value forms); returns the index after it. */
-function scanAttributeList(tokens: readonly DotToken[], open: number, text: string, report: Reporter): number {
+function scanAttributeList(table: DotTokenTable, open: number, text: string, report: Reporter): number {
+  const { kinds, starts, ends, count } = table;
   let i = open + 1;
   for (;;) {
-    const key = tokens[i];
-    if (key === undefined) return i;
-    if (key.kind === 'rbracket') return i + 1;
-    if (!isIdLike(key.kind) || kindOf(tokens, i + 1) !== 'equals') return skipToClose(tokens, i);
+    if (i >= count) return i;
+    const keyKind = kinds[i];
+    if (keyKind === 'rbracket') return i + 1;
+    if (!isIdLike(keyKind) || kindOf(table, i + 1) !== 'equals') return skipToClose(table, i);
     i += 2;
-    const value = tokens[i];
-    if (value === undefined || !isIdLike(value.kind)) return skipToClose(tokens, i);
+    if (i >= count || !isIdLike(kinds[i])) return skipToClose(table, i);
+    const value = i;
+    const valueKind = kinds[value];
     i++;
-    if (value.kind === 'string') {
-      while (kindOf(tokens, i) === 'plus') {
-        report.add('attractor/unsupported-value', 'Attractor cannot join strings with `+`; write the value as one quoted string.', tokens[i].span);
+    if (valueKind === 'string') {
+      while (kindOf(table, i) === 'plus') {
+        report.add('attractor/unsupported-value', 'Attractor cannot join strings with `+`; write the value as one quoted string.', tokenSpan(table, i));
         i++;
-        if (kindOf(tokens, i) === 'string') i++;
+        if (kindOf(table, i) === 'string') i++;
       }
-    } else if (value.kind === 'number') {
-      checkNumberValue(value, report);
+    } else if (valueKind === 'number') {
+      checkNumberValue(table, value, report);
     }
     // `1.0.0` unquoted: the parser reads the glued tokens as one value (and reports it).
-    if (isGlued(value.kind)) {
-      while (i < tokens.length && tokens[i].span.start === tokens[i - 1].span.end && isGlued(tokens[i].kind)) i++;
+    if (isGlued(valueKind)) {
+      while (i < count && starts[i] === ends[i - 1] && isGlued(kinds[i])) i++;
     }
-    const separator = tokens[i];
-    if (separator === undefined) return i;
-    if (separator.kind === 'comma') {
+    if (i >= count) return i;
+    const separator = kinds[i];
+    if (separator === 'comma') {
       i++;
       continue;
     }
-    if (separator.kind === 'rbracket') return i + 1;
-    if (separator.kind === 'semicolon') {
-      report.add('attractor/attr-separator', 'Attractor needs commas between attributes, and this is a `;`; write `,` instead.', separator.span);
+    if (separator === 'rbracket') return i + 1;
+    if (separator === 'semicolon') {
+      report.add('attractor/attr-separator', 'Attractor needs commas between attributes, and this is a `;`; write `,` instead.', tokenSpan(table, i));
       i++;
       continue;
     }
     // A bare next key: the range is the gap where the comma belongs (the key itself when there is no gap).
-    const gap = { start: tokens[i - 1].span.end, end: separator.span.start };
+    const gap = { start: ends[i - 1], end: starts[i] };
     const spaced = gap.end > gap.start && text.slice(gap.start, gap.end).trim().length === 0;
     report.add(
       'attractor/attr-separator',
       spaced
         ? 'Attractor needs commas between attributes, and these two are separated by a space; add `,` after the first.'
         : 'Attractor needs commas between attributes; add `,` before the next one.',
-      spaced ? gap : separator.span,
+      spaced ? gap : tokenSpan(table, i),
     );
   }
 }
 
-function skipToClose(tokens: readonly DotToken[], from: number): number {
+function skipToClose(table: DotTokenTable, from: number): number {
   let i = from;
-  while (i < tokens.length) {
-    const kind = tokens[i].kind;
+  while (i < table.count) {
+    const kind = table.kinds[i];
     i++;
     if (kind === 'rbracket') return i;
     if (kind === 'rbrace' || kind === 'lbrace') return i - 1;
@@ -321,8 +336,8 @@ function skipToClose(tokens: readonly DotToken[], from: number): number {
 }
 
 /** `900s` is a duration; `5min`, `30x`, `1.5h` are not values Attractor reads (SPEC §2.1). */
-function checkNumberValue(token: DotToken, report: Reporter): void {
-  const text = token.text;
+function checkNumberValue(table: DotTokenTable, index: number, report: Reporter): void {
+  const text = tokenText(table, index);
   let letters = -1;
   for (let k = 0; k < text.length; k++) {
     const c = text.charCodeAt(k);
@@ -335,12 +350,12 @@ function checkNumberValue(token: DotToken, report: Reporter): void {
   report.add(
     'attractor/unsupported-value',
     `\`${text}\` is not a value Attractor reads: a duration is a whole number followed by \`ms\`, \`s\`, \`m\`, \`h\` or \`d\` (e.g. \`900s\`); write it that way, or quote it if it is text.`,
-    token.span,
+    tokenSpan(table, index),
   );
 }
 
-function kindOf(tokens: readonly DotToken[], i: number): DotTokenKind | undefined {
-  return i >= 0 && i < tokens.length ? tokens[i].kind : undefined;
+function kindOf(table: DotTokenTable, i: number): DotTokenKind | undefined {
+  return i >= 0 && i < table.count ? table.kinds[i] : undefined;
 }
 
 function isIdLike(kind: DotTokenKind): boolean {
@@ -351,6 +366,3 @@ function isGlued(kind: DotTokenKind): boolean {
   return kind === 'id' || kind === 'number' || kind === 'keyword' || kind === 'unknown';
 }
 
-function isComment(kind: DotTokenKind): boolean {
-  return kind === 'line-comment' || kind === 'hash-comment' || kind === 'block-comment';
-}

@@ -1,6 +1,8 @@
 /**
  * The DOT lexer for DarkPrint's dialect (E§13): one linear pass with `charCodeAt`, every
  * token with its exact span, comments kept as tokens (the lint and the IDE read them).
+ * Tokens are stored column-wise (`DotTokenTable`: a kind, a start and an end per token) and
+ * become objects only when asked for, so a large file costs three arrays, not a million objects.
  * Never throws; a character it cannot read becomes an `unknown` token and a `dot/parse-error`.
  *
  * Decisions beyond E§13 (SPEC §2.1):
@@ -15,13 +17,13 @@
 import type { Diagnostic } from '../diagnostics';
 import { diagnosticInfo } from '../diagnostics';
 import type { Span } from '../text';
-import type { DotToken, DotTokenKind } from './dot-model';
+import type { DotToken, DotTokenKind, DotTokenTable } from './dot-model';
 
 export interface DotLexResult {
-  /** Every token, comments included, in source order. */
-  readonly tokens: DotToken[];
-  /** The same tokens without the comments: what the grammar reads. */
-  readonly significant: DotToken[];
+  /** The significant tokens (comments excluded), stored column-wise: what the grammar reads. */
+  readonly table: DotTokenTable;
+  /** Every token, comments included, in source order: built from `table` when first read. */
+  readonly tokens: readonly DotToken[];
   /**
    * `dot/parse-error`s in source order (at most `maxParseErrors + 1` are kept; `parseErrorCount`
    * has the total) and one `dot/unsupported` per HTML-like literal.
@@ -68,8 +70,15 @@ const punctuation: ReadonlyMap<number, DotTokenKind> = new Map<number, DotTokenK
 ]);
 
 export function lexDot(text: string, file = 'topology.dot'): DotLexResult {
-  const tokens: DotToken[] = [];
-  const significant: DotToken[] = [];
+  const kinds: DotTokenKind[] = [];
+  // Offsets live in typed arrays (no per-element boxing, nothing for the garbage collector to
+  // trace), grown by doubling from a guess of one token per six characters.
+  let starts = new Int32Array(Math.max(64, Math.ceil(text.length / 6)));
+  let ends = new Int32Array(starts.length);
+  /** Values that differ from what `valueOf` derives (escaped and unterminated strings, unclosed HTML). */
+  const values = new Map<number, string>();
+  const flags = new Map<number, 'hyphenated' | 'unterminated'>();
+  const comments: DotToken[] = [];
   const diagnostics: Diagnostic[] = [];
   const length = text.length;
   let parseErrorCount = 0;
@@ -78,24 +87,39 @@ export function lexDot(text: string, file = 'topology.dot'): DotLexResult {
   let htmlToLineEnd = false;
   let i = text.charCodeAt(0) === 0xfeff ? 1 : 0;
 
-  const push = (kind: DotTokenKind, start: number, end: number, value?: string): void => {
-    const tokenText = text.slice(start, end);
-    const token: DotToken = { kind, span: { start, end }, text: tokenText, value: value ?? tokenText };
-    tokens.push(token);
-    significant.push(token);
+  const push = (kind: DotTokenKind, start: number, end: number): void => {
+    const index = kinds.length;
+    if (index === starts.length) {
+      const grownStarts = new Int32Array(index * 2);
+      grownStarts.set(starts);
+      starts = grownStarts;
+      const grownEnds = new Int32Array(index * 2);
+      grownEnds.set(ends);
+      ends = grownEnds;
+    }
+    kinds.push(kind);
+    starts[index] = start;
+    ends[index] = end;
+  };
+  /** A token whose value is not the one `valueOf` derives from its kind and span. */
+  const pushValued = (kind: DotTokenKind, start: number, end: number, value: string): void => {
+    values.set(kinds.length, value);
+    push(kind, start, end);
   };
   const pushComment = (kind: DotTokenKind, start: number, end: number): void => {
     const tokenText = text.slice(start, end);
-    tokens.push({ kind, span: { start, end }, text: tokenText, value: tokenText });
+    comments.push({ kind, span: { start, end }, text: tokenText, value: tokenText });
   };
-  /** The rare tokens that carry a flag get their own shape, so the common ones stay monomorphic. */
+  /** The rare tokens that carry a flag. */
   const pushFlagged = (kind: DotTokenKind, start: number, end: number, value: string | undefined, flag: 'hyphenated' | 'unterminated'): void => {
-    const tokenText = text.slice(start, end);
-    const token: DotToken = flag === 'hyphenated'
-      ? { kind, span: { start, end }, text: tokenText, value: value ?? tokenText, hyphenated: true }
-      : { kind, span: { start, end }, text: tokenText, value: value ?? tokenText, unterminated: true };
-    tokens.push(token);
-    if (kind !== 'block-comment') significant.push(token);
+    if (kind === 'block-comment') {
+      const tokenText = text.slice(start, end);
+      comments.push({ kind, span: { start, end }, text: tokenText, value: tokenText, unterminated: true });
+      return;
+    }
+    flags.set(kinds.length, flag);
+    if (value !== undefined) values.set(kinds.length, value);
+    push(kind, start, end);
   };
   const fail = (span: Span, message: string): void => {
     parseErrorCount++;
@@ -173,7 +197,7 @@ export function lexDot(text: string, file = 'topology.dot'): DotLexResult {
         fail({ start, end: start + 1 }, 'This HTML-like `<…>` value is never closed with `>`; close it, or write the value as a quoted string.');
         i = end;
       } else {
-        push('html', start, j + 1, text.slice(start + 1, j));
+        push('html', start, j + 1);
         if (++htmlCount <= maxParseErrors + 1) diagnostics.push({
           code: 'dot/unsupported',
           severity: diagnosticInfo('dot/unsupported').severity,
@@ -228,14 +252,8 @@ export function lexDot(text: string, file = 'topology.dot'): DotLexResult {
         i += 2;
         while (i < length && isDotIdPart(text.charCodeAt(i))) i++;
       }
-      if (hyphenated) {
-        pushFlagged('id', start, i, undefined, 'hyphenated');
-      } else {
-        const word = text.slice(start, i);
-        const token: DotToken = { kind: isDotKeyword(word) ? 'keyword' : 'id', span: { start, end: i }, text: word, value: word };
-        tokens.push(token);
-        significant.push(token);
-      }
+      if (hyphenated) pushFlagged('id', start, i, undefined, 'hyphenated');
+      else push(isKeywordAt(text, start, i) ? 'keyword' : 'id', start, i);
       continue;
     }
 
@@ -253,7 +271,18 @@ export function lexDot(text: string, file = 'topology.dot'): DotLexResult {
     fail({ start, end: i }, unknownMessage(text.slice(start, i)));
   }
 
-  return { tokens, significant, diagnostics, parseErrorCount, htmlCount };
+  const count = kinds.length;
+  const table: DotTokenTable = { source: text, count, kinds, starts: starts.subarray(0, count), ends: ends.subarray(0, count), values, flags, comments };
+  let tokens: readonly DotToken[] | undefined;
+  return {
+    table,
+    get tokens(): readonly DotToken[] {
+      return (tokens ??= allTokens(table));
+    },
+    diagnostics,
+    parseErrorCount,
+    htmlCount,
+  };
 
   /** Reads `-?(digits[.digits*] | .digits)` and, glued to it, any letters (`900s`). Returns the end. */
   function lexNumber(from: number): number {
@@ -287,13 +316,11 @@ export function lexDot(text: string, file = 'topology.dot'): DotLexResult {
       const d = text.charCodeAt(j);
       if (d === 34) {
         const end = j + 1;
-        let value: string;
-        if (parts === undefined) value = text.slice(from + 1, j);
+        if (parts === undefined) push('string', from, end);
         else {
           parts.push(text.slice(chunkStart, j));
-          value = parts.join('');
+          pushValued('string', from, end, parts.join(''));
         }
-        push('string', from, end, value);
         return end;
       }
       if (d === 92 /* \ */) {
@@ -331,6 +358,67 @@ export function lexDot(text: string, file = 'topology.dot'): DotLexResult {
     fail({ start: from, end: from + 1 }, 'This string is never closed; add the missing `"` (a `"` inside a string is written `\\"`).');
     return end;
   }
+}
+
+/** `isDotKeyword` on `text.slice(start, end)`, without making the slice for the ids that cannot be one. */
+function isKeywordAt(text: string, start: number, end: number): boolean {
+  const length = end - start;
+  if (length < 4 || length > 8) return false;
+  const first = text.charCodeAt(start) | 32;
+  if (first !== 100 && first !== 101 && first !== 103 && first !== 110 && first !== 115) return false;
+  return keywordSet.has(text.slice(start, end).toLowerCase());
+}
+
+/** Source text of token `index`. */
+export function tokenText(table: DotTokenTable, index: number): string {
+  return table.source.slice(table.starts[index], table.ends[index]);
+}
+
+/** The value of token `index`, as `DotToken.value` defines it. */
+export function tokenValue(table: DotTokenTable, index: number): string {
+  const kind = table.kinds[index];
+  if (kind === 'string' || kind === 'html') {
+    if (table.values.size > 0) {
+      const special = table.values.get(index);
+      if (special !== undefined) return special;
+    }
+    // a closed string or HTML-like literal: the text between its delimiters
+    return table.source.slice(table.starts[index] + 1, table.ends[index] - 1);
+  }
+  return table.source.slice(table.starts[index], table.ends[index]);
+}
+
+export function tokenSpan(table: DotTokenTable, index: number): Span {
+  return { start: table.starts[index], end: table.ends[index] };
+}
+
+export function tokenFlag(table: DotTokenTable, index: number): 'hyphenated' | 'unterminated' | undefined {
+  return table.flags.size > 0 ? table.flags.get(index) : undefined;
+}
+
+/** Token `index` as an object. */
+export function tokenAt(table: DotTokenTable, index: number): DotToken {
+  const kind = table.kinds[index];
+  const span = tokenSpan(table, index);
+  const text = tokenText(table, index);
+  const value = tokenValue(table, index);
+  const flag = tokenFlag(table, index);
+  if (flag === 'hyphenated') return { kind, span, text, value, hyphenated: true };
+  if (flag === 'unterminated') return { kind, span, text, value, unterminated: true };
+  return { kind, span, text, value };
+}
+
+/** Every token of a table, comments included, in source order. */
+function allTokens(table: DotTokenTable): DotToken[] {
+  const out: DotToken[] = [];
+  let c = 0;
+  for (let index = 0; index < table.count; index++) {
+    const start = table.starts[index];
+    while (c < table.comments.length && table.comments[c].span.start < start) out.push(table.comments[c++]);
+    out.push(tokenAt(table, index));
+  }
+  while (c < table.comments.length) out.push(table.comments[c++]);
+  return out;
 }
 
 /** Characters that start no token: control characters and ASCII punctuation DOT does not use. */

@@ -83,11 +83,33 @@ export interface DotToken {
   readonly unterminated?: boolean;
 }
 
+/**
+ * The significant tokens of a file (comments excluded), stored column-wise so that reading a
+ * large topology allocates three growing arrays instead of two objects per token: token `i` is
+ * `kinds[i]` over `[starts[i], ends[i])` of `source`. Plain data: `tokenText`, `tokenValue`,
+ * `tokenSpan`, `tokenFlag` and `tokenAt` (./dot-lexer.ts) read one token.
+ */
+export interface DotTokenTable {
+  readonly source: string;
+  readonly count: number;
+  readonly kinds: readonly DotTokenKind[];
+  readonly starts: Int32Array;
+  readonly ends: Int32Array;
+  /** Values that differ from the ones derived from kind and span (escaped or unterminated strings, unclosed HTML-like literals), by index. */
+  readonly values: ReadonlyMap<number, string>;
+  /** `hyphenated` ids and `unterminated` strings and HTML-like literals, by index. */
+  readonly flags: ReadonlyMap<number, 'hyphenated' | 'unterminated'>;
+  /** The comment tokens, in source order (few in any file, so kept as objects). */
+  readonly comments: readonly DotToken[];
+}
+
 export interface DotParseResult {
   /** Undefined only when no graph header could be found at all. Recovered even after errors. */
   readonly graph?: DotGraph;
-  /** Every token including comments, for the IDE and the lint. */
+  /** Every token including comments, for the IDE (built from `table` when first read). */
   readonly tokens: readonly DotToken[];
+  /** The significant tokens, column-wise (what the parser and the lint read). */
+  readonly table: DotTokenTable;
   /** dot/* diagnostics (parse errors, unsupported, not-directed, duplicate-node, self-loop). */
   readonly diagnostics: readonly Diagnostic[];
   /** The first token after the `}` that closes the first graph, when there is one (everything from there on is ignored). */

@@ -19,8 +19,8 @@ import type { Diagnostic, DiagnosticCode } from '../diagnostics';
 import { diagnosticInfo } from '../diagnostics';
 import type { Span } from '../text';
 import { suggestNodeId } from '../compile/attractor-table';
-import { lexDot, maxParseErrors } from './dot-lexer';
-import type { DotAttribute, DotEdge, DotGraph, DotNode, DotParseResult, DotToken, DotTokenKind } from './dot-model';
+import { lexDot, maxParseErrors, tokenFlag, tokenSpan, tokenText, tokenValue } from './dot-lexer';
+import type { DotAttribute, DotEdge, DotGraph, DotNode, DotParseResult, DotTokenKind } from './dot-model';
 
 /** Subgraphs nested deeper than this are a parse error (E§2). */
 export const maxSubgraphDepth = 100;
@@ -30,9 +30,15 @@ export const maxDefaultKeys = 100;
 
 export function parseDot(text: string, file = 'topology.dot'): DotParseResult {
   const lexed = lexDot(text, file);
-  const tokens = lexed.tokens;
-  const sig: readonly DotToken[] = lexed.significant;
-  const count = sig.length;
+  const table = lexed.table;
+  const kinds = table.kinds;
+  const starts = table.starts;
+  const ends = table.ends;
+  const count = table.count;
+  const spanAt = (index: number): Span => tokenSpan(table, index);
+  const textAt = (index: number): string => tokenText(table, index);
+  /** The source spelling of an ID as read (quotes included). */
+  const writtenOf = (read: ReadValue): string => text.slice(read.span.start, read.span.end);
 
   let pos = 0;
   const parseErrors: Diagnostic[] = [];
@@ -81,11 +87,11 @@ export function parseDot(text: string, file = 'topology.dot'): DotParseResult {
 
   // ------------------------------------------------------------------ token helpers
 
-  /** True when a line break separates `sig[index]` from the significant token before it. */
+  /** True when a line break separates token `index` from the significant token before it. */
   function startsLine(index: number): boolean {
     if (index <= 0 || index >= count) return index <= 0;
-    const from = sig[index - 1].span.end;
-    const to = sig[index].span.start;
+    const from = ends[index - 1];
+    const to = starts[index];
     for (let k = from; k < to; k++) {
       const c = text.charCodeAt(k);
       if (c === 10 || c === 13) return true;
@@ -93,15 +99,15 @@ export function parseDot(text: string, file = 'topology.dot'): DotParseResult {
     return false;
   }
   function kindAt(index: number): DotTokenKind | undefined {
-    return index < count ? sig[index].kind : undefined;
+    return index < count ? kinds[index] : undefined;
   }
   function keywordAt(index: number): string | undefined {
-    return index < count && sig[index].kind === 'keyword' ? sig[index].text.toLowerCase() : undefined;
+    return index < count && kinds[index] === 'keyword' ? textAt(index).toLowerCase() : undefined;
   }
   function describe(index: number): string {
     if (index >= count) return 'the end of the file';
-    const t = sig[index];
-    const shown = t.text.length > 30 ? `${t.text.slice(0, 30)}…` : t.text;
+    const written = textAt(index);
+    const shown = written.length > 30 ? `${written.slice(0, 30)}…` : written;
     return `\`${shown.replace(/[\r\n]+/g, ' ')}\``;
   }
   /** A token that may begin a statement when it opens a line. */
@@ -125,9 +131,9 @@ export function parseDot(text: string, file = 'topology.dot'): DotParseResult {
     let braces = 0;
     let brackets = 0;
     while (pos < count) {
-      const t = sig[pos];
-      if (pos > statementStart && braces === 0 && brackets === 0 && canStartStatement(t.kind) && startsLine(pos)) return;
-      switch (t.kind) {
+      const kind = kinds[pos];
+      if (pos > statementStart && braces === 0 && brackets === 0 && canStartStatement(kind) && startsLine(pos)) return;
+      switch (kind) {
         case 'rbrace':
           if (braces === 0) return;
           braces--;
@@ -157,7 +163,7 @@ export function parseDot(text: string, file = 'topology.dot'): DotParseResult {
   /** Skips a broken attribute to the next `,`, `;` or `]` of its list (not consumed), or to what ends the list. */
   function skipAttribute(): void {
     while (pos < count) {
-      const k = sig[pos].kind;
+      const k = kinds[pos];
       if (k === 'comma' || k === 'semicolon' || k === 'rbracket' || k === 'rbrace' || k === 'lbrace' || k === 'arrow' || k === 'line') return;
       pos++;
     }
@@ -167,25 +173,25 @@ export function parseDot(text: string, file = 'topology.dot'): DotParseResult {
 
   /** Reads one ID at `pos` (id, number, string, HTML-like literal or keyword), joining `"a" + "b"`. */
   function readValue(): ReadValue {
-    const first = sig[pos++];
-    let value = first.value;
-    let end = first.span.end;
-    if (first.kind === 'string') {
+    const first = pos++;
+    const kind = kinds[first];
+    let value = tokenValue(table, first);
+    let end = ends[first];
+    if (kind === 'string') {
       let parts: string[] | undefined;
       while (kindAt(pos) === 'plus') {
         if (kindAt(pos + 1) !== 'string') {
-          fail(sig[pos].span, `A \`+\` joins two quoted strings, but ${describe(pos + 1)} follows it; quote that value too, or remove the \`+\`.`);
+          fail(spanAt(pos), `A \`+\` joins two quoted strings, but ${describe(pos + 1)} follows it; quote that value too, or remove the \`+\`.`);
           pos++;
           break;
         }
-        (parts ??= [value]).push(sig[pos + 1].value);
-        end = sig[pos + 1].span.end;
+        (parts ??= [value]).push(tokenValue(table, pos + 1));
+        end = ends[pos + 1];
         pos += 2;
       }
       if (parts !== undefined) value = parts.join('');
     }
-    if (end === first.span.end) return first;
-    return { kind: 'string', span: { start: first.span.start, end }, text: text.slice(first.span.start, end), value };
+    return { kind, span: { start: starts[first], end }, value, hyphenated: end === ends[first] && tokenFlag(table, first) === 'hyphenated' };
   }
 
   /**
@@ -202,12 +208,11 @@ export function parseDot(text: string, file = 'topology.dot'): DotParseResult {
     let end = value.span.end;
     let glued = false;
     let unreadable = false;
-    for (;;) {
-      const next = pos < count ? sig[pos] : undefined;
-      if (next === undefined || next.span.start !== end) break;
-      if (next.kind === 'unknown') unreadable = true;
-      else if (next.kind !== 'number' && next.kind !== 'id' && next.kind !== 'keyword') break;
-      end = next.span.end;
+    while (pos < count && starts[pos] === end) {
+      const next = kinds[pos];
+      if (next === 'unknown') unreadable = true;
+      else if (next !== 'number' && next !== 'id' && next !== 'keyword') break;
+      end = ends[pos];
       glued = true;
       pos++;
     }
@@ -217,7 +222,7 @@ export function parseDot(text: string, file = 'topology.dot'): DotParseResult {
     }
     const written = text.slice(value.span.start, end);
     if (!unreadable) fail({ start: value.span.start, end }, `The value \`${written}\` is not one DOT word; quote it: \`"${written}"\`.`);
-    return { kind: value.kind, span: { start: value.span.start, end }, text: written, value: written };
+    return { kind: value.kind, span: { start: value.span.start, end }, value: written, hyphenated: false };
   }
 
   function isIdLike(kind: DotTokenKind | undefined): boolean {
@@ -227,13 +232,15 @@ export function parseDot(text: string, file = 'topology.dot'): DotParseResult {
   /** Reports an id that stands where a node belongs but is not DOT: `code-builder`, or a keyword. */
   function checkNodeIdToken(t: ReadValue): NodeBuilder['idError'] {
     if (t.hyphenated) {
-      const suggestion = suggestNodeId(t.text, (candidate) => nodes.has(candidate));
-      fail(t.span, `The node id \`${t.text}\` contains \`-\`, which DOT does not allow in a bare id; rename the node to \`${suggestion}\` everywhere it appears.`);
+      const written = writtenOf(t);
+      const suggestion = suggestNodeId(written, (candidate) => nodes.has(candidate));
+      fail(t.span, `The node id \`${written}\` contains \`-\`, which DOT does not allow in a bare id; rename the node to \`${suggestion}\` everywhere it appears.`);
       return 'hyphenated';
     }
     if (t.kind === 'keyword') {
-      const suggestion = suggestNodeId(t.text, (candidate) => nodes.has(candidate));
-      fail(t.span, `\`${t.text}\` is a DOT keyword, so it cannot name a node here; rename the node, e.g. to \`${suggestion}\`, everywhere it appears.`);
+      const written = writtenOf(t);
+      const suggestion = suggestNodeId(written, (candidate) => nodes.has(candidate));
+      fail(t.span, `\`${written}\` is a DOT keyword, so it cannot name a node here; rename the node, e.g. to \`${suggestion}\`, everywhere it appears.`);
       return 'keyword';
     }
     return undefined;
@@ -241,17 +248,18 @@ export function parseDot(text: string, file = 'topology.dot'): DotParseResult {
 
   function checkBareWord(t: ReadValue, role: 'attribute name' | 'value' | 'graph name' | 'subgraph name'): void {
     if (!t.hyphenated) return;
-    const underscored = t.text.replace(/-/g, '_');
+    const written = writtenOf(t);
+    const underscored = written.replace(/-/g, '_');
     switch (role) {
       case 'attribute name':
-        fail(t.span, `The attribute name \`${t.text}\` contains \`-\`, which DOT does not allow in a bare word; write \`${underscored}\`, or quote it as \`"${t.text}"\`.`);
+        fail(t.span, `The attribute name \`${written}\` contains \`-\`, which DOT does not allow in a bare word; write \`${underscored}\`, or quote it as \`"${written}"\`.`);
         return;
       case 'value':
-        fail(t.span, `The value \`${t.text}\` contains \`-\`, which DOT does not allow in a bare word; quote it: \`"${t.text}"\`.`);
+        fail(t.span, `The value \`${written}\` contains \`-\`, which DOT does not allow in a bare word; quote it: \`"${written}"\`.`);
         return;
       case 'graph name':
       case 'subgraph name':
-        fail(t.span, `The ${role} \`${t.text}\` contains \`-\`, which DOT does not allow in a bare word; rename it to \`${underscored}\`, or quote it.`);
+        fail(t.span, `The ${role} \`${written}\` contains \`-\`, which DOT does not allow in a bare word; rename it to \`${underscored}\`, or quote it.`);
         return;
       default:
         return assertNever(role);
@@ -259,6 +267,15 @@ export function parseDot(text: string, file = 'topology.dot'): DotParseResult {
   }
 
   // ------------------------------------------------------------------ attributes
+
+  /** One string per distinct attribute name, shared by every list that sets it (a file repeats a handful of names thousands of times). */
+  const keyNames = new Map<string, string>();
+  function internKey(name: string): string {
+    const known = keyNames.get(name);
+    if (known !== undefined) return known;
+    keyNames.set(name, name);
+    return name;
+  }
 
   /** Where the last `parseAttributeLists` stopped: the end of its last `]` (or of what it read). */
   let listEnd = 0;
@@ -289,39 +306,62 @@ export function parseDot(text: string, file = 'topology.dot'): DotParseResult {
    * One or more `[ k=v, ... ]` lists, merged left to right into a new map. Reports and recovers
    * inside the list; sets `listEnd`.
    */
-  function parseAttributeLists(fromDefault: boolean): Map<string, DotAttribute> {
-    const attrs = new Map<string, DotAttribute>();
-    let end = pos > 0 ? sig[pos - 1].span.end : 0;
+  // The list being read is gathered here, then copied into an `AttributeList` of exactly its size.
+  const listAttributes: DotAttribute[] = [];
+  const listIndex = new Map<string, number>();
+  function collectAttribute(attribute: DotAttribute): void {
+    const name = attribute.key;
+    let at = -1;
+    if (listAttributes.length > AttributeList.indexFrom) at = listIndex.get(name) ?? -1;
+    else for (let i = 0; i < listAttributes.length; i++) if (listAttributes[i].key === name) at = i;
+    if (at >= 0) {
+      listAttributes[at] = attribute;
+      return;
+    }
+    listAttributes.push(attribute);
+    if (listAttributes.length > AttributeList.indexFrom) {
+      if (listIndex.size === 0) listAttributes.forEach((a, i) => listIndex.set(a.key, i));
+      else listIndex.set(name, listAttributes.length - 1);
+    }
+  }
+  function finishList(): AttributeList {
+    return new AttributeList(listAttributes.slice());
+  }
+
+  function parseAttributeLists(fromDefault: boolean): AttributeList {
+    listAttributes.length = 0;
+    listIndex.clear();
+    let end = pos > 0 ? ends[pos - 1] : 0;
     while (kindAt(pos) === 'lbracket') {
-      const open = sig[pos++];
-      end = open.span.end;
+      const open = pos++;
+      end = ends[open];
       let closed = false;
       while (!closed) {
         if (pos >= count) {
-          fail(open.span, 'This `[` is never closed; add `]` after the last attribute.');
+          fail(spanAt(open), 'This `[` is never closed; add `]` after the last attribute.');
           listEnd = end;
-          return attrs;
+          return finishList();
         }
-        const t = sig[pos];
-        switch (t.kind) {
+        const kind = kinds[pos];
+        switch (kind) {
           case 'rbracket':
+            end = ends[pos];
             pos++;
-            end = t.span.end;
             closed = true;
             break;
           case 'comma':
           case 'semicolon':
+            end = ends[pos];
             pos++;
-            end = t.span.end;
             break;
           case 'rbrace':
           case 'lbrace':
           case 'arrow':
           case 'line':
           case 'lbracket':
-            fail(open.span, `This \`[\` is never closed before ${describe(pos)}; add \`]\` after the last attribute.`);
+            fail(spanAt(open), `This \`[\` is never closed before ${describe(pos)}; add \`]\` after the last attribute.`);
             listEnd = end;
-            return attrs;
+            return finishList();
           case 'unknown':
             pos++;
             skipAttribute();
@@ -332,31 +372,32 @@ export function parseDot(text: string, file = 'topology.dot'): DotParseResult {
           case 'html':
           case 'keyword': {
             if (looksLikeStatementAfter(pos) && startsLine(pos)) {
-              fail(open.span, `This \`[\` is never closed before the next statement; add \`]\` after the last attribute.`);
+              fail(spanAt(open), `This \`[\` is never closed before the next statement; add \`]\` after the last attribute.`);
               listEnd = end;
-              return attrs;
+              return finishList();
             }
             const key = readValue();
             checkBareWord(key, 'attribute name');
+            const name = internKey(key.value);
             if (kindAt(pos) !== 'equals') {
-              fail(pos < count ? sig[pos].span : key.span, `Expected \`=\` after the attribute name \`${key.value}\`, found ${describe(pos)}; write \`${key.value}=<value>\`.`);
+              fail(pos < count ? spanAt(pos) : key.span, `Expected \`=\` after the attribute name \`${key.value}\`, found ${describe(pos)}; write \`${key.value}=<value>\`.`);
               end = key.span.end;
               skipAttribute();
               break;
             }
-            const equals = sig[pos++];
-            end = equals.span.end;
+            const equals = pos++;
+            end = ends[equals];
             if (!isIdLike(kindAt(pos)) || valueLooksMissing(pos)) {
               if (kindAt(pos) !== 'unknown') {
-                fail(equals.span, `The attribute \`${key.value}\` has no value after \`=\`; write one, e.g. \`${key.value}="…"\`.`);
+                fail(spanAt(equals), `The attribute \`${key.value}\` has no value after \`=\`; write one, e.g. \`${key.value}="…"\`.`);
               }
               skipAttribute();
               break;
             }
             const value = readAttributeValue();
             end = value.span.end;
-            attrs.set(key.value, {
-              key: key.value,
+            collectAttribute({
+              key: name,
               value: value.value,
               keySpan: key.span,
               valueSpan: value.span,
@@ -366,7 +407,7 @@ export function parseDot(text: string, file = 'topology.dot'): DotParseResult {
             break;
           }
           default:
-            fail(t.span, `Expected an attribute name, found ${describe(pos)}; remove it.`);
+            fail(spanAt(pos), `Expected an attribute name, found ${describe(pos)}; remove it.`);
             pos++;
             skipAttribute();
             break;
@@ -374,7 +415,7 @@ export function parseDot(text: string, file = 'topology.dot'): DotParseResult {
       }
     }
     listEnd = end;
-    return attrs;
+    return finishList();
   }
 
   /** At a line-opening id inside an unclosed list: does a statement (`a ->`, `a [`, `a;`, `a }`) start here? */
@@ -393,21 +434,30 @@ export function parseDot(text: string, file = 'topology.dot'): DotParseResult {
    * Names a node; creates it (with the defaults in force and any explicit attributes) when it is
    * new. Its attributes are a view over the shared defaults, copied only if it is re-declared.
    */
-  function mentionNode(read: ReadValue, idError: NodeBuilder['idError'], defaults: ReadonlyMap<string, DotAttribute>, explicit?: ReadonlyMap<string, DotAttribute>): NodeBuilder {
+  function mentionNode(
+    read: ReadValue,
+    idError: NodeBuilder['idError'],
+    defaults: ReadonlyMap<string, DotAttribute>,
+    explicit?: ReadonlyMap<string, DotAttribute>,
+    statement?: Span,
+  ): NodeBuilder {
     let node = nodes.get(read.value);
     if (node === undefined) {
+      // Arrays start as literals sized to what they hold: most nodes have one statement.
       node = {
         id: read.value,
         span: read.span,
         quoted: read.kind === 'string',
         attrs: explicit === undefined || explicit.size === 0 ? defaults : defaults.size === 0 ? explicit : layered(defaults, explicit),
-        occurrences: [],
-        statements: [],
+        occurrences: [read.span],
+        statements: statement === undefined ? [] : [statement],
       };
       if (idError !== undefined) node.idError = idError;
       nodes.set(read.value, node);
+    } else {
+      node.occurrences.push(read.span);
+      if (statement !== undefined) node.statements.push(statement);
     }
-    node.occurrences.push(read.span);
     collect(read.value);
     return node;
   }
@@ -472,7 +522,7 @@ export function parseDot(text: string, file = 'topology.dot'): DotParseResult {
 
   function parseStatements(scope: Scope): void {
     while (pos < count) {
-      const kind = sig[pos].kind;
+      const kind = kinds[pos];
       if (kind === 'rbrace') return;
       if (kind === 'semicolon') {
         pos++;
@@ -489,10 +539,10 @@ export function parseDot(text: string, file = 'topology.dot'): DotParseResult {
 
   /** One statement. False when it is broken (already reported) and the caller must recover. */
   function parseStatement(scope: Scope): boolean {
-    const t = sig[pos];
-    switch (t.kind) {
+    const kind = kinds[pos];
+    switch (kind) {
       case 'keyword': {
-        const keyword = t.text.toLowerCase();
+        const keyword = textAt(pos).toLowerCase();
         const next = kindAt(pos + 1);
         if ((keyword === 'node' || keyword === 'edge' || keyword === 'graph') && next === 'lbracket') {
           pos++;
@@ -507,7 +557,7 @@ export function parseDot(text: string, file = 'topology.dot'): DotParseResult {
         if (next === 'equals') return parseGraphAttribute(scope);
         if ((keyword === 'digraph' || keyword === 'graph') && (next === 'lbrace' || (isIdLike(next) && kindAt(pos + 2) === 'lbrace'))) {
           // read on as a subgraph, so its nodes are kept
-          fail(t.span, `A second graph header \`${t.text}\` appears inside the graph; close the first graph with \`}\` before it, or move it to its own file.`);
+          fail(spanAt(pos), `A second graph header \`${textAt(pos)}\` appears inside the graph; close the first graph with \`}\` before it, or move it to its own file.`);
         }
         return parseEndpointStatement(scope);
       }
@@ -524,10 +574,10 @@ export function parseDot(text: string, file = 'topology.dot'): DotParseResult {
         return true;
       case 'arrow':
       case 'line':
-        fail(t.span, `\`${t.text}\` needs a node on its left; write the source node before it.`);
+        fail(spanAt(pos), `\`${textAt(pos)}\` needs a node on its left; write the source node before it.`);
         return false;
       default:
-        fail(t.span, `Expected a node, an edge or an attribute, found ${describe(pos)}; remove it.`);
+        fail(spanAt(pos), `Expected a node, an edge or an attribute, found ${describe(pos)}; remove it.`);
         return false;
     }
   }
@@ -536,9 +586,9 @@ export function parseDot(text: string, file = 'topology.dot'): DotParseResult {
   function parseGraphAttribute(scope: Scope, keyRead?: ReadValue): boolean {
     const key = keyRead ?? readValue();
     checkBareWord(key, 'attribute name');
-    const equals = sig[pos++]; // the caller saw `=`
+    const equals = pos++; // the caller saw `=`
     if (!isIdLike(kindAt(pos)) || valueLooksMissing(pos)) {
-      if (kindAt(pos) !== 'unknown') fail(equals.span, `The attribute \`${key.value}\` has no value after \`=\`; write one, e.g. \`${key.value}="…"\`.`);
+      if (kindAt(pos) !== 'unknown') fail(spanAt(equals), `The attribute \`${key.value}\` has no value after \`=\`; write one, e.g. \`${key.value}="…"\`.`);
       return false;
     }
     const value = readAttributeValue();
@@ -567,14 +617,13 @@ export function parseDot(text: string, file = 'topology.dot'): DotParseResult {
     if (next === 'arrow' || next === 'line') return parseEdgeChain(scope, first, idError);
     if (first.read === undefined) return true; // a subgraph statement: its members are in
     if (next !== 'lbracket') {
-      const node = mentionNode(first.read, idError, scope.node);
-      node.statements.push(first.span);
+      mentionNode(first.read, idError, scope.node, undefined, first.span);
       return true;
     }
     const attrs = parseAttributeLists(false);
     const statement = { start: first.span.start, end: listEnd };
     const known = nodes.get(first.read.value);
-    if (known === undefined) mentionNode(first.read, idError, scope.node, attrs).statements.push(statement);
+    if (known === undefined) mentionNode(first.read, idError, scope.node, attrs, statement);
     else redeclareNode(known, first.read, scope.node, attrs, statement);
     return true;
   }
@@ -584,13 +633,15 @@ export function parseDot(text: string, file = 'topology.dot'): DotParseResult {
     if (first.read !== undefined) mentionNode(first.read, firstError, scope.node);
     let broken = false;
     while (kindAt(pos) === 'arrow' || kindAt(pos) === 'line') {
-      const op = sig[pos++];
-      if (op.kind === 'line' && !notDirectedReported) {
+      const op = pos++;
+      const opSpan = spanAt(op);
+      const opText = textAt(op);
+      if (kinds[op] === 'line' && !notDirectedReported) {
         notDirectedReported = true;
-        report('dot/not-directed', () => make('dot/not-directed', '`--` is an undirected edge, and a topology is a directed graph; write `->`.', op.span));
+        report('dot/not-directed', () => make('dot/not-directed', '`--` is an undirected edge, and a topology is a directed graph; write `->`.', opSpan));
       }
       if (!isIdLike(kindAt(pos)) && kindAt(pos) !== 'lbrace') {
-        if (kindAt(pos) !== 'unknown') fail(op.span, `\`${op.text}\` has no node on its right (found ${describe(pos)}); write the target node, or remove the \`${op.text}\`.`);
+        if (kindAt(pos) !== 'unknown') fail(opSpan, `\`${opText}\` has no node on its right (found ${describe(pos)}); write the target node, or remove the \`${opText}\`.`);
         broken = true;
         break;
       }
@@ -602,7 +653,7 @@ export function parseDot(text: string, file = 'topology.dot'): DotParseResult {
       if (endpoint.read !== undefined) mentionNode(endpoint.read, checkNodeIdToken(endpoint.read), scope.node);
       segments.push(endpoint);
     }
-    let explicit: Map<string, DotAttribute> | undefined;
+    let explicit: AttributeList | undefined;
     let end = segments[segments.length - 1].span.end;
     if (!broken && kindAt(pos) === 'lbracket') {
       explicit = parseAttributeLists(false);
@@ -640,13 +691,13 @@ export function parseDot(text: string, file = 'topology.dot'): DotParseResult {
 
   /** A node id (with any port specifier skipped) or a subgraph. Undefined when broken (reported). */
   function parseEndpoint(scope: Scope): Endpoint | undefined {
-    const t = sig[pos];
+    const kind = kinds[pos];
     const keyword = keywordAt(pos);
-    if (t.kind === 'lbrace' || keyword === 'subgraph' || ((keyword === 'digraph' || keyword === 'graph') && (kindAt(pos + 1) === 'lbrace' || (isIdLike(kindAt(pos + 1)) && kindAt(pos + 2) === 'lbrace')))) {
+    if (kind === 'lbrace' || keyword === 'subgraph' || ((keyword === 'digraph' || keyword === 'graph') && (kindAt(pos + 1) === 'lbrace' || (isIdLike(kindAt(pos + 1)) && kindAt(pos + 2) === 'lbrace')))) {
       return parseSubgraph(scope);
     }
-    if (!isIdLike(t.kind)) {
-      if (t.kind !== 'unknown') fail(t.span, `Expected a node id, found ${describe(pos)}; write a node id here.`);
+    if (!isIdLike(kind)) {
+      if (kind !== 'unknown') fail(spanAt(pos), `Expected a node id, found ${describe(pos)}; write a node id here.`);
       return undefined;
     }
     const read = readValue();
@@ -660,21 +711,21 @@ export function parseDot(text: string, file = 'topology.dot'): DotParseResult {
    * file. Returns where the endpoint ends, or undefined when a port name is missing (reported).
    */
   function skipPorts(): number | undefined {
-    let end = sig[pos - 1].span.end;
+    let end = ends[pos - 1];
     while (kindAt(pos) === 'colon') {
-      const colon = sig[pos++];
+      const colon = pos++;
       if (!isIdLike(kindAt(pos))) {
-        fail(colon.span, `Expected a port name after \`:\`, found ${describe(pos)}; remove the \`:\`.`);
+        fail(spanAt(colon), `Expected a port name after \`:\`, found ${describe(pos)}; remove the \`:\`.`);
         return undefined;
       }
-      const port = sig[pos++];
-      end = port.span.end;
+      const port = pos++;
+      end = ends[port];
       if (!portsReported) {
         portsReported = true;
         report('dot/unsupported', () =>
           make('dot/unsupported', 'Port specifiers (`node:port`) are ignored; remove them and name the card ports with `out=`/`in=` on the edge instead.', {
-            start: colon.span.start,
-            end: port.span.end,
+            start: starts[colon],
+            end: ends[port],
           }),
         );
       }
@@ -684,21 +735,22 @@ export function parseDot(text: string, file = 'topology.dot'): DotParseResult {
 
   /** `[subgraph [ID]] { ... }`, flattened; it starts with the enclosing defaults, and its own stay inside it. */
   function parseSubgraph(scope: Scope): Endpoint | undefined {
-    const start = sig[pos];
-    if (start.kind === 'keyword') {
+    const start = pos;
+    const startSpan = spanAt(start);
+    if (kinds[start] === 'keyword') {
       pos++;
       if (isIdLike(kindAt(pos)) && kindAt(pos) !== 'keyword') checkBareWord(readValue(), 'subgraph name');
       else if (kindAt(pos) === 'keyword' && kindAt(pos + 1) === 'lbrace') pos++;
     }
     if (kindAt(pos) !== 'lbrace') {
-      fail(start.span, `Expected \`{\` to open the subgraph, found ${describe(pos)}; add \`{ … }\` after \`${start.text}\`.`);
+      fail(startSpan, `Expected \`{\` to open the subgraph, found ${describe(pos)}; add \`{ … }\` after \`${textAt(start)}\`.`);
       return undefined;
     }
-    const open = sig[pos];
+    const open = pos;
     if (scope.depth >= maxSubgraphDepth) {
-      fail(open.span, `Subgraphs are nested more than ${maxSubgraphDepth} deep here; flatten them, or close the \`{\` that is missing its \`}\`.`);
+      fail(spanAt(open), `Subgraphs are nested more than ${maxSubgraphDepth} deep here; flatten them, or close the \`{\` that is missing its \`}\`.`);
       pos = skipBalanced(pos);
-      return { logStart: 0, logEnd: 0, span: { start: start.span.start, end: sig[pos - 1].span.end } };
+      return { logStart: 0, logEnd: 0, span: { start: startSpan.start, end: ends[pos - 1] } };
     }
     pos++;
     const child: Scope = { node: scope.node, edge: scope.edge, depth: scope.depth + 1 };
@@ -709,16 +761,16 @@ export function parseDot(text: string, file = 'topology.dot'): DotParseResult {
     const logEnd = mentionLog.length;
     let end: number;
     if (kindAt(pos) === 'rbrace') {
-      end = sig[pos].span.end;
+      end = ends[pos];
       pos++;
     } else {
-      end = pos > 0 ? sig[pos - 1].span.end : open.span.end;
+      end = pos > 0 ? ends[pos - 1] : ends[open];
       if (!unclosedReported) {
         unclosedReported = true;
-        fail(open.span, 'This `{` is never closed; add the matching `}`.');
+        fail(spanAt(open), 'This `{` is never closed; add the matching `}`.');
       }
     }
-    return { logStart, logEnd, span: { start: start.span.start, end } };
+    return { logStart, logEnd, span: { start: startSpan.start, end } };
   }
 
   /** From a `{` at `from`, the index just past its matching `}` (or the end). Iterative. */
@@ -726,7 +778,7 @@ export function parseDot(text: string, file = 'topology.dot'): DotParseResult {
     let depth = 0;
     let k = from;
     while (k < count) {
-      const kind = sig[k].kind;
+      const kind = kinds[k];
       k++;
       if (kind === 'lbrace') depth++;
       else if (kind === 'rbrace') {
@@ -742,23 +794,23 @@ export function parseDot(text: string, file = 'topology.dot'): DotParseResult {
   function parseGraph(): DotGraph | undefined {
     // Find the header: `[strict] (graph|digraph)`. Anything before it is reported once.
     let header = 0;
-    while (header < count && sig[header].kind !== 'lbrace' && !(keywordAt(header) === 'strict' || keywordAt(header) === 'digraph' || keywordAt(header) === 'graph')) header++;
-    if (header < count && sig[header].kind === 'lbrace') header = count;
+    while (header < count && kinds[header] !== 'lbrace' && !(keywordAt(header) === 'strict' || keywordAt(header) === 'digraph' || keywordAt(header) === 'graph')) header++;
+    if (header < count && kinds[header] === 'lbrace') header = count;
     let strictSpan: Span | undefined;
     let keywordSpan: Span;
     if (header < count) {
       if (header > 0) {
-        fail({ start: sig[0].span.start, end: sig[header - 1].span.end }, `${describe(0)} comes before the graph header; remove it, so the file starts with \`digraph <name> {\`.`);
+        fail({ start: starts[0], end: ends[header - 1] }, `${describe(0)} comes before the graph header; remove it, so the file starts with \`digraph <name> {\`.`);
       }
       pos = header;
       if (keywordAt(pos) === 'strict') {
         strict = true;
-        strictSpan = sig[pos].span;
+        strictSpan = spanAt(pos);
         pos++;
       }
       const keyword = keywordAt(pos);
       if (keyword === 'digraph' || keyword === 'graph') {
-        keywordSpan = sig[pos].span;
+        keywordSpan = spanAt(pos);
         if (keyword === 'graph') {
           directed = false;
           notDirectedReported = true;
@@ -767,22 +819,22 @@ export function parseDot(text: string, file = 'topology.dot'): DotParseResult {
         }
         pos++;
       } else {
-        const at = strictSpan ?? sig[0].span;
+        const at = strictSpan ?? spanAt(0);
         fail(at, `\`strict\` must be followed by \`digraph\`, found ${describe(pos)}; write \`digraph <name> {\`.`);
         keywordSpan = { start: at.end, end: at.end };
       }
     } else {
       // No header keyword at all: read the first `{ … }` as the graph if there is one.
-      const brace = sig.findIndex((t) => t.kind === 'lbrace');
+      const brace = kinds.indexOf('lbrace');
       if (brace < 0) {
-        fail(count > 0 ? sig[0].span : { start: 0, end: 0 }, count > 0
+        fail(count > 0 ? spanAt(0) : { start: 0, end: 0 }, count > 0
           ? `Expected \`digraph\`, found ${describe(0)}; a topology is one \`digraph <name> { … }\`.`
           : 'The file holds no graph; write `digraph <name> { … }` with one node per card.');
         return undefined;
       }
       const named = brace > 0 && isIdLike(kindAt(brace - 1)) ? brace - 1 : brace;
-      fail(sig[0].span, `Expected \`digraph\`, found ${describe(0)}; a topology starts with \`digraph <name> {\`.`);
-      keywordSpan = { start: sig[named].span.start, end: sig[named].span.start };
+      fail(spanAt(0), `Expected \`digraph\`, found ${describe(0)}; a topology starts with \`digraph <name> {\`.`);
+      keywordSpan = { start: starts[named], end: starts[named] };
       pos = named;
     }
 
@@ -796,11 +848,11 @@ export function parseDot(text: string, file = 'topology.dot'): DotParseResult {
     }
     let open: Span;
     if (kindAt(pos) === 'lbrace') {
-      open = sig[pos].span;
+      open = spanAt(pos);
       pos++;
     } else {
       open = nameSpan ?? keywordSpan;
-      fail(pos < count ? sig[pos].span : open, `Expected \`{\` after the graph header, found ${describe(pos)}; open the graph body with \`{\`.`);
+      fail(pos < count ? spanAt(pos) : open, `Expected \`{\` after the graph header, found ${describe(pos)}; open the graph body with \`{\`.`);
     }
 
     const root: Scope = { node: new Map(), edge: new Map(), depth: 0 };
@@ -827,7 +879,7 @@ export function parseDot(text: string, file = 'topology.dot'): DotParseResult {
   const graph = parseGraph();
   let trailing: Span | undefined;
   if (graph !== undefined && pos < count) {
-    trailing = sig[pos].span;
+    trailing = spanAt(pos);
     const at = trailing;
     report('dot/unsupported', () =>
       make('dot/unsupported', 'Only the first graph in the file is read, so everything from here on is ignored; move a second graph to its own file, or remove the stray `}` that closed the graph early.', at),
@@ -844,7 +896,7 @@ export function parseDot(text: string, file = 'topology.dot'): DotParseResult {
     // A file this broken is reported by its parse errors alone: warnings about it are noise.
     const at = errors[maxParseErrors]?.location.span ?? kept[kept.length - 1]?.location.span ?? { start: 0, end: 0 };
     kept.push(make('dot/parse-error', `The file has more than ${maxParseErrors} parse errors and the rest are not listed; fix the ones above first.`, at));
-    return { ...(graph !== undefined ? { graph } : {}), tokens, diagnostics: kept, ...(trailing !== undefined ? { trailing } : {}) };
+    return result(kept);
   }
   // Other dot/* findings: at most 20 per code in source order, then one summary without a range.
   const findings = [...lexed.diagnostics.filter((d) => d.code !== 'dot/parse-error'), ...other];
@@ -866,7 +918,19 @@ export function parseDot(text: string, file = 'topology.dot'): DotParseResult {
     });
   }
   diagnostics.sort((a, b) => (a.location.span?.start ?? -1) - (b.location.span?.start ?? -1));
-  return { ...(graph !== undefined ? { graph } : {}), tokens, diagnostics, ...(trailing !== undefined ? { trailing } : {}) };
+  return result(diagnostics);
+
+  function result(diagnostics: readonly Diagnostic[]): DotParseResult {
+    return {
+      ...(graph !== undefined ? { graph } : {}),
+      table,
+      diagnostics,
+      ...(trailing !== undefined ? { trailing } : {}),
+      get tokens() {
+        return lexed.tokens;
+      },
+    };
+  }
 }
 
 // ---------------------------------------------------------------------- internals
@@ -884,41 +948,130 @@ interface Scope {
  * keys). Neither map may change afterwards; the parser never changes either.
  */
 function layered<K, V>(base: ReadonlyMap<K, V>, own: ReadonlyMap<K, V>): ReadonlyMap<K, V> {
-  function* entries(): Generator<[K, V], undefined, unknown> {
-    for (const [key, value] of base) yield [key, own.has(key) ? (own.get(key) as V) : value];
-    for (const [key, value] of own) if (!base.has(key)) yield [key, value];
-    return undefined;
-  }
-  function* keys(): Generator<K, undefined, unknown> {
-    for (const [key] of entries()) yield key;
-    return undefined;
-  }
-  function* values(): Generator<V, undefined, unknown> {
-    for (const [, value] of entries()) yield value;
-    return undefined;
-  }
-  let size = base.size;
-  for (const key of own.keys()) if (!base.has(key)) size++;
-  const view: ReadonlyMap<K, V> = {
-    size,
-    get: (key) => (own.has(key) ? own.get(key) : base.get(key)),
-    has: (key) => own.has(key) || base.has(key),
-    forEach(callback, thisArg?: unknown) {
-      for (const [key, value] of entries()) callback.call(thisArg, value, key, view);
-    },
-    entries,
-    keys,
-    values,
-    [Symbol.iterator]: entries,
-  };
-  return view;
+  return new LayeredMap(base, own);
 }
 
 /**
- * One ID as read: the token itself, or, for `"a" + "b"` and a glued `1.0.0`, a token made for
- * the whole run (its `value` joined, its `span` and `text` covering every piece).
+ * The attributes one statement writes, in first-set order (a later `k=v` for the same key
+ * replaced the value in place, as in a `Map`); read-only. A class, against the house style, on
+ * purpose: nearly every node and edge statement has one, and one exact-size array searched in
+ * order costs far less to build and to collect than a `Map` each. Past `indexFrom` keys it keeps
+ * a `Map` index, so a hostile list of thousands of attributes stays linear.
  */
-type ReadValue = DotToken;
+class AttributeList implements ReadonlyMap<string, DotAttribute> {
+  static readonly indexFrom = 8;
+  private readonly index: Map<string, number> | undefined;
+
+  /** The attributes in order, their keys distinct. */
+  constructor(private readonly attributes: readonly DotAttribute[]) {
+    this.index = attributes.length > AttributeList.indexFrom ? new Map(attributes.map((a, i) => [a.key, i] as const)) : undefined;
+  }
+
+  get size(): number {
+    return this.attributes.length;
+  }
+
+  private find(key: string): number {
+    if (this.index !== undefined) return this.index.get(key) ?? -1;
+    const attributes = this.attributes;
+    for (let i = 0; i < attributes.length; i++) if (attributes[i].key === key) return i;
+    return -1;
+  }
+
+  get(key: string): DotAttribute | undefined {
+    const at = this.find(key);
+    return at >= 0 ? this.attributes[at] : undefined;
+  }
+
+  has(key: string): boolean {
+    return this.find(key) >= 0;
+  }
+
+  forEach(callback: (value: DotAttribute, key: string, map: ReadonlyMap<string, DotAttribute>) => void, thisArg?: unknown): void {
+    for (const a of this.attributes) callback.call(thisArg, a, a.key, this);
+  }
+
+  *entries(): MapIterator<[string, DotAttribute]> {
+    for (const a of this.attributes) yield [a.key, a];
+    return undefined;
+  }
+
+  *keys(): MapIterator<string> {
+    for (const a of this.attributes) yield a.key;
+    return undefined;
+  }
+
+  *values(): MapIterator<DotAttribute> {
+    yield* this.attributes;
+    return undefined;
+  }
+
+  [Symbol.iterator](): MapIterator<[string, DotAttribute]> {
+    return this.entries();
+  }
+}
+
+/**
+ * The view `layered` returns. A class, against the house style, on purpose: every node with
+ * explicit attributes under `node [...]` defaults gets one, and methods on a shared prototype
+ * keep that to one small object per node instead of a closure per method.
+ */
+class LayeredMap<K, V> implements ReadonlyMap<K, V> {
+  readonly size: number;
+
+  constructor(
+    private readonly base: ReadonlyMap<K, V>,
+    private readonly own: ReadonlyMap<K, V>,
+  ) {
+    let size = base.size;
+    for (const key of own.keys()) if (!base.has(key)) size++;
+    this.size = size;
+  }
+
+  get(key: K): V | undefined {
+    return this.own.has(key) ? this.own.get(key) : this.base.get(key);
+  }
+
+  has(key: K): boolean {
+    return this.own.has(key) || this.base.has(key);
+  }
+
+  forEach(callback: (value: V, key: K, map: ReadonlyMap<K, V>) => void, thisArg?: unknown): void {
+    for (const [key, value] of this.entries()) callback.call(thisArg, value, key, this);
+  }
+
+  *entries(): MapIterator<[K, V]> {
+    for (const [key, value] of this.base) yield [key, this.own.has(key) ? (this.own.get(key) as V) : value];
+    for (const [key, value] of this.own) if (!this.base.has(key)) yield [key, value];
+    return undefined;
+  }
+
+  *keys(): MapIterator<K> {
+    for (const [key] of this.entries()) yield key;
+    return undefined;
+  }
+
+  *values(): MapIterator<V> {
+    for (const [, value] of this.entries()) yield value;
+    return undefined;
+  }
+
+  [Symbol.iterator](): MapIterator<[K, V]> {
+    return this.entries();
+  }
+}
+
+/**
+ * One ID as read: one token, or, for `"a" + "b"` and a glued `1.0.0`, the whole run (its
+ * `value` joined, its `span` covering every piece, its kind the first token's, or `string`).
+ */
+interface ReadValue {
+  readonly kind: DotTokenKind;
+  readonly span: Span;
+  readonly value: string;
+  /** An unquoted id across hyphens (`code-builder`), read whole. */
+  readonly hyphenated: boolean;
+}
 
 interface Endpoint {
   /** Set for a node endpoint; undefined for a subgraph. */
