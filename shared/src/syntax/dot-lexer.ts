@@ -86,6 +86,13 @@ export function lexDot(text: string, file = 'topology.dot'): DotLexResult {
   let unclosedStringFrom = Number.POSITIVE_INFINITY;
   let htmlToLineEnd = false;
   let i = text.charCodeAt(0) === 0xfeff ? 1 : 0;
+  /** Where the next backslash and the next CR are (the text's length when there is none): searched once, not per string. */
+  let nextBackslash = -1;
+  let nextReturn = -1;
+  const indexOrEnd = (character: string, from: number): number => {
+    const at = text.indexOf(character, from);
+    return at < 0 ? length : at;
+  };
 
   const push = (kind: DotTokenKind, start: number, end: number): void => {
     const index = kinds.length;
@@ -308,6 +315,18 @@ export function lexDot(text: string, file = 'topology.dot'): DotLexResult {
   /** Reads a quoted string starting at `from` (the `"`). Returns the end. */
   function lexString(from: number): number {
     let j = from + 1;
+    // Fast path: a string with no backslash and no CR before its closing quote (nearly all).
+    if (from < unclosedStringFrom) {
+      const close = text.indexOf('"', j);
+      if (close >= 0) {
+        if (nextBackslash < j) nextBackslash = indexOrEnd('\\', j);
+        if (nextReturn < j) nextReturn = indexOrEnd('\r', j);
+        if (close < nextBackslash && close < nextReturn) {
+          push('string', from, close + 1);
+          return close + 1;
+        }
+      }
+    }
     let parts: string[] | undefined; // set once an escape or a CR changes the value
     let chunkStart = j;
     // Once one string ran to the end of the file unclosed, every later one does too (the scan

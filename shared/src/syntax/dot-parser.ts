@@ -19,7 +19,7 @@ import type { Diagnostic, DiagnosticCode } from '../diagnostics';
 import { diagnosticInfo } from '../diagnostics';
 import type { Span } from '../text';
 import { suggestNodeId } from '../compile/attractor-table';
-import { lexDot, maxParseErrors, tokenFlag, tokenSpan, tokenText, tokenValue } from './dot-lexer';
+import { lexDot, maxParseErrors, tokenFlag, tokenSpan, tokenText, tokenValue, type DotLexResult } from './dot-lexer';
 import type { DotAttribute, DotEdge, DotGraph, DotNode, DotParseResult, DotTokenKind } from './dot-model';
 
 /** Subgraphs nested deeper than this are a parse error (E§2). */
@@ -869,7 +869,7 @@ export function parseDot(text: string, file = 'topology.dot'): DotParseResult {
       keywordSpan,
       graphAttrs,
       nodes: [...nodes.values()],
-      edges,
+      edges: edges.slice(),
       ...(name !== undefined ? { name, nameSpan } : {}),
       ...(strictSpan !== undefined ? { strictSpan } : {}),
     };
@@ -877,6 +877,17 @@ export function parseDot(text: string, file = 'topology.dot'): DotParseResult {
   }
 
   const graph = parseGraph();
+  // Drop the working containers' references: any of them the garbage collector has already
+  // moved to the old generation would otherwise keep this parse's newer objects alive through
+  // later young collections, long after the result itself is gone.
+  nodes.clear();
+  edges.length = 0;
+  mentionLog.length = 0;
+  keyNames.clear();
+  listAttributes.length = 0;
+  listIndex.clear();
+  ownedAttrs.clear();
+  strictIndex.clear();
   let trailing: Span | undefined;
   if (graph !== undefined && pos < count) {
     trailing = spanAt(pos);
@@ -896,7 +907,7 @@ export function parseDot(text: string, file = 'topology.dot'): DotParseResult {
     // A file this broken is reported by its parse errors alone: warnings about it are noise.
     const at = errors[maxParseErrors]?.location.span ?? kept[kept.length - 1]?.location.span ?? { start: 0, end: 0 };
     kept.push(make('dot/parse-error', `The file has more than ${maxParseErrors} parse errors and the rest are not listed; fix the ones above first.`, at));
-    return result(kept);
+    return parseResult(lexed, graph, kept, trailing);
   }
   // Other dot/* findings: at most 20 per code in source order, then one summary without a range.
   const findings = [...lexed.diagnostics.filter((d) => d.code !== 'dot/parse-error'), ...other];
@@ -918,19 +929,25 @@ export function parseDot(text: string, file = 'topology.dot'): DotParseResult {
     });
   }
   diagnostics.sort((a, b) => (a.location.span?.start ?? -1) - (b.location.span?.start ?? -1));
-  return result(diagnostics);
+  return parseResult(lexed, graph, diagnostics, trailing);
+}
 
-  function result(diagnostics: readonly Diagnostic[]): DotParseResult {
-    return {
-      ...(graph !== undefined ? { graph } : {}),
-      table,
-      diagnostics,
-      ...(trailing !== undefined ? { trailing } : {}),
-      get tokens() {
-        return lexed.tokens;
-      },
-    };
-  }
+/**
+ * The result, built outside `parseDot` so that no closure of the parse holds the graph: a parse
+ * long enough to see a young-generation collection has its closure context promoted, and an
+ * old context pointing at the new graph would keep the whole graph alive through later young
+ * collections after the result is dropped.
+ */
+function parseResult(lexed: DotLexResult, graph: DotGraph | undefined, diagnostics: readonly Diagnostic[], trailing: Span | undefined): DotParseResult {
+  return {
+    ...(graph !== undefined ? { graph } : {}),
+    table: lexed.table,
+    diagnostics,
+    ...(trailing !== undefined ? { trailing } : {}),
+    get tokens() {
+      return lexed.tokens;
+    },
+  };
 }
 
 // ---------------------------------------------------------------------- internals
