@@ -64,10 +64,16 @@ export function isDotKeyword(text: string): boolean {
   return keywordSet.has(text.toLowerCase());
 }
 
-const punctuation: ReadonlyMap<number, DotTokenKind> = new Map<number, DotTokenKind>([
-  [123, 'lbrace'], [125, 'rbrace'], [91, 'lbracket'], [93, 'rbracket'], [59, 'semicolon'],
-  [44, 'comma'], [61, 'equals'], [58, 'colon'], [43, 'plus'],
-]);
+/** The one-character tokens, by character code (an array: looked up once per punctuation token). */
+const punctuation: readonly (DotTokenKind | undefined)[] = (() => {
+  const table: (DotTokenKind | undefined)[] = new Array<DotTokenKind | undefined>(128).fill(undefined);
+  const entries: readonly [string, DotTokenKind][] = [
+    ['{', 'lbrace'], ['}', 'rbrace'], ['[', 'lbracket'], [']', 'rbracket'], [';', 'semicolon'],
+    [',', 'comma'], ['=', 'equals'], [':', 'colon'], ['+', 'plus'],
+  ];
+  for (const [character, kind] of entries) table[character.charCodeAt(0)] = kind;
+  return table;
+})();
 
 export function lexDot(text: string, file = 'topology.dot'): DotLexResult {
   const kinds: DotTokenKind[] = [];
@@ -264,7 +270,7 @@ export function lexDot(text: string, file = 'topology.dot'): DotLexResult {
       continue;
     }
 
-    const kind = punctuation.get(c);
+    const kind = c < 128 ? punctuation[c] : undefined;
     if (kind !== undefined) {
       i++;
       push(kind, start, i);
@@ -442,7 +448,7 @@ function allTokens(table: DotTokenTable): DotToken[] {
 
 /** Characters that start no token: control characters and ASCII punctuation DOT does not use. */
 function isUnreadable(c: number, next: number): boolean {
-  if (Number.isNaN(c) || isWhitespace(c) || isDotIdPart(c) || punctuation.has(c)) return false;
+  if (Number.isNaN(c) || isWhitespace(c) || isDotIdPart(c) || (c < 128 && punctuation[c] !== undefined)) return false;
   if (c === 34 || c === 60 || c === 35 || c === 45) return false;
   if (c === 47 && (next === 47 || next === 42)) return false;
   if (c === 46 && isDigit(next)) return false;

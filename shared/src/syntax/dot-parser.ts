@@ -268,13 +268,32 @@ export function parseDot(text: string, file = 'topology.dot'): DotParseResult {
 
   // ------------------------------------------------------------------ attributes
 
-  /** One string per distinct attribute name, shared by every list that sets it (a file repeats a handful of names thousands of times). */
+  /**
+   * One string per distinct attribute name, shared by every list that sets it: a file repeats a
+   * handful of names thousands of times. The first few are matched against the source text
+   * directly, without making a string to look up.
+   */
   const keyNames = new Map<string, string>();
-  function internKey(name: string): string {
-    const known = keyNames.get(name);
-    if (known !== undefined) return known;
-    keyNames.set(name, name);
-    return name;
+  const frequentKeys: string[] = [];
+  /** Reads an attribute name at `pos`: `readValue`, with the name's string shared. */
+  function readKey(): ReadValue {
+    if (kinds[pos] === 'id' && tokenFlag(table, pos) === undefined) {
+      const start = starts[pos];
+      const size = ends[pos] - start;
+      for (const known of frequentKeys) {
+        if (known.length === size && text.startsWith(known, start)) {
+          const index = pos++;
+          return { kind: 'id', span: spanAt(index), value: known, hyphenated: false };
+        }
+      }
+    }
+    const key = readValue();
+    checkBareWord(key, 'attribute name');
+    const known = keyNames.get(key.value);
+    if (known !== undefined) return { ...key, value: known };
+    keyNames.set(key.value, key.value);
+    if (frequentKeys.length < 16) frequentKeys.push(key.value);
+    return key;
   }
 
   /** Where the last `parseAttributeLists` stopped: the end of its last `]` (or of what it read). */
@@ -376,9 +395,8 @@ export function parseDot(text: string, file = 'topology.dot'): DotParseResult {
               listEnd = end;
               return finishList();
             }
-            const key = readValue();
-            checkBareWord(key, 'attribute name');
-            const name = internKey(key.value);
+            const key = readKey();
+            const name = key.value;
             if (kindAt(pos) !== 'equals') {
               fail(pos < count ? spanAt(pos) : key.span, `Expected \`=\` after the attribute name \`${key.value}\`, found ${describe(pos)}; write \`${key.value}=<value>\`.`);
               end = key.span.end;
@@ -1034,15 +1052,21 @@ class AttributeList implements ReadonlyMap<string, DotAttribute> {
  * keep that to one small object per node instead of a closure per method.
  */
 class LayeredMap<K, V> implements ReadonlyMap<K, V> {
-  readonly size: number;
+  /** Counted when first asked for. */
+  private counted = -1;
 
   constructor(
     private readonly base: ReadonlyMap<K, V>,
     private readonly own: ReadonlyMap<K, V>,
-  ) {
-    let size = base.size;
-    for (const key of own.keys()) if (!base.has(key)) size++;
-    this.size = size;
+  ) {}
+
+  get size(): number {
+    if (this.counted < 0) {
+      let size = this.base.size;
+      for (const key of this.own.keys()) if (!this.base.has(key)) size++;
+      this.counted = size;
+    }
+    return this.counted;
   }
 
   get(key: K): V | undefined {
