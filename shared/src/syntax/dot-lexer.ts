@@ -157,6 +157,35 @@ export function lexDot(text: string, file = 'topology.dot'): DotLexResult {
     }
     const start = i;
 
+    // (ids and punctuation, by far the most common tokens, are tried first; no other token
+    // starts with their characters)
+    // ---- identifiers and keywords ----
+    if ((c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95 || c >= 0x80) {
+      i++;
+      while (i < length) {
+        const d = text.charCodeAt(i);
+        if ((d >= 97 && d <= 122) || (d >= 65 && d <= 90) || (d >= 48 && d <= 57) || d === 95 || d >= 0x80) i++;
+        else break;
+      }
+      let hyphenated = false;
+      // `code-builder`: keep the whole spelling in one token so it is reported once, by name.
+      while (text.charCodeAt(i) === 45 && (hyphenated ? isDotIdPart(text.charCodeAt(i + 1)) : isDotIdStart(text.charCodeAt(i + 1)))) {
+        hyphenated = true;
+        i += 2;
+        while (i < length && isDotIdPart(text.charCodeAt(i))) i++;
+      }
+      if (hyphenated) pushFlagged('id', start, i, undefined, 'hyphenated');
+      else push(isKeywordAt(text, start, i) ? 'keyword' : 'id', start, i);
+      continue;
+    }
+
+    const kind = c < 128 ? punctuation[c] : undefined;
+    if (kind !== undefined) {
+      i++;
+      push(kind, start, i);
+      continue;
+    }
+
     // ---- comments ----
     if (c === 47 /* / */ && text.charCodeAt(i + 1) === 47) {
       i = lineEndFrom(i + 2);
@@ -247,33 +276,6 @@ export function lexDot(text: string, file = 'topology.dot'): DotLexResult {
 
     if (isDigit(c) || (c === 46 /* . */ && isDigit(text.charCodeAt(i + 1)))) {
       i = lexNumber(start);
-      continue;
-    }
-
-    // ---- identifiers and keywords ----
-    if ((c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95 || c >= 0x80) {
-      i++;
-      while (i < length) {
-        const d = text.charCodeAt(i);
-        if ((d >= 97 && d <= 122) || (d >= 65 && d <= 90) || (d >= 48 && d <= 57) || d === 95 || d >= 0x80) i++;
-        else break;
-      }
-      let hyphenated = false;
-      // `code-builder`: keep the whole spelling in one token so it is reported once, by name.
-      while (text.charCodeAt(i) === 45 && (hyphenated ? isDotIdPart(text.charCodeAt(i + 1)) : isDotIdStart(text.charCodeAt(i + 1)))) {
-        hyphenated = true;
-        i += 2;
-        while (i < length && isDotIdPart(text.charCodeAt(i))) i++;
-      }
-      if (hyphenated) pushFlagged('id', start, i, undefined, 'hyphenated');
-      else push(isKeywordAt(text, start, i) ? 'keyword' : 'id', start, i);
-      continue;
-    }
-
-    const kind = c < 128 ? punctuation[c] : undefined;
-    if (kind !== undefined) {
-      i++;
-      push(kind, start, i);
       continue;
     }
 
