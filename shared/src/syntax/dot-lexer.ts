@@ -64,6 +64,23 @@ export function isDotKeyword(text: string): boolean {
   return keywordSet.has(text.toLowerCase());
 }
 
+/** Character classes of the ASCII range, for the lexer's first look at a character. */
+const otherClass = 0;
+const whitespaceClass = 1;
+const idStartClass = 2;
+const digitClass = 3;
+const punctuationClass = 4;
+const asciiClass: Uint8Array = (() => {
+  const classes = new Uint8Array(128).fill(otherClass);
+  for (let c = 0; c < 128; c++) {
+    if (isWhitespace(c)) classes[c] = whitespaceClass;
+    else if (isDotIdStart(c)) classes[c] = idStartClass;
+    else if (isDigit(c)) classes[c] = digitClass;
+  }
+  for (const character of '{}[];,=:+') classes[character.charCodeAt(0)] = punctuationClass;
+  return classes;
+})();
+
 /** The one-character tokens, by character code (an array: looked up once per punctuation token). */
 const punctuation: readonly (DotTokenKind | undefined)[] = (() => {
   const table: (DotTokenKind | undefined)[] = new Array<DotTokenKind | undefined>(128).fill(undefined);
@@ -151,7 +168,8 @@ export function lexDot(text: string, file = 'topology.dot'): DotLexResult {
 
   while (i < length) {
     const c = text.charCodeAt(i);
-    if (isWhitespace(c)) {
+    const charClass = c < 128 ? asciiClass[c] : idStartClass;
+    if (charClass === whitespaceClass) {
       i++;
       continue;
     }
@@ -160,11 +178,11 @@ export function lexDot(text: string, file = 'topology.dot'): DotLexResult {
     // (ids and punctuation, by far the most common tokens, are tried first; no other token
     // starts with their characters)
     // ---- identifiers and keywords ----
-    if ((c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95 || c >= 0x80) {
+    if (charClass === idStartClass) {
       i++;
       while (i < length) {
         const d = text.charCodeAt(i);
-        if ((d >= 97 && d <= 122) || (d >= 65 && d <= 90) || (d >= 48 && d <= 57) || d === 95 || d >= 0x80) i++;
+        if (d >= 128 || asciiClass[d] === idStartClass || asciiClass[d] === digitClass) i++;
         else break;
       }
       let hyphenated = false;
@@ -179,10 +197,9 @@ export function lexDot(text: string, file = 'topology.dot'): DotLexResult {
       continue;
     }
 
-    const kind = c < 128 ? punctuation[c] : undefined;
-    if (kind !== undefined) {
+    if (charClass === punctuationClass) {
       i++;
-      push(kind, start, i);
+      push(punctuation[c] as DotTokenKind, start, i);
       continue;
     }
 

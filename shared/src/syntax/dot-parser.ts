@@ -349,7 +349,7 @@ export function parseDot(text: string, file = 'topology.dot'): DotParseResult {
 
   function parseAttributeLists(fromDefault: boolean): AttributeList {
     listAttributes.length = 0;
-    listIndex.clear();
+    if (listIndex.size > 0) listIndex.clear(); // (clearing allocates a new table even when empty)
     let end = pos > 0 ? ends[pos - 1] : 0;
     while (kindAt(pos) === 'lbracket') {
       const open = pos++;
