@@ -14,11 +14,11 @@
  *   bare `Parser.parse` and its service's `parseDocument` (parse, bind and check); target: ours
  *   at least twice as fast as its bare parse. The parsers are measured first, before any bundle
  *   check runs in the process, so both start from the same state; and once more after all the
- *   checks. The second table differs because `loadBundle` keeps a parse alive through many young
- *   collections, after which V8 pretenures `parseDot`'s allocation sites (`node
- *   --trace-pretenuring-statistics` shows the decisions): its objects are then born in the old
- *   generation while the strings and arrays they point at are born young, and a tight loop of
- *   bare parses pays for that in every young collection. Both tables are printed.
+ *   checks. The two can differ: `loadBundle` keeps a parse alive through many young collections,
+ *   after which V8 may pretenure `parseDot`'s allocation sites (`node
+ *   --trace-pretenuring-statistics` shows the decisions), so that its objects are born in the old
+ *   generation while the strings and arrays they point at are born young; a tight loop of bare
+ *   parses can then pay more in every young collection. Both tables are printed.
  *
  *   npm run bench                    the three sizes
  *   npm run bench -- --sizes 300,900 --runs 3
@@ -294,8 +294,8 @@ function render(rows: readonly Row[], options: Options): string {
   lines.push('  dls = dot-language-support@4.3.1 (parseDocument = parse + bind + check); target: parseDot at least 2.00x faster than Parser.parse');
   lines.push('');
   dotTable('The same, measured again after all the bundle checks above (parseDot ran inside every load):', (r) => r.afterLoads);
-  lines.push('  after the loads, V8 allocates parseDot\'s long-lived objects straight into the old generation (they outlive');
-  lines.push('  young collections inside a load); a bare parse loop then pays more per young collection, the dls parser does not.');
+  lines.push('  inside the loads V8 may decide to pretenure parseDot\'s objects (see the note at the top of scripts/bench.ts);');
+  lines.push('  this table shows the bare parse in whatever state the loads left it.');
   return `${lines.join('\n')}\n`;
 }
 
