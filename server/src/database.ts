@@ -3,18 +3,31 @@
  *
  * Inputs: the disk text of every bundle file (set by the workspace layer) and the open
  * documents (set by the LSP layer), which override the disk. Queries: a bundle's snapshot
- * (its files, the engine's `LoadResult`, the IDE view) for its current revision. Memoised:
- * each card read by (path, text, local vocabulary), so an edit re-reads only the file it
- * touches; each bundle's resolution and analysis by revision, so an edit recomputes only the
- * bundle it belongs to. A snapshot is never served for an older revision: any input change
- * bumps the revision and the next query recomputes.
+ * (its files, the engine's `LoadResult`, the IDE view) for its current revision. A snapshot is
+ * never served for an older revision: any input change bumps the revision and the next query
+ * recomputes, reusing what the change did not touch:
+ *
+ * - per bundle, so an edit recomputes only the bundle it belongs to;
+ * - each card read, by (path, text, local vocabulary): an unchanged card is the same
+ *   `CardReadResult` object from one load to the next, which is what lets the engine reuse
+ *   the work keyed on it. A kept read holds no syntax tree: `locate` reads the text again
+ *   when its tree is not among the 256 most recently used (`compactRead`);
+ * - the engine's own `LoadMemo`, one per bundle (shared/src/bundle/resolve.ts): the topology's
+ *   parse and lint by text; each node's pin, each edge's ports and each node's dependencies
+ *   while the parsed node or edge reads the same and the card entries it reads are the same
+ *   objects; the graph and its reachability by parse; the analysis whole when nothing it reads
+ *   changed, else its per-type facts and the criteria-leak similarity scores by spec text;
+ * - the LSP form of each diagnostic, in the publisher (./publish.ts).
+ *
+ * So a card edit re-reads one card and re-checks only the nodes, edges and dependency lists
+ * that involve it; a topology edit re-parses the topology and re-checks what follows the edit.
  *
  * Knows no LSP type and no `fs`: paths are absolute file-system paths, texts are strings.
  */
 import path from 'node:path';
 import { createLoadMemo, loadBundle, type LoadMemo, type LoadResult } from '../../shared/src/bundle/resolve';
 import type { SourceFile } from '../../shared/src/bundle/model';
-import type { CardReadResult } from '../../shared/src/bundle/card-model';
+import type { CardLocator, CardReadResult } from '../../shared/src/bundle/card-model';
 import { readCard } from '../../shared/src/check/card';
 import type { Vocabulary } from '../../shared/src/vocabulary/types';
 import { lineIndex, type LineIndex } from '../../shared/src/text';
@@ -38,9 +51,11 @@ export interface BundleState {
   snapshot: Snapshot | undefined;
   /** Card reads by relative path (STYLE.md: per-file results, reused while the text is the same). */
   readonly cardReads: Map<string, { readonly text: string; readonly vocabulary: string; readonly result: CardReadResult }>;
+  /** The syntax trees of recently located cards (see `compactRead`). */
+  readonly locators: LocatorCache;
   /** Open documents' source files by relative path, reused while their version is the same. */
   readonly openFiles: Map<string, { readonly version: number; readonly file: SourceFile }>;
-  /** The engine's own reuse between loads (topology parse and lint, vocabulary, manifest). */
+  /** The engine's own reuse between loads (parse and lint, vocabulary, manifest, resolution, analysis). */
   readonly memo: LoadMemo;
   /** URIs of the bundle's files by relative path (disk spelling). */
   readonly uris: Map<string, string>;
@@ -88,6 +103,7 @@ export function addBundle(db: Database, root: string, disk: ReadonlyMap<string, 
     revision: 0,
     snapshot: undefined,
     cardReads: new Map(),
+    locators: new Map(),
     openFiles: new Map(),
     memo: createLoadMemo(),
     uris: new Map(),
@@ -199,6 +215,7 @@ export function snapshotOf(db: Database, bundle: BundleState): Snapshot {
   const result = loadBundle(ordered, { folderName: path.basename(bundle.root), readCard: memoisedReader(bundle), memo: bundle.memo });
   const loadMs = performance.now() - started;
   for (const relative of [...bundle.cardReads.keys()]) if (!files.has(relative)) bundle.cardReads.delete(relative);
+  for (const read of [...bundle.locators.keys()]) if (bundle.cardReads.get(read.file)?.result !== read) bundle.locators.delete(read);
   for (const relative of [...bundle.openFiles.keys()]) if (!versions.has(relative)) bundle.openFiles.delete(relative);
   const indexes = new Map<string, LineIndex>();
   const snapshot: Snapshot = {
@@ -248,8 +265,38 @@ function memoisedReader(bundle: BundleState): (file: SourceFile, vocabulary: Voc
     const key = vocabularyKey(vocabulary);
     const memo = bundle.cardReads.get(file.path);
     if (memo && memo.text === file.text && memo.vocabulary === key) return memo.result;
-    const result = readCard(file, vocabulary);
+    const result = compactRead(readCard(file, vocabulary), file, vocabulary, bundle.locators);
     bundle.cardReads.set(file.path, { text: file.text, vocabulary: key, result });
     return result;
   };
 }
+
+/**
+ * A card read that keeps its card, draft and diagnostics but not its syntax tree: `locate`
+ * (asked only when a finding about the card is made, or by navigation) reads the text again
+ * when its tree is not among the recently used ones. Locations depend on the text alone, so
+ * they are the same; a bundle of thousands of cards keeps a few hundred trees instead of all.
+ */
+function compactRead(result: CardReadResult, file: SourceFile, vocabulary: Vocabulary, locators: LocatorCache): CardReadResult {
+  const compact: CardReadResult = {
+    ...result,
+    locate: (target, part) => {
+      let locate = locators.get(compact);
+      if (locate) {
+        locators.delete(compact);
+      } else {
+        locate = readCard(file, vocabulary).locate;
+        if (locators.size >= locatorLimit) locators.delete(locators.keys().next().value!);
+      }
+      locators.set(compact, locate);
+      return locate(target, part);
+    },
+  };
+  return compact;
+}
+
+/** Recently used card locators, least recent first (a Map keeps insertion order). */
+export type LocatorCache = Map<CardReadResult, CardLocator>;
+
+/** How many card syntax trees a bundle keeps for `locate`. */
+const locatorLimit = 256;

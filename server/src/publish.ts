@@ -9,6 +9,12 @@
  * and takes it out of the run queue; the queue runs one bundle per event-loop turn, so edits
  * that arrive meanwhile are read before the next bundle is computed; and a computation always
  * reads the latest inputs, so it is never older than the last edit it follows.
+ *
+ * Conversion is reused too: the engine hands back the same diagnostic object for a finding
+ * whose inputs did not change (see `loadBundle`'s memo), and its LSP form, kept per bundle from
+ * one publication to the next, is reused while the texts and URIs of the files it points
+ * into, the docs link and the client's support are the same; a list of the same LSP objects
+ * is seen unchanged at once.
  */
 import type { Diagnostic as LspDiagnostic, PublishDiagnosticsParams } from 'vscode-languageserver';
 import { applyPolicy, type Diagnostic } from '../../shared/src/diagnostics';
@@ -56,6 +62,12 @@ export function createPublisher(options: PublisherOptions): Publisher {
   const published = new Map<string, Published>();
   /** URIs published per bundle root. */
   const urisOf = new Map<string, Set<string>>();
+  /**
+   * Per bundle root, the LSP form of the diagnostics of its last publication and what each was
+   * computed from (a Map replaced at each publication, rather than a WeakMap: young weak keys
+   * slow every minor garbage collection).
+   */
+  const convertedOf = new Map<string, Map<Diagnostic, Converted>>();
 
   const drain = (): void => {
     draining = false;
@@ -101,10 +113,27 @@ export function createPublisher(options: PublisherOptions): Publisher {
     return groups;
   };
 
-  const convert = (snapshot: Snapshot, file: string, d: Diagnostic): LspDiagnostic => {
+  /** Converts `d`, reusing its conversion in `before` when still valid, and records it in `after`. */
+  const convertKept = (
+    snapshot: Snapshot,
+    file: string,
+    d: Diagnostic,
+    before: ReadonlyMap<Diagnostic, Converted> | undefined,
+    after: Map<Diagnostic, Converted> | undefined,
+  ): LspDiagnostic => {
     const docsUrl = options.docsUrl();
-    return toLspDiagnostic(d, file, { files: snapshot, support: options.support(), ...(docsUrl ? { docsUrl } : {}) });
+    const support = options.support();
+    let kept = before?.get(d);
+    if (!kept || kept.file !== file || kept.docsUrl !== docsUrl || kept.support !== support || !sameInputs(snapshot, file, d, kept)) {
+      const lsp = toLspDiagnostic(d, file, { files: snapshot, support, ...(docsUrl ? { docsUrl } : {}) });
+      kept = { file, docsUrl, support, ...inputsOf(snapshot, file, d), lsp };
+    }
+    after?.set(d, kept);
+    return kept.lsp;
   };
+
+  const convert = (snapshot: Snapshot, file: string, d: Diagnostic): LspDiagnostic =>
+    convertKept(snapshot, file, d, convertedOf.get(snapshot.bundle.root), undefined);
 
   const publish = (bundle: BundleState): void => {
     const timer = timers.get(bundle.root);
@@ -119,14 +148,17 @@ export function createPublisher(options: PublisherOptions): Publisher {
     // bundle shows nothing, which is cleared below when it showed something before.
     const files = new Set<string>([...groups.keys(), ...snapshot.versions.keys()]);
     const current = new Map<string, { file: string; diagnostics: LspDiagnostic[]; version: number | undefined }>();
+    const before = convertedOf.get(bundle.root);
+    const after = new Map<Diagnostic, Converted>();
     for (const file of files) {
       const list = groups.get(file) ?? [];
       current.set(snapshot.uri(file), {
         file,
-        diagnostics: list.map((d) => convert(snapshot, file, d)),
+        diagnostics: list.map((d) => convertKept(snapshot, file, d, before, after)),
         version: snapshot.versions.get(file),
       });
     }
+    convertedOf.set(bundle.root, after);
     // Clear what shows nothing now (fixed, deleted, renamed) first: an open document's URI may
     // be spelled differently from the disk file's, and the newer spelling must win.
     const previous = urisOf.get(bundle.root) ?? new Set<string>();
@@ -180,6 +212,7 @@ export function createPublisher(options: PublisherOptions): Publisher {
       if (timer) clearTimeout(timer);
       timers.delete(root);
       queue.delete(root);
+      convertedOf.delete(root);
       for (const uri of urisOf.get(root) ?? []) {
         if (published.get(uri)?.root !== root) continue;
         published.delete(uri);
@@ -195,12 +228,44 @@ export function createPublisher(options: PublisherOptions): Publisher {
   };
 }
 
+/** An LSP diagnostic and the inputs of its conversion. */
+interface Converted {
+  readonly file: string;
+  readonly docsUrl: string | undefined;
+  readonly support: ClientSupport;
+  /** The text of `file`, then of each related location's file (their line indexes make the ranges). */
+  readonly texts: readonly (string | undefined)[];
+  /** The URI of each related location's file. */
+  readonly uris: readonly string[];
+  readonly lsp: LspDiagnostic;
+}
+
+function inputsOf(snapshot: Snapshot, file: string, d: Diagnostic): { texts: (string | undefined)[]; uris: string[] } {
+  const texts = [snapshot.files.get(file)?.text];
+  const uris: string[] = [];
+  for (const r of d.related ?? []) {
+    texts.push(snapshot.files.get(r.file)?.text);
+    uris.push(snapshot.uri(r.file));
+  }
+  return { texts, uris };
+}
+
+function sameInputs(snapshot: Snapshot, file: string, d: Diagnostic, kept: Converted): boolean {
+  if (snapshot.files.get(file)?.text !== kept.texts[0]) return false;
+  const related = d.related ?? [];
+  for (let i = 0; i < related.length; i++) {
+    if (snapshot.files.get(related[i].file)?.text !== kept.texts[i + 1] || snapshot.uri(related[i].file) !== kept.uris[i]) return false;
+  }
+  return true;
+}
+
 /** True when two lists show the same thing (compared field by field; cheaper than serialising thousands of them). */
 export function sameDiagnostics(a: readonly LspDiagnostic[], b: readonly LspDiagnostic[]): boolean {
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) {
     const x = a[i];
     const y = b[i];
+    if (x === y) continue;
     if (
       x.message !== y.message ||
       x.code !== y.code ||

@@ -3,10 +3,20 @@
  * `isDarkFactory`), then security and autonomy over one shared table of per-node facts, and
  * one merged, de-duplicated, sorted list of `analysis/*` warnings. Scoring runs whatever the
  * bundle's errors: a node with no card is still a node.
+ *
+ * Given a memo (`createAnalysisMemo`; the loader keeps one per bundle in its `LoadMemo`), an
+ * analysis reuses the last one's work: the whole result, unchanged, when nothing the metrics
+ * read has changed (the same graph shape, vocabulary and configuration, and per node the same
+ * span and the same card facts, see `sameCardFacts`), so an edit to a port or a dependency
+ * costs one comparison pass; the whole result with its diagnostics moved, when only the nodes'
+ * spans changed (text typed in the topology before them); otherwise the vocabulary facts of each card type, the autonomy
+ * contribution of each node whose card did not change, the risk markers and outside tools
+ * each card declares, and the criteria-leak similarity work
+ * (./similarity.ts). The result is the same with or without it.
  */
 import type { Diagnostic, DiagnosticLocation } from '../diagnostics';
 import { dedupeDiagnostics, sortDiagnostics } from '../diagnostics';
-import type { Card } from '../bundle/card-model';
+import type { Card, JsonValue, Port } from '../bundle/card-model';
 import type { Span } from '../text';
 import type { Vocabulary } from '../vocabulary/types';
 import { controlMembership, humanMembership } from '../vocabulary/view';
@@ -14,8 +24,9 @@ import type { Graph } from './graph';
 import { defaultAnalysisConfig, type AnalysisConfig } from './config';
 import { computeAutonomy, type AutonomyResult } from './autonomy';
 import { computePhaseCoverage, type PhaseCoverage } from './phase-coverage';
-import { computeSecurity, type SecurityResult } from './security';
+import { computeSecurity, type CardSecurityFacts, type SecurityResult } from './security';
 import { anchorTerms } from './criteria';
+import { createSimilarityMemo, type SimilarityMemo } from './similarity';
 
 export interface AnalysisNode {
   readonly id: string;
@@ -43,13 +54,131 @@ export interface Analysis {
   readonly diagnostics: Diagnostic[];
 }
 
-export function analyze(input: AnalysisInput, config: AnalysisConfig = defaultAnalysisConfig): Analysis {
-  const context = analysisContext(input);
+/** What `analyze` may reuse between analyses of one bundle. Opaque: create it with `createAnalysisMemo`. */
+export interface AnalysisMemo {
+  readonly similarity: SimilarityMemo;
+  /** Per card object: what security reads of the card alone (security.ts). */
+  readonly cardFacts: WeakMap<Card, CardSecurityFacts>;
+  typeFacts?: { readonly vocabulary: Vocabulary; readonly facts: Map<string, TypeFacts> };
+  last?: { readonly context: AnalysisContext; readonly config: AnalysisConfig; readonly analysis: Analysis };
+}
+
+export function createAnalysisMemo(): AnalysisMemo {
+  return { similarity: createSimilarityMemo(), cardFacts: new WeakMap() };
+}
+
+export function analyze(input: AnalysisInput, config: AnalysisConfig = defaultAnalysisConfig, memo?: AnalysisMemo): Analysis {
+  const context = analysisContext(input, memo);
+  const last = memo?.last;
+  const same = last !== undefined && last.config === config ? sameFacts(last.context, context) : 'different';
+  if (same !== 'different') {
+    const analysis = same === 'same' ? last!.analysis : relocated(last!.analysis, context);
+    memo!.last = { context, config, analysis };
+    return analysis;
+  }
   const phaseCoverage = computePhaseCoverage(context);
   const security = computeSecurity(context, config);
-  const autonomy = computeAutonomy(context, phaseCoverage, config);
+  const autonomy = computeAutonomy(context, phaseCoverage, config, last !== undefined ? { context: last.context, autonomy: last.analysis.autonomy } : undefined);
   const diagnostics = sortDiagnostics(dedupeDiagnostics([...security.diagnostics, ...autonomy.diagnostics]));
-  return { security, autonomy, phaseCoverage, diagnostics };
+  const analysis = { security, autonomy, phaseCoverage, diagnostics };
+  if (memo) memo.last = { context, config, analysis };
+  return analysis;
+}
+
+/**
+ * `same` when every metric would read the same thing from both contexts; `moved` when only
+ * where nodes sit in the topology differs (an edit that shifts text but not the graph), which
+ * changes nothing but the diagnostics' spans; else `different`.
+ */
+function sameFacts(a: AnalysisContext, b: AnalysisContext): 'same' | 'moved' | 'different' {
+  if (a.vocabulary !== b.vocabulary || a.file !== b.file || a.size !== b.size) return 'different';
+  if (a.graph !== b.graph) {
+    for (let i = 0; i < a.size; i++) {
+      if (a.graph.ids[i] !== b.graph.ids[i]) return 'different';
+      const x = a.graph.successors[i];
+      const y = b.graph.successors[i];
+      if (x.length !== y.length) return 'different';
+      for (let k = 0; k < x.length; k++) if (x[k] !== y[k]) return 'different';
+    }
+  }
+  let moved = false;
+  for (let i = 0; i < a.size; i++) {
+    const x = a.spans[i];
+    const y = b.spans[i];
+    if (x !== y) {
+      if (x === undefined || y === undefined) return 'different';
+      if (x.start !== y.start || x.end !== y.end) moved = true;
+    }
+    const left = a.cards[i];
+    const right = b.cards[i];
+    if (left !== right && (left === undefined || right === undefined || !sameCardFacts(left, right, a.judge[i] === 1))) return 'different';
+  }
+  return moved ? 'moved' : 'same';
+}
+
+/**
+ * The last analysis with every node-located diagnostic moved to where its node now sits (every
+ * metric locates a finding about a node with `nodeLocation`, and nothing else reads a span),
+ * then merged, de-duplicated and sorted again as `analyze` does.
+ */
+function relocated(analysis: Analysis, context: AnalysisContext): Analysis {
+  const move = (d: Diagnostic): Diagnostic => {
+    const nodeId = d.location.nodeId;
+    const index = nodeId === undefined ? undefined : context.graph.index.get(nodeId);
+    return index === undefined ? d : { ...d, location: context.nodeLocation(index) };
+  };
+  const security = { ...analysis.security, diagnostics: analysis.security.diagnostics.map(move) };
+  const autonomy = { ...analysis.autonomy, diagnostics: analysis.autonomy.diagnostics.map(move) };
+  const diagnostics = sortDiagnostics(dedupeDiagnostics([...security.diagnostics, ...autonomy.diagnostics]));
+  return { ...analysis, security, autonomy, diagnostics };
+}
+
+/**
+ * True when the two cards agree on every field the metrics read: identity, name, type, spec,
+ * phases, tools, risk markers, params, outputs, and (criteria.ts (d) reads them of a judge
+ * only) inputs. Descriptions, dependencies, `cannot` and the rest never reach the analysis.
+ */
+export function sameCardFacts(a: Card, b: Card, judge: boolean): boolean {
+  return (
+    a.id === b.id &&
+    a.version === b.version &&
+    a.name === b.name &&
+    a.type === b.type &&
+    a.spec === b.spec &&
+    sameStrings(a.phases, b.phases) &&
+    sameStrings(a.tools, b.tools) &&
+    sameStrings(a.riskMarkers, b.riskMarkers) &&
+    samePorts(a.outputs, b.outputs) &&
+    (!judge || samePorts(a.inputs, b.inputs)) &&
+    sameJson(a.params, b.params)
+  );
+}
+
+function sameStrings(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+function samePorts(a: readonly Port[], b: readonly Port[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i].name !== b[i].name || a[i].type !== b[i].type) return false;
+  return true;
+}
+
+function sameJson(a: JsonValue | undefined, b: JsonValue | undefined): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a) || Array.isArray(b)) {
+    if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!sameJson(a[i], b[i])) return false;
+    return true;
+  }
+  const left = Object.keys(a);
+  const right = Object.keys(b);
+  if (!sameStrings(left, right)) return false;
+  for (const key of left) if (!sameJson(a[key], b[key])) return false;
+  return true;
 }
 
 // ---- the per-node facts every metric reads ------------------------------------------------
@@ -76,24 +205,35 @@ export interface AnalysisContext {
   describe(index: number): string;
   /** Where a diagnostic about one node sits: its first appearance in the topology. */
   nodeLocation(index: number): DiagnosticLocation;
+  /** The criteria-leak similarity work kept between analyses, when the caller keeps a memo. */
+  readonly similarity?: SimilarityMemo;
+  /** Per-card security facts kept between analyses, when the caller keeps a memo. */
+  readonly cardFacts?: WeakMap<Card, CardSecurityFacts>;
 }
 
-export function analysisContext(input: AnalysisInput): AnalysisContext {
+export function analysisContext(input: AnalysisInput, memo?: AnalysisMemo): AnalysisContext {
   const { graph, vocabulary } = input;
   const file = input.file ?? 'topology.dot';
   const size = graph.ids.length;
+  // the loader hands one node per graph id in graph order: then no lookup table is needed
+  let aligned = input.nodes.length === size;
+  for (let i = 0; aligned && i < size; i++) aligned = input.nodes[i].id === graph.ids[i];
   const byId = new Map<string, AnalysisNode>();
-  for (const node of input.nodes) if (!byId.has(node.id)) byId.set(node.id, node);
+  if (!aligned) for (const node of input.nodes) if (!byId.has(node.id)) byId.set(node.id, node);
 
   const cards: (Card | undefined)[] = new Array(size);
   const spans: (Span | undefined)[] = new Array(size);
   const judge = new Uint8Array(size);
   const humanTerm: (string | undefined)[] = new Array(size);
   const controlTerm: (string | undefined)[] = new Array(size);
-  // a bundle has few distinct types: answer each once
-  const typeFacts = new Map<string, { human?: string; control?: string; judge: boolean }>();
+  // a bundle has few distinct types: answer each once (and, with a memo, once per vocabulary)
+  let typeFacts = new Map<string, TypeFacts>();
+  if (memo !== undefined) {
+    if (memo.typeFacts === undefined || memo.typeFacts.vocabulary !== vocabulary) memo.typeFacts = { vocabulary, facts: typeFacts };
+    typeFacts = memo.typeFacts.facts;
+  }
   for (let i = 0; i < size; i++) {
-    const node = byId.get(graph.ids[i]);
+    const node = aligned ? input.nodes[i] : byId.get(graph.ids[i]);
     cards[i] = node?.card;
     spans[i] = node?.span;
     const type = node?.card?.type;
@@ -127,10 +267,17 @@ export function analysisContext(input: AnalysisInput): AnalysisContext {
       const span = spans[index];
       return span ? { file, span, nodeId: graph.ids[index] } : { file, nodeId: graph.ids[index] };
     },
+    ...(memo !== undefined ? { similarity: memo.similarity, cardFacts: memo.cardFacts } : {}),
   };
 }
 
-function typeFactsOf(vocabulary: Vocabulary, type: string): { human?: string; control?: string; judge: boolean } {
+interface TypeFacts {
+  readonly human?: string;
+  readonly control?: string;
+  readonly judge: boolean;
+}
+
+function typeFactsOf(vocabulary: Vocabulary, type: string): TypeFacts {
   const human = humanMembership(vocabulary, type)?.term;
   const control = controlMembership(vocabulary, type)?.term;
   return {

@@ -67,10 +67,25 @@ const labels: Readonly<Record<AutonomyClass, string>> = {
   'closed-loop': 'Closed-loop',
 };
 
-export function computeAutonomy(context: AnalysisContext, phaseCoverage: PhaseCoverage, config: AnalysisConfig): AutonomyResult {
+/**
+ * `previous`, the last analysis of the same bundle, lends its contribution to every node with
+ * the same id and the same card object under the same vocabulary (a contribution reads nothing
+ * else), so a topology edit rewrites only the contributions of the nodes it touched.
+ */
+export function computeAutonomy(
+  context: AnalysisContext,
+  phaseCoverage: PhaseCoverage,
+  config: AnalysisConfig,
+  previous?: { readonly context: AnalysisContext; readonly autonomy: AutonomyResult },
+): AutonomyResult {
   const bands = config.autonomyBands;
   const contributions: AutonomyContribution[] = [];
-  for (let i = 0; i < context.size; i++) contributions.push(contributionOf(context, i));
+  const lender = previous !== undefined && previous.context.vocabulary === context.vocabulary ? previous : undefined;
+  for (let i = 0; i < context.size; i++) {
+    const j = lender?.context.graph.index.get(context.graph.ids[i]);
+    const kept = j !== undefined && lender!.context.cards[j] === context.cards[i] ? lender!.autonomy.contributions[j] : undefined;
+    contributions.push(kept ?? contributionOf(context, i));
+  }
   const diagnostics: Diagnostic[] = [];
   const totalNodes = contributions.length;
 

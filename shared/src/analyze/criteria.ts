@@ -229,6 +229,7 @@ export function checkCriteria(context: AnalysisContext, config: AnalysisConfig):
   }
 
   // ---- (d) one node writes the criteria and the work its judge reads ----
+  // (the only place inputs are read, and only a judge's: `sameCardFacts` in ./analyze.ts relies on it)
   for (const p of producers) {
     const card = cards[p]!;
     const artefacts = card.outputs.filter((port) => !criteriaType(port.type));
@@ -325,6 +326,7 @@ export function checkCriteria(context: AnalysisContext, config: AnalysisConfig):
     subjects.map((g) => cards[g]!.spec),
     producers.map((p) => cards[p]!.spec),
     config.criteriaLeak.similarityThreshold,
+    context.similarity,
   )
     .map((hit) => ({ g: subjects[hit.subject], p: producers[hit.reference], score: hit.score }))
     .sort((a, b) => compareCodeUnits(ids[a.g], ids[b.g]) || b.score - a.score || compareCodeUnits(ids[a.p], ids[b.p]));

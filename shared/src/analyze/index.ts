@@ -9,8 +9,8 @@
  * `bundle/*` checks, export to Attractor, or any editor/LSP type. It never re-reads a card: it
  * asks the vocabulary and the iteration-cap reader, which are the single answers to those questions.
  */
-export { analyze, analysisContext } from './analyze';
-export type { Analysis, AnalysisInput, AnalysisNode, AnalysisContext } from './analyze';
+export { analyze, analysisContext, createAnalysisMemo, sameCardFacts } from './analyze';
+export type { Analysis, AnalysisInput, AnalysisMemo, AnalysisNode, AnalysisContext } from './analyze';
 export { computeSecurity, toLevel } from './security';
 export type { SecurityFinding, SecurityLevel, SecurityPenalty, SecurityResult } from './security';
 export { computeAutonomy, formatFraction, listIds, round4 } from './autonomy';
@@ -19,8 +19,8 @@ export { computePhaseCoverage } from './phase-coverage';
 export type { PhaseCoverage } from './phase-coverage';
 export { anchorTerms, checkCriteria, criteriaLeakMarker } from './criteria';
 export type { CriteriaResult, Inference } from './criteria';
-export { findSimilarSpecs, hasShingleEvidence, jaccardSimilarity, shingles, shingleWidth, specWords } from './similarity';
-export type { SimilarPair } from './similarity';
+export { createSimilarityMemo, findSimilarSpecs, hasShingleEvidence, jaccardSimilarity, shingles, shingleWidth, specWords } from './similarity';
+export type { SimilarPair, SimilarityMemo } from './similarity';
 export { buildGraph, labelledReach, reachableFrom, sinks, sources, stronglyConnected } from './graph';
 export type { Graph, LabelledReach } from './graph';
 export { configuredWeight, defaultAnalysisConfig } from './config';

@@ -10,6 +10,7 @@
  * establishes is also a warning on its node, saying how it was established and how to fix it.
  */
 import type { Diagnostic, DiagnosticCode } from '../diagnostics';
+import type { Vocabulary } from '../vocabulary/types';
 import { compareCodeUnits as compare } from '../diagnostics';
 import { findIterationCap, iterationCapKeys } from '../check/iteration-cap';
 import { externalAccessTools } from '../vocabulary/core';
@@ -71,6 +72,25 @@ const inferredCodes: ReadonlyMap<string, DiagnosticCode> = new Map<string, Diagn
   [unvalidatedExternalAccess, 'analysis/unvalidated-external-access'],
 ]);
 
+/** One risk marker a card declares, as its node's finding states it. */
+interface DeclaredMarker {
+  readonly marker: string;
+  readonly clause: string;
+  readonly hint: string;
+}
+
+/**
+ * What the security metric reads of one card alone, kept between analyses (see `AnalysisMemo`):
+ * valid for one vocabulary, and the declared markers for one node id (their hint names it).
+ */
+export interface CardSecurityFacts {
+  readonly vocabulary: Vocabulary;
+  readonly nodeId?: string;
+  readonly declared?: readonly DeclaredMarker[];
+  /** The card's tools that reach outside the graph, distinct, in order. */
+  readonly externalTools?: readonly string[];
+}
+
 interface Hit {
   readonly marker: string;
   readonly node: number;
@@ -118,9 +138,22 @@ export function computeSecurity(context: AnalysisContext, config: AnalysisConfig
   };
 
   // ---- declared ----
+  // what a card declares reads only the card, its node's id and the vocabulary: kept per card
+  const kept = context.cardFacts;
   for (let i = 0; i < size; i++) {
     const card = cards[i];
     if (card === undefined) continue;
+    const facts = kept?.get(card);
+    if (facts?.declared !== undefined && facts.vocabulary === vocabulary && facts.nodeId === ids[i]) {
+      for (const { marker, clause, hint } of facts.declared) {
+        const hit = hitFor(marker, i);
+        hit.declared = true;
+        hit.clauses.push(clause);
+        hit.declaredHint ??= hint;
+      }
+      continue;
+    }
+    const declared: DeclaredMarker[] = [];
     for (const spelling of new Set(card.riskMarkers)) {
       const term = vocabulary.resolve(spelling, 'risk-marker');
       let marker = spelling;
@@ -145,7 +178,9 @@ export function computeSecurity(context: AnalysisContext, config: AnalysisConfig
       hit.declared = true;
       hit.clauses.push(clause);
       hit.declaredHint ??= hint;
+      declared.push({ marker, clause, hint });
     }
+    if (kept !== undefined) kept.set(card, { ...(facts?.vocabulary === vocabulary ? facts : {}), vocabulary, nodeId: ids[i], declared });
   }
 
   // ---- inferred: cycles with no iteration cap ----
@@ -185,7 +220,12 @@ export function computeSecurity(context: AnalysisContext, config: AnalysisConfig
   for (let i = 0; i < size; i++) {
     const card = cards[i];
     if (card === undefined) continue;
-    const tools = [...new Set(card.tools)].filter(externalTool);
+    let facts = kept?.get(card);
+    if (facts?.vocabulary !== vocabulary || facts.externalTools === undefined) {
+      facts = { ...(facts?.vocabulary === vocabulary ? facts : {}), vocabulary, externalTools: [...new Set(card.tools)].filter(externalTool) };
+      kept?.set(card, facts);
+    }
+    const tools = facts.externalTools!;
     if (tools.length === 0) continue;
     const consumers = graph.successors[i];
     const unchecked = consumers.filter((c) => c === i || context.judge[c] === 0);

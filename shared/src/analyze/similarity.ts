@@ -8,6 +8,8 @@
  * `findSimilarSpecs` is the bulk form the analyzer uses on large bundles: each text is cut into
  * shingles once, words and shingles are interned to integers (no shingle string is built), and a
  * prefix-filtered inverted index means only pairs that can pass the threshold are ever scored.
+ * Given a memo, it also carries its work from one call to the next (the language server
+ * re-analyses a bundle on every edit): only pairs involving a changed text are scored again.
  */
 
 /** The shingle width. */
@@ -76,12 +78,130 @@ export interface SimilarPair {
  * them), and a pair can only reach a Jaccard index of `t` when the first
  * `size − ⌈t · size⌉ + 1` shingles of each side share one. Only those prefixes are indexed and
  * probed; each candidate pair found that way is then scored exactly on the full sets.
+ *
+ * With a `memo` (`createSimilarityMemo`), successive calls share their work: words and
+ * shingles keep their integer ids, each text's shingle set is cut once, and the pairs found
+ * are kept by text, so a call scores only the pairs involving a subject or reference text the
+ * previous call did not have. A score depends on the two texts alone, so the answer is the
+ * same with or without the memo.
  */
-export function findSimilarSpecs(subjects: readonly string[], references: readonly string[], threshold: number): SimilarPair[] {
-  const { sets, count } = shingleSets([...references, ...subjects]);
-  const referenceSets = sets.slice(0, references.length);
-  const subjectSets = sets.slice(references.length);
+export function findSimilarSpecs(subjects: readonly string[], references: readonly string[], threshold: number, memo?: SimilarityMemo): SimilarPair[] {
+  if (memo !== undefined) return findWithMemo(subjects, references, threshold, memo);
+  const table = createShingleTable(0);
+  const sets = [...references, ...subjects].map((text) => shingleSetOf(text, table));
+  return similarPairs(sets.slice(references.length), sets.slice(0, references.length), threshold, table.count);
+}
 
+/** What `findSimilarSpecs` reuses from one call to the next. Opaque: create it with `createSimilarityMemo`. */
+export interface SimilarityMemo {
+  table: ShingleTable;
+  /** Shingle sets of the texts of the last call (undefined: fewer than three words). */
+  sets: Map<string, Int32Array | undefined>;
+  threshold: number;
+  /** The reference texts that `hits` is complete for. */
+  references: Set<string>;
+  /** Per subject text: every reference text (of `references`) it scores above `threshold` with. */
+  hits: Map<string, readonly (readonly [string, number])[]>;
+}
+
+export function createSimilarityMemo(): SimilarityMemo {
+  return { table: createShingleTable(0), sets: new Map(), threshold: Number.NaN, references: new Set(), hits: new Map() };
+}
+
+/** Beyond this many interned shingles, and four times those in use, the memo starts afresh. */
+const memoShingleLimit = 200_000;
+
+function findWithMemo(subjects: readonly string[], references: readonly string[], threshold: number, memo: SimilarityMemo): SimilarPair[] {
+  if (!(memo.threshold === threshold)) {
+    memo.threshold = threshold;
+    memo.references = new Set();
+    memo.hits = new Map();
+  }
+  // the shingle sets of this call's texts, reusing the last call's
+  let inUse = 0;
+  const sets = new Map<string, Int32Array | undefined>();
+  const setOf = (text: string): Int32Array | undefined => {
+    if (sets.has(text)) return sets.get(text);
+    const set = memo.sets.has(text) ? memo.sets.get(text) : shingleSetOf(text, memo.table);
+    sets.set(text, set);
+    inUse += set?.length ?? 0;
+    return set;
+  };
+  const referenceTexts = new Set<string>();
+  for (const text of references) if (setOf(text) !== undefined) referenceTexts.add(text);
+  const subjectTexts = new Set<string>();
+  for (const text of subjects) if (setOf(text) !== undefined) subjectTexts.add(text);
+  if (memo.table.count > memoShingleLimit && memo.table.count > 4 * inUse) {
+    // the table mostly holds shingles of texts long gone: start again with fresh ids
+    const fresh = createSimilarityMemo();
+    Object.assign(memo, fresh);
+    return findWithMemo(subjects, references, threshold, memo);
+  }
+  memo.sets = sets;
+
+  // forget subjects and references that are gone
+  for (const text of [...memo.hits.keys()]) if (!subjectTexts.has(text)) memo.hits.delete(text);
+  let removed = false;
+  for (const text of memo.references) if (!referenceTexts.has(text)) removed = true;
+  if (removed) {
+    for (const [text, list] of memo.hits) {
+      if (list.some(([reference]) => !referenceTexts.has(reference))) memo.hits.set(text, list.filter(([reference]) => referenceTexts.has(reference)));
+    }
+  }
+  const added = [...referenceTexts].filter((text) => !memo.references.has(text));
+  const known = [...subjectTexts].filter((text) => memo.hits.has(text));
+  const fresh = [...subjectTexts].filter((text) => !memo.hits.has(text));
+  const record = (subjectList: readonly string[], referenceList: readonly string[]): void => {
+    const pairs = similarPairs(
+      subjectList.map((text) => sets.get(text)),
+      referenceList.map((text) => sets.get(text)),
+      threshold,
+      memo.table.count,
+    );
+    for (const pair of pairs) {
+      const text = subjectList[pair.subject];
+      const list = memo.hits.get(text) ?? [];
+      memo.hits.set(text, [...list, [referenceList[pair.reference], pair.score]]);
+    }
+  };
+  // the known subjects against the new references, then the new subjects against them all
+  if (added.length > 0 && known.length > 0) record(known, added);
+  for (const text of fresh) memo.hits.set(text, noHits);
+  if (fresh.length > 0 && referenceTexts.size > 0) record(fresh, [...referenceTexts]);
+  memo.references = referenceTexts;
+
+  // the answer, in subject order then reference order
+  let positions: Map<string, number[]> | undefined;
+  const out: SimilarPair[] = [];
+  const found: { reference: number; score: number }[] = [];
+  subjects.forEach((text, subject) => {
+    const list = memo.hits.get(text);
+    if (list === undefined || list.length === 0) return;
+    if (positions === undefined) {
+      positions = new Map();
+      references.forEach((reference, index) => {
+        const at = positions!.get(reference);
+        if (at === undefined) positions!.set(reference, [index]);
+        else at.push(index);
+      });
+    }
+    for (const [reference, score] of list) for (const index of positions.get(reference) ?? []) found.push({ reference: index, score });
+    found.sort((a, b) => a.reference - b.reference);
+    for (const hit of found) out.push({ subject, reference: hit.reference, score: hit.score });
+    found.length = 0;
+  });
+  return out;
+}
+
+const noHits: readonly (readonly [string, number])[] = [];
+
+/** The pairs of `findSimilarSpecs` over shingle sets already cut with one table (`count` ids). */
+function similarPairs(
+  subjectSets: readonly (Int32Array | undefined)[],
+  referenceSets: readonly (Int32Array | undefined)[],
+  threshold: number,
+  count: number,
+): SimilarPair[] {
   // the global order: rarer among the references first, ties by id
   const frequency = new Int32Array(count);
   for (const set of referenceSets) if (set !== undefined) for (const id of set) frequency[id]++;
@@ -96,18 +216,18 @@ export function findSimilarSpecs(subjects: readonly string[], references: readon
   };
 
   // the inverted index over reference prefixes: shingle id -> references
-  const postings: (number[] | undefined)[] = new Array<number[] | undefined>(count);
+  const postings = new Map<number, number[]>();
   referenceSets.forEach((set, r) => {
     if (set === undefined) return;
     for (const key of prefix(set)) {
       const id = key % idBits;
-      const list = postings[id];
-      if (list === undefined) postings[id] = [r];
+      const list = postings.get(id);
+      if (list === undefined) postings.set(id, [r]);
       else list.push(r);
     }
   });
 
-  const seen = new Int32Array(references.length).fill(-1);
+  const seen = new Int32Array(referenceSets.length).fill(-1);
   const candidates: number[] = [];
   const out: SimilarPair[] = [];
   // below zero even pairs sharing nothing pass: every pair is a candidate
@@ -120,7 +240,7 @@ export function findSimilarSpecs(subjects: readonly string[], references: readon
       });
     } else {
       for (const key of prefix(own)) {
-        const holders = postings[key % idBits];
+        const holders = postings.get(key % idBits);
         if (holders === undefined) continue;
         for (const r of holders) {
           if (seen[r] === s) continue;
@@ -158,75 +278,98 @@ function sharedCount(a: Int32Array, b: Int32Array): number {
 }
 
 /**
- * The distinct 3-word shingles of each text, as ascending integer ids shared by all the texts
- * (undefined for a text of fewer than three words), and how many distinct shingles there are.
- * Words are interned to integers, and a shingle, a triple of word ids, is interned through an
- * open-addressing hash table on typed arrays, so no shingle string is ever built. Same
- * shingles as `shinglesOfWords` for texts of three words or more: words hold no space, so
- * joining them with one is the same as listing them.
+ * Word and shingle ids. Words are interned to integers, and a shingle, a triple of word ids, is
+ * interned through an open-addressing hash table on typed arrays (grown as needed), so no
+ * shingle string is ever built.
  */
-function shingleSets(texts: readonly string[]): { sets: (Int32Array | undefined)[]; count: number } {
-  const wordIds = new Map<string, number>();
-  const wordLists: (Int32Array | undefined)[] = [];
-  let positions = 0;
-  for (const text of texts) {
-    const words = specWords(text);
-    if (words.length < shingleWidth) {
-      wordLists.push(undefined);
-      continue;
-    }
-    const ids = new Int32Array(words.length);
-    for (let i = 0; i < words.length; i++) {
-      let id = wordIds.get(words[i]);
-      if (id === undefined) {
-        id = wordIds.size;
-        wordIds.set(words[i], id);
-      }
-      ids[i] = id;
-    }
-    wordLists.push(ids);
-    positions += words.length - shingleWidth + 1;
-  }
+interface ShingleTable {
+  readonly words: Map<string, number>;
+  first: Int32Array;
+  second: Int32Array;
+  third: Int32Array;
+  slotId: Int32Array;
+  /** Distinct shingles interned. */
+  count: number;
+}
 
+function createShingleTable(expected: number): ShingleTable {
   let capacity = 16;
-  while (capacity < positions * 2) capacity *= 2;
-  const mask = capacity - 1;
-  const first = new Int32Array(capacity);
-  const second = new Int32Array(capacity);
-  const third = new Int32Array(capacity);
-  const slotId = new Int32Array(capacity).fill(-1);
-  let count = 0;
-  const sets = wordLists.map((ids) => {
-    if (ids === undefined) return undefined;
-    const found = new Int32Array(ids.length - shingleWidth + 1);
-    for (let i = 0; i < found.length; i++) {
-      const a = ids[i];
-      const b = ids[i + 1];
-      const c = ids[i + 2];
-      let slot = (Math.imul(a, 0x9e3779b1) ^ Math.imul(b, 0x85ebca77) ^ Math.imul(c, 0xc2b2ae3d)) & mask;
-      for (;;) {
-        const id = slotId[slot];
-        if (id === -1) {
-          first[slot] = a;
-          second[slot] = b;
-          third[slot] = c;
-          slotId[slot] = count;
-          found[i] = count++;
-          break;
-        }
-        if (first[slot] === a && second[slot] === b && third[slot] === c) {
-          found[i] = id;
-          break;
-        }
-        slot = (slot + 1) & mask;
-      }
+  while (capacity < expected * 2) capacity *= 2;
+  return {
+    words: new Map(),
+    first: new Int32Array(capacity),
+    second: new Int32Array(capacity),
+    third: new Int32Array(capacity),
+    slotId: new Int32Array(capacity).fill(-1),
+    count: 0,
+  };
+}
+
+/** The id of the shingle (a, b, c), interned when new. */
+function shingleId(table: ShingleTable, a: number, b: number, c: number): number {
+  if ((table.count + 1) * 2 > table.slotId.length) grow(table);
+  const mask = table.slotId.length - 1;
+  let slot = (Math.imul(a, 0x9e3779b1) ^ Math.imul(b, 0x85ebca77) ^ Math.imul(c, 0xc2b2ae3d)) & mask;
+  for (;;) {
+    const id = table.slotId[slot];
+    if (id === -1) {
+      table.first[slot] = a;
+      table.second[slot] = b;
+      table.third[slot] = c;
+      table.slotId[slot] = table.count;
+      return table.count++;
     }
-    found.sort();
-    let distinct = 1;
-    for (let i = 1; i < found.length; i++) if (found[i] !== found[distinct - 1]) found[distinct++] = found[i];
-    return found.subarray(0, distinct);
-  });
-  return { sets, count };
+    if (table.first[slot] === a && table.second[slot] === b && table.third[slot] === c) return id;
+    slot = (slot + 1) & mask;
+  }
+}
+
+function grow(table: ShingleTable): void {
+  const { first, second, third, slotId } = table;
+  const capacity = slotId.length * 2;
+  const mask = capacity - 1;
+  table.first = new Int32Array(capacity);
+  table.second = new Int32Array(capacity);
+  table.third = new Int32Array(capacity);
+  table.slotId = new Int32Array(capacity).fill(-1);
+  for (let old = 0; old < slotId.length; old++) {
+    const id = slotId[old];
+    if (id === -1) continue;
+    const a = first[old];
+    const b = second[old];
+    const c = third[old];
+    let slot = (Math.imul(a, 0x9e3779b1) ^ Math.imul(b, 0x85ebca77) ^ Math.imul(c, 0xc2b2ae3d)) & mask;
+    while (table.slotId[slot] !== -1) slot = (slot + 1) & mask;
+    table.first[slot] = a;
+    table.second[slot] = b;
+    table.third[slot] = c;
+    table.slotId[slot] = id;
+  }
+}
+
+/**
+ * The distinct 3-word shingles of `text` as ascending ids of `table`, or undefined for a text of
+ * fewer than three words. Same shingles as `shinglesOfWords` for texts of three words or more:
+ * words hold no space, so joining them with one is the same as listing them.
+ */
+function shingleSetOf(text: string, table: ShingleTable): Int32Array | undefined {
+  const words = specWords(text);
+  if (words.length < shingleWidth) return undefined;
+  const ids = new Int32Array(words.length);
+  for (let i = 0; i < words.length; i++) {
+    let id = table.words.get(words[i]);
+    if (id === undefined) {
+      id = table.words.size;
+      table.words.set(words[i], id);
+    }
+    ids[i] = id;
+  }
+  const found = new Int32Array(ids.length - shingleWidth + 1);
+  for (let i = 0; i < found.length; i++) found[i] = shingleId(table, ids[i], ids[i + 1], ids[i + 2]);
+  found.sort();
+  let distinct = 1;
+  for (let i = 1; i < found.length; i++) if (found[i] !== found[distinct - 1]) found[distinct++] = found[i];
+  return found.slice(0, distinct);
 }
 
 function shinglesOfWords(words: readonly string[]): Set<string> {

@@ -11,6 +11,13 @@
  *   edge finding covers the edge, from its source endpoint to the end of its attributes.
  * - The parser recovers, so resolution continues after `dot/parse-error` (DarkPrint stops):
  *   one typo does not hide every other finding. The parse error itself stays an error.
+ *
+ * Incremental loads (issue 4): given a `LoadMemo`, a load reuses what its inputs did not
+ * change, keyed on object identity (the server hands back the same `CardReadResult` for an
+ * unchanged card, and a card read gives the same `CardEntry`) or on what a parsed node or edge
+ * reads (see `ResolutionMemo`), and the same diagnostic objects come back for unchanged
+ * findings. The diagnostics, in content and order, and the analysis are the same with or
+ * without a memo (scripts/incremental-load.test.ts checks it on random edit sequences).
  */
 import type { Diagnostic, RelatedInformation } from '../diagnostics';
 import { dedupeDiagnostics, sortDiagnostics } from '../diagnostics';
@@ -22,8 +29,8 @@ import { readCard } from '../check/card';
 import { checkVersionChain } from '../check/version-bump';
 import { createVocabulary, readExtensions, validateVocabulary } from '../vocabulary';
 import type { Vocabulary, Term } from '../vocabulary/types';
-import { buildGraph, reachableFrom, sinks, sources } from '../analyze/graph';
-import { analyze, type Analysis } from '../analyze';
+import { buildGraph, reachableFrom, sinks, sources, type Graph } from '../analyze/graph';
+import { analyze, createAnalysisMemo, type Analysis, type AnalysisMemo } from '../analyze';
 import { defaultAnalysisConfig, type AnalysisConfig } from '../analyze/config';
 import { blueprintDigest, cardDigest } from '../hash';
 import type { Card, CardReadResult, Port } from './card-model';
@@ -40,16 +47,24 @@ export interface LoadOptions {
   readonly readCard?: (file: SourceFile, vocabulary: Vocabulary) => CardReadResult;
   /**
    * Reuse, from one load of a bundle to the next, what the files it depends on did not change:
-   * the topology's parse and lint (by text), the local vocabulary (by text) and the manifest
-   * (by text). The language server keeps one per bundle (`createLoadMemo`); results are the
-   * same with or without it.
+   * the topology's parse and lint (by text), the local vocabulary (by text), the manifest (by
+   * text), the resolution of each node, edge and dependency list (by the parsed node or edge
+   * and the card entries it reads) and the analysis (see `analyze`). The language server keeps
+   * one per bundle (`createLoadMemo`); results are the same with or without it.
    */
   readonly memo?: LoadMemo;
 }
 
 /** What `loadBundle` may reuse between loads of one bundle. Opaque: create it with `createLoadMemo`. */
 export interface LoadMemo {
-  topology?: { readonly path: string; readonly text: string; readonly parse: DotParseResult; readonly lint: readonly Diagnostic[] };
+  topology?: {
+    readonly path: string;
+    readonly text: string;
+    readonly parse: DotParseResult;
+    readonly lint: readonly Diagnostic[];
+    /** The parse's diagnostics, located in the topology file. */
+    readonly located: readonly Diagnostic[];
+  };
   vocabulary?: {
     readonly key: string | undefined;
     readonly config: AnalysisConfig;
@@ -58,10 +73,180 @@ export interface LoadMemo {
     readonly diagnostics: readonly Diagnostic[];
   };
   manifest?: { readonly path: string | undefined; readonly text: string | undefined; readonly folderName: string; readonly read: ReturnType<typeof readManifest> };
+  cards?: CardStage;
+  resolution?: ResolutionMemo;
+  analysis?: AnalysisMemo;
+  /** The orphan-card findings of the last load, by card entry, and the topology file they name. */
+  orphans?: { readonly file: string; readonly byEntry: Map<CardEntry, Diagnostic> };
+}
+
+/** The cards of one load: what `readCards` gives, and what it needs to patch it. */
+interface CardStage {
+  readonly vocabulary: Vocabulary;
+  /** The card files read, in order. */
+  readonly files: readonly SourceFile[];
+  readonly cardFiles: readonly CardEntry[];
+  readonly cards: ReadonlyMap<string, CardEntry>;
+  /** Per card file: its read diagnostics, then its `bundle/digest-mismatch` if any. */
+  readonly perFile: readonly (readonly Diagnostic[])[];
+  /** The version-chain findings. */
+  readonly versions: readonly Diagnostic[];
+  /** Refs claimed by more than one file. */
+  readonly shared: ReadonlySet<string>;
+  /** Card ids held in more than one version. */
+  readonly versioned: ReadonlySet<string>;
+}
+
+/**
+ * Reads the card files into entries, the cards by ref, the digest clashes and the version
+ * chain. With a memo, a file that is the same `SourceFile` object as in the last load keeps its
+ * read; when every other file read again kept its ref, and that ref is neither claimed twice
+ * nor one of several versions of its id, the last load's results are patched rather than
+ * rebuilt (nothing else can change: the refs, the clashes and the version chains are the same).
+ */
+function readCards(
+  files: readonly SourceFile[],
+  vocabulary: Vocabulary,
+  read: (file: SourceFile, vocabulary: Vocabulary) => CardReadResult,
+  memo: LoadMemo | undefined,
+): CardStage {
+  const last = memo?.cards;
+  if (last && last.vocabulary === vocabulary && last.files.length === files.length) {
+    const changed: { index: number; entry: CardEntry }[] = [];
+    let patchable = true;
+    for (let i = 0; i < files.length && patchable; i++) {
+      const file = files[i];
+      const before = last.files[i];
+      if (file === before) continue;
+      const result = read(file, vocabulary);
+      const previous = last.cardFiles[i];
+      if (result === previous.read && file.path === before.path) continue;
+      const card = result.card;
+      const ref = previous.ref;
+      if (file.path !== before.path) {
+        patchable = false;
+      } else if (card === undefined || ref === undefined) {
+        // a card that did not validate, before and after, holds no ref
+        patchable = card === undefined && ref === undefined;
+        if (patchable) changed.push({ index: i, entry: { read: result } });
+      } else {
+        patchable = `${card.id}@${card.version}` === ref && last.cards.get(ref) === previous && !last.shared.has(ref) && !last.versioned.has(card.id);
+        if (patchable) changed.push({ index: i, entry: entryOf(result, card) });
+      }
+    }
+    if (patchable) {
+      let stage: CardStage;
+      if (changed.length === 0) {
+        stage = { ...last, files };
+      } else {
+        const cardFiles = last.cardFiles.slice();
+        const perFile = last.perFile.slice();
+        const cards = new Map(last.cards);
+        for (const { index, entry } of changed) {
+          cardFiles[index] = entry;
+          perFile[index] = entry.read.diagnostics;
+          if (entry.ref !== undefined) cards.set(entry.ref, entry);
+        }
+        stage = { ...last, files, cardFiles, cards, perFile };
+      }
+      if (memo) memo.cards = stage;
+      return stage;
+    }
+  }
+  const cardFiles: CardEntry[] = [];
+  const cards = new Map<string, CardEntry>();
+  const perFile: (readonly Diagnostic[])[] = [];
+  const shared = new Set<string>();
+  for (const f of files) {
+    const result = read(f, vocabulary);
+    const card = result.card;
+    if (!card) {
+      cardFiles.push({ read: result });
+      perFile.push(result.diagnostics);
+      continue;
+    }
+    const entry = entryOf(result, card);
+    const ref = entry.ref!;
+    cardFiles.push(entry);
+    const first = cards.get(ref);
+    if (!first) {
+      cards.set(ref, entry);
+      perFile.push(result.diagnostics);
+      continue;
+    }
+    shared.add(ref);
+    if (first.digest === entry.digest) {
+      perFile.push(result.diagnostics);
+      continue;
+    }
+    perFile.push([
+      ...result.diagnostics,
+      {
+        code: 'bundle/digest-mismatch',
+        severity: 'error',
+        message: `${f.path} and ${first.read.file} both claim ${ref} but their contents differ; give one of them a new version, or delete the stale copy.`,
+        location: { file: f.path, span: result.locate('version', 'value'), cardRef: ref },
+        related: [{ file: first.read.file, span: first.read.locate('version', 'value'), message: `the first file that claims ${ref}` }],
+      },
+    ]);
+  }
+  const ids = new Set<string>();
+  const versioned = new Set<string>();
+  for (const entry of cards.values()) {
+    const id = entry.card!.id;
+    if (ids.has(id)) versioned.add(id);
+    ids.add(id);
+  }
+  const versions = checkVersionChain([...cards.values()].map((e) => ({ file: e.read.file, card: e.card!, locate: e.read.locate })));
+  const stage: CardStage = { vocabulary, files, cardFiles, cards, perFile, versions, shared, versioned };
+  if (memo) memo.cards = stage;
+  return stage;
+}
+
+/**
+ * Resolution results of one parse of the topology with one vocabulary, by the position of the
+ * node or edge they are about. A card edit reuses every result whose card entries are the same
+ * objects. A topology edit brings a new parse: a node or edge at the same position that reads
+ * the same (same id or endpoints, same spans, same attributes the checks read) keeps its
+ * results, so an edit re-resolves only what it touched and what follows it in the file.
+ * Arrays rather than WeakMaps: young weak keys make every minor garbage collection slower.
+ */
+interface ResolutionMemo {
+  readonly vocabulary: Vocabulary;
+  readonly file: string;
+  readonly parse: DotParseResult;
+  /** Per node whose pin found a card: its resolved node and pin findings, valid while the card entry is the same. */
+  readonly nodes: ({ readonly resolved: ResolvedNode & { readonly entry: CardEntry }; readonly diagnostics: readonly Diagnostic[] } | undefined)[];
+  /** Per edge: its resolution, valid while both endpoints' card entries are the same. */
+  readonly edges: ({ readonly source: CardEntry | undefined; readonly target: CardEntry | undefined; readonly resolved: ResolvedEdge; readonly diagnostics: readonly Diagnostic[] } | undefined)[];
+  /** Per node: its dependency findings, valid while its entry and its suppliers' entries are the same. */
+  readonly dependencies: ({ readonly entry: CardEntry; readonly suppliers: readonly (CardEntry | undefined)[]; readonly diagnostics: readonly Diagnostic[] } | undefined)[];
+  /** What the topology alone decides. */
+  readonly shape: TopologyShape;
+}
+
+/** The graph of one parse and the findings that depend on nothing else. */
+interface TopologyShape {
+  readonly graph: Graph;
+  /** Per graph node, the first edge from each of its predecessors, in `graph.predecessors` order. */
+  readonly firstEdges: readonly (readonly DotEdge[])[];
+  /** Entries, exits and reachability. */
+  readonly diagnostics: readonly Diagnostic[];
 }
 
 export function createLoadMemo(): LoadMemo {
   return {};
+}
+
+/** Card entries by card read: a read that is reused gives the same entry object. */
+const cardEntries = new WeakMap<CardReadResult, CardEntry>();
+function entryOf(result: CardReadResult, card: Card): CardEntry {
+  let entry = cardEntries.get(result);
+  if (entry === undefined || entry.card !== card) {
+    entry = { read: result, card, ref: `${card.id}@${card.version}`, digest: digestOf(card) };
+    cardEntries.set(result, entry);
+  }
+  return entry;
 }
 
 /** Card digests by card: a card read that is reused (see `readCard`) is hashed once. */
@@ -135,11 +320,17 @@ export function loadBundle(files: readonly SourceFile[], options: LoadOptions = 
   if (!topology || topology.path !== file || topology.text !== topologyFile.text) {
     const parsed = parseDot(topologyFile.text);
     const directed = parsed.graph !== undefined && parsed.graph.directed;
-    topology = { path: file, text: topologyFile.text, parse: parsed, lint: directed ? lintAttractor(parsed, topologyFile.text, file) : [] };
+    topology = {
+      path: file,
+      text: topologyFile.text,
+      parse: parsed,
+      lint: directed ? lintAttractor(parsed, topologyFile.text, file) : [],
+      located: parsed.diagnostics.map((d) => ({ ...d, location: { ...d.location, file } })),
+    };
     if (memo) memo.topology = topology;
   }
   const parse = topology.parse;
-  diagnostics.push(...parse.diagnostics.map((d) => ({ ...d, location: { ...d.location, file } })));
+  diagnostics.push(...topology.located);
   const graphModel = parse.graph;
   if (!graphModel || !graphModel.directed) {
     return { diagnostics: sortDiagnostics(dedupeDiagnostics(diagnostics)) };
@@ -147,57 +338,55 @@ export function loadBundle(files: readonly SourceFile[], options: LoadOptions = 
 
   // Cards, in file-name order; identity is the card's own id@version.
   const read = options.readCard ?? ((f: SourceFile, v: Vocabulary) => readCard(f, v));
-  const cardFiles: CardEntry[] = [];
-  const cards = new Map<string, CardEntry>();
-  for (const f of classified.cards) {
-    const result = read(f, vocabulary);
-    diagnostics.push(...result.diagnostics);
-    const card = result.card;
-    if (!card) {
-      cardFiles.push({ read: result });
-      continue;
-    }
-    const ref = `${card.id}@${card.version}`;
-    const entry: CardEntry = { read: result, card, ref, digest: digestOf(card) };
-    cardFiles.push(entry);
-    const first = cards.get(ref);
-    if (!first) {
-      cards.set(ref, entry);
-    } else if (first.digest !== entry.digest) {
-      diagnostics.push({
-        code: 'bundle/digest-mismatch',
-        severity: 'error',
-        message: `${f.path} and ${first.read.file} both claim ${ref} but their contents differ; give one of them a new version, or delete the stale copy.`,
-        location: { file: f.path, span: result.locate('version', 'value'), cardRef: ref },
-        related: [{ file: first.read.file, span: first.read.locate('version', 'value'), message: `the first file that claims ${ref}` }],
-      });
-    }
-  }
-  diagnostics.push(
-    ...checkVersionChain(
-      [...cards.values()].map((e) => ({ file: e.read.file, card: e.card!, locate: e.read.locate })),
-    ),
-  );
+  const stage = readCards(classified.cards, vocabulary, read, memo);
+  const { cardFiles, cards } = stage;
+  for (const found of stage.perFile) for (const d of found) diagnostics.push(d);
+  for (const d of stage.versions) diagnostics.push(d);
   for (const f of classified.reservedUnderCards) diagnostics.push(...misfiledCard(f, read(f, vocabulary)));
+
+  let resolution = memo?.resolution;
+  if (memo && (!resolution || resolution.vocabulary !== vocabulary || resolution.parse !== parse || resolution.file !== file)) {
+    const previous = resolution;
+    const shape = previous?.parse === parse && previous.file === file ? previous.shape : topologyShape(graphModel, file);
+    resolution = { vocabulary, file, parse, nodes: [], edges: [], dependencies: [], shape };
+    if (previous && previous.vocabulary === vocabulary && previous.file === file) carryOver(previous, resolution, graphModel);
+    memo.resolution = resolution;
+  }
 
   // Nodes -> cards.
   const nodes: ResolvedNode[] = [];
   const usedRefs = new Set<string>();
-  for (const dot of graphModel.nodes) {
+  for (let n = 0; n < graphModel.nodes.length; n++) {
+    const dot = graphModel.nodes[n];
+    const kept = resolution?.nodes[n];
+    if (kept && cards.get(kept.resolved.ref!) === kept.resolved.entry) {
+      for (const d of kept.diagnostics) diagnostics.push(d);
+      usedRefs.add(kept.resolved.entry.ref!);
+      nodes.push(kept.resolved);
+      continue;
+    }
     const pointed = pointNode(dot, cards, file);
-    diagnostics.push(...pointed.diagnostics);
+    for (const d of pointed.diagnostics) diagnostics.push(d);
     if (pointed.entry) usedRefs.add(pointed.entry.ref);
-    nodes.push({ id: dot.id, dot, ...(pointed.ref ? { ref: pointed.ref } : {}), ...(pointed.entry ? { entry: pointed.entry } : {}) });
+    const resolved: ResolvedNode = { id: dot.id, dot, ...(pointed.ref ? { ref: pointed.ref } : {}), ...(pointed.entry ? { entry: pointed.entry } : {}) };
+    nodes.push(resolved);
+    // a pin that found no card reads the other cards' versions: only a found card is kept
+    if (resolution) resolution.nodes[n] = pointed.entry ? { resolved: resolved as ResolvedNode & { entry: CardEntry }, diagnostics: pointed.diagnostics } : undefined;
   }
+  const orphans = new Map<CardEntry, Diagnostic>();
+  const keptOrphans = memo?.orphans?.file === file ? memo.orphans.byEntry : undefined;
   for (const entry of cards.values()) {
     if (usedRefs.has(entry.ref!)) continue;
-    diagnostics.push({
+    const orphan: Diagnostic = keptOrphans?.get(entry) ?? {
       code: 'bundle/orphan-card',
       severity: 'warning',
       message: `No node pins ${entry.ref}, so it takes no part in the pipeline; pin it from a node in ${file} with card="${entry.ref}", or delete the file.`,
       location: { file: entry.read.file, span: entry.read.locate('id', 'value'), cardRef: entry.ref },
-    });
+    };
+    orphans.set(entry, orphan);
+    diagnostics.push(orphan);
   }
+  if (memo) memo.orphans = { file, byEntry: orphans };
   const nodeById = new Map(nodes.map((n) => [n.id, n] as const));
   // A `parallel` node runs every arm, so its fan-out needs no guard: the lint cannot know the
   // card's type, resolution can.
@@ -211,12 +400,19 @@ export function loadBundle(files: readonly SourceFile[], options: LoadOptions = 
 
   // Edges: ports, types, prohibitions.
   const edges: ResolvedEdge[] = [];
-  for (const dot of graphModel.edges) {
+  for (let e = 0; e < graphModel.edges.length; e++) {
+    const dot = graphModel.edges[e];
     const source = nodeById.get(dot.source);
     const target = nodeById.get(dot.target);
+    const kept = resolution?.edges[e];
+    if (kept && kept.source === source?.entry && kept.target === target?.entry) {
+      for (const d of kept.diagnostics) diagnostics.push(d);
+      edges.push(kept.resolved);
+      continue;
+    }
     const checked = checkEdge(dot, source, target, vocabulary, file);
-    diagnostics.push(...checked.diagnostics);
-    edges.push({
+    for (const d of checked.diagnostics) diagnostics.push(d);
+    const resolved: ResolvedEdge = {
       dot,
       source: dot.source,
       target: dot.target,
@@ -224,46 +420,32 @@ export function loadBundle(files: readonly SourceFile[], options: LoadOptions = 
       ...optionalAttr('label', dot.attrs.get('label')),
       ...optionalAttr('condition', dot.attrs.get('condition')),
       ...optionalAttr('weight', dot.attrs.get('weight')),
-    });
+    };
+    edges.push(resolved);
+    if (resolution) resolution.edges[e] = { source: source?.entry, target: target?.entry, resolved, diagnostics: checked.diagnostics };
   }
 
-  const graph = buildGraph(
-    graphModel.nodes.map((n) => n.id),
-    graphModel.edges,
-  );
-  diagnostics.push(...checkDependencies(nodes, nodeById, graphModel.edges, graph, file));
-
-  if (graph.ids.length > 0) {
-    const entries = sources(graph);
-    if (entries.length === 0) {
-      diagnostics.push({
-        code: 'bundle/no-entry',
-        severity: 'warning',
-        message: 'Every node has an incoming edge, so the pipeline has no place to start; remove the edge into the node that should run first.',
-        location: { file, span: graphModel.keywordSpan },
-      });
+  const shape = resolution?.shape ?? topologyShape(graphModel, file);
+  const graph = shape.graph;
+  for (let n = 0; n < nodes.length; n++) {
+    const node = nodes[n];
+    const entry = node.entry;
+    if (!entry) continue;
+    const index = graph.index.get(node.id);
+    if (index === undefined) continue;
+    const predecessors = graph.predecessors[index];
+    const kept = resolution?.dependencies[n];
+    let found: readonly Diagnostic[];
+    if (kept && kept.entry === entry && sameSuppliers(kept.suppliers, predecessors, graph, nodeById)) {
+      found = kept.diagnostics;
     } else {
-      const reached = reachableFrom(graph, entries);
-      for (let i = 0; i < graph.ids.length; i++) {
-        if (reached[i]) continue;
-        const node = nodeById.get(graph.ids[i]);
-        diagnostics.push({
-          code: 'bundle/unreachable-node',
-          severity: 'warning',
-          message: `No path leads from an entry node to ${graph.ids[i]}, so it never runs; add an edge into it from a node that runs, or remove it.`,
-          location: { file, nodeId: graph.ids[i], ...(node ? { span: node.dot.span } : {}) },
-        });
-      }
+      const suppliers = predecessors.map((p) => nodeById.get(graph.ids[p])?.entry);
+      found = checkDependencies(node, entry, suppliers, graph, shape.firstEdges[index], file);
+      if (resolution) resolution.dependencies[n] = { entry, suppliers, diagnostics: found };
     }
-    if (sinks(graph).length === 0) {
-      diagnostics.push({
-        code: 'bundle/no-exit',
-        severity: 'warning',
-        message: 'Every node has an outgoing edge, so the pipeline has no place to finish; let the final node end without outgoing edges.',
-        location: { file, span: graphModel.keywordSpan },
-      });
-    }
+    for (const d of found) diagnostics.push(d);
   }
+  for (const d of shape.diagnostics) diagnostics.push(d);
 
   // The blueprint digest hashes the whole topology text: computed when first asked for (export,
   // report), not on every load of an edited bundle.
@@ -305,9 +487,154 @@ export function loadBundle(files: readonly SourceFile[], options: LoadOptions = 
       file,
     },
     options.config ?? defaultAnalysisConfig,
+    memo ? (memo.analysis ??= createAnalysisMemo()) : undefined,
   );
-  diagnostics.push(...analysis.diagnostics);
+  for (const d of analysis.diagnostics) diagnostics.push(d);
   return { blueprint, analysis, diagnostics: sortDiagnostics(dedupeDiagnostics(diagnostics)) };
+}
+
+/**
+ * Moves to a new parse the results of the nodes and edges that read the same at the same
+ * position (every input their checks read is compared), and the dependency findings of a node
+ * whose predecessors, and the first edges from them, read the same.
+ */
+function carryOver(previous: ResolutionMemo, next: ResolutionMemo, graphModel: NonNullable<DotParseResult['graph']>): void {
+  const before = previous.parse.graph;
+  if (!before) return;
+  const count = Math.min(before.nodes.length, graphModel.nodes.length);
+  for (let n = 0; n < count; n++) {
+    const dot = graphModel.nodes[n];
+    const old = before.nodes[n];
+    const kept = previous.nodes[n];
+    if (!sameNodeSyntax(old, dot)) continue;
+    if (kept) {
+      const { ref, entry } = kept.resolved;
+      next.nodes[n] = { resolved: ref === undefined ? { id: dot.id, dot, entry } : { id: dot.id, dot, ref, entry }, diagnostics: kept.diagnostics };
+    }
+    const dependencies = previous.dependencies[n];
+    if (dependencies && sameSupplierEdges(previous.shape, next.shape, dot.id)) next.dependencies[n] = dependencies;
+  }
+  const edges = Math.min(before.edges.length, graphModel.edges.length);
+  for (let e = 0; e < edges; e++) {
+    const dot = graphModel.edges[e];
+    const kept = previous.edges[e];
+    if (kept && sameEdgeSyntax(before.edges[e], dot)) {
+      next.edges[e] = { source: kept.source, target: kept.target, resolved: withDot(kept.resolved, dot), diagnostics: kept.diagnostics };
+    }
+  }
+}
+
+/** The resolved edge for a new parse's edge that reads the same. */
+function withDot(resolved: ResolvedEdge, dot: DotEdge): ResolvedEdge {
+  const copy: { -readonly [K in keyof ResolvedEdge]: ResolvedEdge[K] } = { dot, source: resolved.source, target: resolved.target };
+  if (resolved.pair !== undefined) copy.pair = resolved.pair;
+  if (resolved.label !== undefined) copy.label = resolved.label;
+  if (resolved.condition !== undefined) copy.condition = resolved.condition;
+  if (resolved.weight !== undefined) copy.weight = resolved.weight;
+  return copy;
+}
+
+/** The attributes resolution reads of a node, and of an edge. */
+const nodeAttributes: readonly string[] = ['card', 'version', 'digest'];
+const edgeAttributes: readonly string[] = ['out', 'in', 'label', 'condition', 'weight'];
+
+function sameNodeSyntax(a: DotNode, b: DotNode): boolean {
+  return a.id === b.id && sameSpan(a.span, b.span) && sameAttributes(a.attrs, b.attrs, nodeAttributes);
+}
+
+function sameEdgeSyntax(a: DotEdge, b: DotEdge): boolean {
+  return a.source === b.source && a.target === b.target && sameSpan(a.span, b.span) && sameAttributes(a.attrs, b.attrs, edgeAttributes);
+}
+
+function sameAttributes(a: DotNode['attrs'], b: DotNode['attrs'], keys: readonly string[]): boolean {
+  for (let k = 0; k < keys.length; k++) if (!sameAttribute(a.get(keys[k]), b.get(keys[k]))) return false;
+  return true;
+}
+
+function sameAttribute(a: DotAttribute | undefined, b: DotAttribute | undefined): boolean {
+  if (a === undefined || b === undefined) return a === b;
+  return a.value === b.value && a.fromDefault === b.fromDefault && sameSpan(a.valueSpan, b.valueSpan);
+}
+
+function sameSpan(a: Span, b: Span): boolean {
+  return a.start === b.start && a.end === b.end;
+}
+
+/** True when the node has the same predecessors, in order, and the same first edge from each, in both shapes. */
+function sameSupplierEdges(before: TopologyShape, after: TopologyShape, id: string): boolean {
+  const i = before.graph.index.get(id);
+  const j = after.graph.index.get(id);
+  if (i === undefined || j === undefined) return false;
+  const x = before.graph.predecessors[i];
+  const y = after.graph.predecessors[j];
+  if (x.length !== y.length) return false;
+  const first = before.firstEdges[i];
+  const second = after.firstEdges[j];
+  for (let k = 0; k < x.length; k++) {
+    if (before.graph.ids[x[k]] !== after.graph.ids[y[k]] || !sameSpan(first[k].span, second[k].span)) return false;
+  }
+  return true;
+}
+
+/** The graph of a parse, and the findings about entries, exits and reachability. */
+function topologyShape(graphModel: NonNullable<DotParseResult['graph']>, file: string): TopologyShape {
+  const graph = buildGraph(
+    graphModel.nodes.map((n) => n.id),
+    graphModel.edges,
+  );
+  // the first edge of each (source, target) pair, as `buildGraph` records predecessors
+  const firstEdges: DotEdge[][] = graph.ids.map(() => []);
+  const seen = new Set<number>();
+  const size = graph.ids.length;
+  for (const e of graphModel.edges) {
+    const source = graph.index.get(e.source)!;
+    const target = graph.index.get(e.target)!;
+    const pair = source * size + target;
+    if (seen.has(pair)) continue;
+    seen.add(pair);
+    firstEdges[target].push(e);
+  }
+  const diagnostics: Diagnostic[] = [];
+  if (graph.ids.length > 0) {
+    const dotById = new Map(graphModel.nodes.map((n) => [n.id, n] as const));
+    const entries = sources(graph);
+    if (entries.length === 0) {
+      diagnostics.push({
+        code: 'bundle/no-entry',
+        severity: 'warning',
+        message: 'Every node has an incoming edge, so the pipeline has no place to start; remove the edge into the node that should run first.',
+        location: { file, span: graphModel.keywordSpan },
+      });
+    } else {
+      const reached = reachableFrom(graph, entries);
+      for (let i = 0; i < graph.ids.length; i++) {
+        if (reached[i]) continue;
+        const node = dotById.get(graph.ids[i]);
+        diagnostics.push({
+          code: 'bundle/unreachable-node',
+          severity: 'warning',
+          message: `No path leads from an entry node to ${graph.ids[i]}, so it never runs; add an edge into it from a node that runs, or remove it.`,
+          location: { file, nodeId: graph.ids[i], ...(node ? { span: node.span } : {}) },
+        });
+      }
+    }
+    if (sinks(graph).length === 0) {
+      diagnostics.push({
+        code: 'bundle/no-exit',
+        severity: 'warning',
+        message: 'Every node has an outgoing edge, so the pipeline has no place to finish; let the final node end without outgoing edges.',
+        location: { file, span: graphModel.keywordSpan },
+      });
+    }
+  }
+  return { graph, firstEdges, diagnostics };
+}
+
+/** True when the predecessors' entries are still `kept`, in order. */
+function sameSuppliers(kept: readonly (CardEntry | undefined)[], predecessors: readonly number[], graph: Graph, nodeById: ReadonlyMap<string, ResolvedNode>): boolean {
+  if (kept.length !== predecessors.length) return false;
+  for (let i = 0; i < kept.length; i++) if (kept[i] !== nodeById.get(graph.ids[predecessors[i]])?.entry) return false;
+  return true;
 }
 
 function optionalAttr<K extends string>(key: K, attr: DotAttribute | undefined): Partial<Record<K, string>> {
@@ -595,56 +922,47 @@ function checkProhibitions(
 
 // ---- dependencies -----------------------------------------------------------------------
 
+/** The dependency findings of one resolved node, given its suppliers (its predecessors' entries). */
 function checkDependencies(
-  nodes: readonly ResolvedNode[],
-  nodeById: ReadonlyMap<string, ResolvedNode>,
-  edges: readonly DotEdge[],
-  graph: ReturnType<typeof buildGraph>,
+  node: ResolvedNode,
+  entry: CardEntry & { card: Card; ref: string },
+  suppliers: readonly (CardEntry | undefined)[],
+  graph: Graph,
+  firstEdges: readonly DotEdge[],
   file: string,
 ): Diagnostic[] {
   const out: Diagnostic[] = [];
-  const firstEdge = new Map<string, DotEdge>();
-  for (const e of edges) {
-    const key = `${e.source}\u0000${e.target}`;
-    if (!firstEdge.has(key)) firstEdge.set(key, e);
-  }
-  for (const node of nodes) {
-    const entry = node.entry;
-    if (!entry) continue;
-    const index = graph.index.get(node.id);
-    if (index === undefined) continue;
-    const suppliers: ResolvedNode[] = [];
-    for (const p of graph.predecessors[index]) {
-      const supplier = nodeById.get(graph.ids[p]);
-      if (supplier?.entry) suppliers.push(supplier);
-    }
-    const supplied = new Set<string>();
-    for (const s of suppliers) {
-      supplied.add(s.entry!.card.id);
-      supplied.add(s.id);
-    }
-    const declared = entry.card.dependencies;
-    declared.forEach((dependency, i) => {
-      if (supplied.has(dependency)) return;
-      out.push({
-        code: 'bundle/missing-dependency',
-        severity: 'error',
-        message: `${entry.ref} depends on "${dependency}", but no edge into node ${node.id} comes from it; add the edge ${dependency} -> ${node.id} in ${file}, or remove the entry.`,
-        location: { file: entry.read.file, span: entry.read.locate(`dependencies[${i}]`, 'value'), cardRef: entry.ref, nodeId: node.id, path: `dependencies[${i}]` },
-      });
+  const index = graph.index.get(node.id)!;
+  const predecessors = graph.predecessors[index];
+  const supplied = new Set<string>();
+  suppliers.forEach((supplier, k) => {
+    if (!supplier) return;
+    supplied.add(supplier.card!.id);
+    supplied.add(graph.ids[predecessors[k]]);
+  });
+  const declared = entry.card.dependencies;
+  declared.forEach((dependency, i) => {
+    if (supplied.has(dependency)) return;
+    out.push({
+      code: 'bundle/missing-dependency',
+      severity: 'error',
+      message: `${entry.ref} depends on "${dependency}", but no edge into node ${node.id} comes from it; add the edge ${dependency} -> ${node.id} in ${file}, or remove the entry.`,
+      location: { file: entry.read.file, span: entry.read.locate(`dependencies[${i}]`, 'value'), cardRef: entry.ref, nodeId: node.id, path: `dependencies[${i}]` },
     });
-    const declaredSet = new Set(declared);
-    for (const s of suppliers) {
-      if (declaredSet.has(s.entry!.card.id) || declaredSet.has(s.id)) continue;
-      const edge = firstEdge.get(`${s.id}\u0000${node.id}`)!;
-      out.push({
-        code: 'bundle/undeclared-dependency',
-        severity: 'warning',
-        message: `Node ${node.id} receives from ${s.id} (${s.entry!.ref}), but ${entry.ref} does not list it in \`dependencies\`; add "${s.entry!.card.id}" to the card's dependencies.`,
-        location: { file, span: edge.span, nodeId: node.id, cardRef: entry.ref, edge: { source: s.id, target: node.id } },
-        related: [{ file: entry.read.file, span: entry.read.locate('dependencies', 'key'), message: `the dependencies of ${entry.ref}` }],
-      });
-    }
-  }
+  });
+  const declaredSet = new Set(declared);
+  suppliers.forEach((supplier, k) => {
+    if (!supplier) return;
+    const id = graph.ids[predecessors[k]];
+    if (declaredSet.has(supplier.card!.id) || declaredSet.has(id)) return;
+    const edge = firstEdges[k];
+    out.push({
+      code: 'bundle/undeclared-dependency',
+      severity: 'warning',
+      message: `Node ${node.id} receives from ${id} (${supplier.ref}), but ${entry.ref} does not list it in \`dependencies\`; add "${supplier.card!.id}" to the card's dependencies.`,
+      location: { file, span: edge.span, nodeId: node.id, cardRef: entry.ref, edge: { source: id, target: node.id } },
+      related: [{ file: entry.read.file, span: entry.read.locate('dependencies', 'key'), message: `the dependencies of ${entry.ref}` }],
+    });
+  });
   return out;
 }

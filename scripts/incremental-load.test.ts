@@ -1,0 +1,255 @@
+/**
+ * The incremental load (issue 4; here beside the bundle generator it uses, which the shared
+ * project cannot import): a bundle loaded again and again with one `LoadMemo` and a
+ * memoised card reader (as the language server does) must give exactly what a fresh
+ * `loadBundle` gives, after any sequence of edits. Random sequences of edits to a generated
+ * bundle: a card's type, port types, spec, risk markers, dependencies or params changed; a card
+ * deleted, restored, copied under a new version or cloned under another name; the topology given a node or an edge, or
+ * losing one, a pin broken, or a comment that only moves the text after it. After every step the memoised and the fresh load are compared:
+ * diagnostics (content and order), analysis, and the resolved nodes and edges.
+ */
+import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import { createLoadMemo, loadBundle, type LoadMemo, type LoadResult } from '../shared/src/bundle/resolve';
+import type { SourceFile } from '../shared/src/bundle/model';
+import type { CardReadResult } from '../shared/src/bundle/card-model';
+import { readCard } from '../shared/src/check/card';
+import type { Vocabulary } from '../shared/src/vocabulary/types';
+import { generateBundle } from './generate-bundle';
+
+type Edit =
+  | { readonly kind: 'card-type'; readonly card: number; readonly value: number }
+  | { readonly kind: 'port-type'; readonly card: number; readonly port: number; readonly value: number }
+  | { readonly kind: 'spec'; readonly card: number; readonly from: number; readonly short: boolean }
+  | { readonly kind: 'risk'; readonly card: number; readonly value: number }
+  | { readonly kind: 'dependencies'; readonly card: number }
+  | { readonly kind: 'params'; readonly card: number; readonly value: number }
+  | { readonly kind: 'delete-card'; readonly card: number }
+  | { readonly kind: 'restore-card' }
+  | { readonly kind: 'copy-card'; readonly card: number; readonly value: number }
+  | { readonly kind: 'clone-card'; readonly card: number }
+  | { readonly kind: 'add-node'; readonly value: number }
+  | { readonly kind: 'remove-node'; readonly node: number }
+  | { readonly kind: 'add-edge'; readonly source: number; readonly target: number }
+  | { readonly kind: 'remove-edge'; readonly edge: number }
+  | { readonly kind: 'break-pin'; readonly node: number; readonly value: number }
+  | { readonly kind: 'comment'; readonly line: number; readonly value: number };
+
+const cardTypes = ['agent', 'shell-tool', 'validation', 'human-gate', 'tool', 'parallel'];
+const portTypes = ['text', 'acceptance-criteria', 'plan', 'code', 'report', 'status', 'markdown', 'any'];
+const risks = ['', 'risk_markers: [irreversible-action]', 'risk_markers: [secret-access, unbounded-loop]', 'risk_markers: [made-up-marker]'];
+const params = ['', 'params:\n  max_iterations: 3', 'params:\n  criteria: [criteria_0, nowhere]'];
+
+const index = fc.nat({ max: 10_000 });
+/** Mostly one of the first few cards, so that edits meet: a card cloned, then edited. */
+const cardIndex = fc.oneof(fc.nat({ max: 3 }), index);
+const editArbitrary: fc.Arbitrary<Edit> = fc.oneof(
+  fc.record({ kind: fc.constant('card-type' as const), card: cardIndex, value: index }),
+  fc.record({ kind: fc.constant('port-type' as const), card: cardIndex, port: index, value: index }),
+  fc.record({ kind: fc.constant('spec' as const), card: cardIndex, from: index, short: fc.boolean() }),
+  fc.record({ kind: fc.constant('risk' as const), card: cardIndex, value: index }),
+  fc.record({ kind: fc.constant('dependencies' as const), card: cardIndex }),
+  fc.record({ kind: fc.constant('params' as const), card: cardIndex, value: index }),
+  fc.record({ kind: fc.constant('delete-card' as const), card: cardIndex }),
+  fc.record({ kind: fc.constant('restore-card' as const) }),
+  fc.record({ kind: fc.constant('copy-card' as const), card: cardIndex, value: index }),
+  fc.record({ kind: fc.constant('clone-card' as const), card: cardIndex }),
+  fc.record({ kind: fc.constant('add-node' as const), value: index }),
+  fc.record({ kind: fc.constant('remove-node' as const), node: index }),
+  fc.record({ kind: fc.constant('add-edge' as const), source: index, target: index }),
+  fc.record({ kind: fc.constant('remove-edge' as const), edge: index }),
+  fc.record({ kind: fc.constant('break-pin' as const), node: index, value: index }),
+  fc.record({ kind: fc.constant('comment' as const), line: index, value: index }),
+);
+
+interface State {
+  readonly files: Map<string, string>;
+  readonly deleted: SourceFile[];
+}
+
+/** Applies one edit to the bundle's files (a no-op when the edit finds nothing to change). */
+function apply(state: State, edit: Edit): void {
+  const { files } = state;
+  const cards = [...files.keys()].filter((p) => p.startsWith('cards/') && p.endsWith('.yaml')).sort();
+  const pick = <T>(list: readonly T[], n: number): T | undefined => (list.length === 0 ? undefined : list[n % list.length]);
+  const editCard = (n: number, change: (text: string) => string): void => {
+    const card = pick(cards, n);
+    if (card !== undefined) files.set(card, change(files.get(card)!));
+  };
+  const topology = files.get('topology.dot') ?? 'digraph g {\n}\n';
+  const lines = topology.split('\n');
+  const nodeLines = lines.map((line, i) => [line, i] as const).filter(([line]) => /^\s+[a-z_0-9]+ \[card=/.test(line));
+  const edgeLines = lines.map((line, i) => [line, i] as const).filter(([line]) => line.includes(' -> '));
+  const nodeIds = nodeLines.map(([line]) => line.trim().split(' ')[0]);
+  const setTopology = (text: string): void => void files.set('topology.dot', text);
+  switch (edit.kind) {
+    case 'card-type':
+      return editCard(edit.card, (text) => text.replace(/^type: .*$/m, `type: ${pick(cardTypes, edit.value)!}`));
+    case 'port-type':
+      return editCard(edit.card, (text) => {
+        let seen = 0;
+        return text.replace(/^( {4}type: ).*$/gm, (whole, head: string) => (seen++ === edit.port % 3 ? `${head}${pick(portTypes, edit.value)!}` : whole));
+      });
+    case 'spec': {
+      const source = pick(cards, edit.from);
+      const spec = edit.short ? 'Write the code.' : source === undefined ? 'nothing' : specOf(files.get(source)!);
+      return editCard(edit.card, (text) => text.replace(/^spec: (>-\n(?: {2}.*\n)+|.*\n)/m, `spec: ${JSON.stringify(spec)}\n`));
+    }
+    case 'risk':
+      return editCard(edit.card, (text) => replaceField(text, 'risk_markers', pick(risks, edit.value)!));
+    case 'dependencies':
+      return editCard(edit.card, (text) => replaceField(text, 'dependencies', ''));
+    case 'params':
+      return editCard(edit.card, (text) => replaceField(text, 'params', pick(params, edit.value)!));
+    case 'delete-card': {
+      const card = pick(cards, edit.card);
+      if (card === undefined) return;
+      state.deleted.push({ path: card, text: files.get(card)! });
+      files.delete(card);
+      return;
+    }
+    case 'restore-card': {
+      const back = state.deleted.pop();
+      if (back) files.set(back.path, back.text);
+      return;
+    }
+    case 'copy-card': {
+      const card = pick(cards, edit.card);
+      if (card === undefined) return;
+      const version = ['1.0.1', '1.1.0', '2.0.0'][edit.value % 3];
+      const text = files.get(card)!.replace(/^version: .*$/m, `version: ${version}`).replace(/^( {4}type: ).*$/m, `$1${pick(portTypes, edit.value)!}`);
+      files.set(card.replace('@1.0.0', `@${version}`), text);
+      return;
+    }
+    case 'clone-card': {
+      // a second file claiming the same id@version
+      const card = pick(cards, edit.card);
+      if (card !== undefined) files.set(card.replace(/\.yaml$/, '.copy.yaml'), files.get(card)!);
+      return;
+    }
+    case 'add-node': {
+      const closing = topology.lastIndexOf('}');
+      const pin = edit.value % 2 === 0 ? 'missing-card@1.0.0' : pick(cards, edit.value)?.slice('cards/'.length, -'.yaml'.length) ?? 'x@1.0.0';
+      return setTopology(`${topology.slice(0, closing)}  extra_${edit.value} [card="${pin}"];\n${topology.slice(closing)}`);
+    }
+    case 'remove-node': {
+      const line = pick(nodeLines, edit.node);
+      if (line === undefined) return;
+      return setTopology(lines.filter((_, i) => i !== line[1]).join('\n'));
+    }
+    case 'add-edge': {
+      const source = pick(nodeIds, edit.source);
+      const target = pick(nodeIds, edit.target);
+      if (source === undefined || target === undefined) return;
+      const closing = topology.lastIndexOf('}');
+      return setTopology(`${topology.slice(0, closing)}  ${source} -> ${target};\n${topology.slice(closing)}`);
+    }
+    case 'remove-edge': {
+      const line = pick(edgeLines, edit.edge);
+      if (line === undefined) return;
+      return setTopology(lines.filter((_, i) => i !== line[1]).join('\n'));
+    }
+    case 'comment': {
+      // text that moves what follows it and changes nothing else
+      const at = 3 + (edit.line % Math.max(1, lines.length - 4));
+      const comment = ['  // note', '', '  /* a longer remark */'][edit.value % 3];
+      return setTopology([...lines.slice(0, at), comment, ...lines.slice(at)].join('\n'));
+    }
+    case 'break-pin': {
+      const line = pick(nodeLines, edit.node);
+      if (line === undefined) return;
+      const broken = line[0].replace(/@1\.0\.0"/, ['@2.0.0"', '"', '@1.0.0" digest="sha256:00"', '@^1.0.0"'][edit.value % 4]);
+      return setTopology(lines.map((l, i) => (i === line[1] ? broken : l)).join('\n'));
+    }
+  }
+}
+
+function specOf(text: string): string {
+  const match = /^spec: >-\n((?: {2}.*\n)+)/m.exec(text);
+  if (match) return match[1].split('\n').map((l) => l.trim()).filter((l) => l !== '').join(' ');
+  const line = /^spec: (.*)$/m.exec(text);
+  return line ? (JSON.parse(line[1]) as string) : '';
+}
+
+/** Replaces (or adds before `version:`, or removes when `value` is empty) a top-level field. */
+function replaceField(text: string, key: string, value: string): string {
+  const pattern = new RegExp(`^${key}:.*\\n(?:(?: {2}| {4}).*\\n)*`, 'm');
+  const stripped = text.replace(pattern, '');
+  return value === '' ? stripped : stripped.replace(/^version:/m, `${value}\nversion:`);
+}
+
+/** A card reader that reuses a read while the file's text and the vocabulary are the same (the server's). */
+function memoisedReader(): (file: SourceFile, vocabulary: Vocabulary) => CardReadResult {
+  const reads = new Map<string, { text: string; vocabulary: Vocabulary; result: CardReadResult }>();
+  return (file, vocabulary) => {
+    const kept = reads.get(file.path);
+    if (kept && kept.text === file.text && kept.vocabulary === vocabulary) return kept.result;
+    const result = readCard(file, vocabulary);
+    reads.set(file.path, { text: file.text, vocabulary, result });
+    return result;
+  };
+}
+
+/** What must agree between a memoised and a fresh load. */
+function observable(result: LoadResult): unknown {
+  const blueprint = result.blueprint;
+  return {
+    diagnostics: result.diagnostics,
+    analysis: result.analysis,
+    nodes: blueprint?.nodes.map((n) => ({ id: n.id, ref: n.ref, digest: n.entry?.digest, card: n.entry?.card })),
+    edges: blueprint?.edges.map((e) => ({ source: e.source, target: e.target, pair: e.pair, label: e.label, condition: e.condition })),
+    cards: blueprint ? [...blueprint.cards.keys()] : undefined,
+    graph: blueprint?.graph,
+  };
+}
+
+function ordered(files: ReadonlyMap<string, string>): SourceFile[] {
+  return [...files].map(([path, text]) => ({ path, text }));
+}
+
+describe('incremental load', () => {
+  it('a memoised load after any sequence of edits equals a fresh load', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 40, max: 100 }), fc.array(editArbitrary, { minLength: 1, maxLength: 10 }), (nodes, edits) => {
+        const state: State = { files: new Map(generateBundle({ nodes }).map((f) => [f.path, f.text] as const)), deleted: [] };
+        const memo: LoadMemo = createLoadMemo();
+        const read = memoisedReader();
+        const load = (): LoadResult => loadBundle(ordered(state.files), { memo, readCard: read, folderName: 'bundle' });
+        assert.deepEqual(observable(load()), observable(loadBundle(ordered(state.files), { folderName: 'bundle' })));
+        for (const edit of edits) {
+          apply(state, edit);
+          const memoised = load();
+          const fresh = loadBundle(ordered(state.files), { folderName: 'bundle' });
+          assert.deepEqual(observable(memoised), observable(fresh), `after ${JSON.stringify(edit)}`);
+        }
+      }),
+      { numRuns: 25 },
+    );
+  });
+
+  it('edits do change the results (the comparison above is not vacuous)', () => {
+    const state: State = { files: new Map(generateBundle({ nodes: 60 }).map((f) => [f.path, f.text] as const)), deleted: [] };
+    const memo = createLoadMemo();
+    const read = memoisedReader();
+    const before = loadBundle(ordered(state.files), { memo, readCard: read });
+    const cards = [...state.files.keys()].filter((p) => p.startsWith('cards/') && p.endsWith('.yaml')).sort();
+    const card = (name: string): number => cards.indexOf(`cards/${name}@1.0.0.yaml`);
+    const steps: Edit[] = [
+      { kind: 'port-type', card: card('builder-2'), port: 0, value: portTypes.indexOf('report') },
+      // a builder (judged, so a generator) restating a criteria producer's spec
+      { kind: 'spec', card: card('planner-3'), from: card('criteria-3'), short: false },
+      { kind: 'risk', card: card('planner-1'), value: 3 },
+      { kind: 'break-pin', node: 4, value: 0 },
+      { kind: 'remove-edge', edge: 2 },
+      { kind: 'add-node', value: 2 },
+    ];
+    let previous = before;
+    for (const edit of steps) {
+      apply(state, edit);
+      const next = loadBundle(ordered(state.files), { memo, readCard: read });
+      assert.notDeepEqual(observable(next), observable(previous), `edit ${edit.kind} changes the results`);
+      assert.deepEqual(observable(next), observable(loadBundle(ordered(state.files))));
+      previous = next;
+    }
+  });
+});
