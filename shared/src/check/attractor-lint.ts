@@ -20,7 +20,7 @@ import {
   suggestNodeId,
 } from '../compile/attractor-table';
 import type { DotAttribute, DotGraph, DotParseResult, DotTokenKind, DotTokenTable } from '../syntax/dot-model';
-import { tokenFlag, tokenSpan, tokenText, tokenValue } from '../syntax/dot-lexer';
+import { tokenFlag, tokenKind, tokenSpan, tokenText, tokenValue } from '../syntax/dot-lexer';
 import { checkCondition } from './condition';
 
 /** How many times one code is listed before the rest are folded into one summary (E§9). */
@@ -201,7 +201,6 @@ function isSet(attr: DotAttribute | undefined): boolean {
 // ---------------------------------------------------------------------- token checks
 
 function scanTokens(graph: DotGraph, table: DotTokenTable, text: string, report: Reporter): void {
-  const kinds = table.kinds;
   const count = table.count;
   // `#` comments and HTML-like values first, in source order (they are counted before the rest).
   let comment = 0;
@@ -212,7 +211,7 @@ function scanTokens(graph: DotGraph, table: DotTokenTable, text: string, report:
     }
   };
   for (let i = 0; i < count; i++) {
-    if (kinds[i] !== 'html') continue;
+    if (tokenKind(table, i) !== 'html') continue;
     hashComment(table.starts[i]);
     if (tokenFlag(table, i) !== 'unterminated') {
       report.add('attractor/unsupported-value', 'Attractor has no HTML-like `<…>` values; write the value as a quoted string.', tokenSpan(table, i));
@@ -222,7 +221,7 @@ function scanTokens(graph: DotGraph, table: DotTokenTable, text: string, report:
 
   const nodeIds = new Set(graph.nodes.map((n) => n.id));
   for (let i = 0; i < count; i++) {
-    switch (kinds[i]) {
+    switch (tokenKind(table, i)) {
       case 'lbracket':
         i = scanAttributeList(table, i, text, report) - 1;
         break;
@@ -274,17 +273,17 @@ function isNodePosition(table: DotTokenTable, i: number): boolean {
 
 /** Walks one `[ … ]` list from its `[` (E§9 attr-separator and value forms); returns the index after it. */
 function scanAttributeList(table: DotTokenTable, open: number, text: string, report: Reporter): number {
-  const { kinds, starts, ends, count } = table;
+  const { starts, ends, count } = table;
   let i = open + 1;
   for (;;) {
     if (i >= count) return i;
-    const keyKind = kinds[i];
+    const keyKind = tokenKind(table, i);
     if (keyKind === 'rbracket') return i + 1;
     if (!isIdLike(keyKind) || kindOf(table, i + 1) !== 'equals') return skipToClose(table, i);
     i += 2;
-    if (i >= count || !isIdLike(kinds[i])) return skipToClose(table, i);
+    if (i >= count || !isIdLike(tokenKind(table, i))) return skipToClose(table, i);
     const value = i;
-    const valueKind = kinds[value];
+    const valueKind = tokenKind(table, value);
     i++;
     if (valueKind === 'string') {
       while (kindOf(table, i) === 'plus') {
@@ -297,10 +296,10 @@ function scanAttributeList(table: DotTokenTable, open: number, text: string, rep
     }
     // `1.0.0` unquoted: the parser reads the glued tokens as one value (and reports it).
     if (isGlued(valueKind)) {
-      while (i < count && starts[i] === ends[i - 1] && isGlued(kinds[i])) i++;
+      while (i < count && starts[i] === ends[i - 1] && isGlued(tokenKind(table, i))) i++;
     }
     if (i >= count) return i;
-    const separator = kinds[i];
+    const separator = tokenKind(table, i);
     if (separator === 'comma') {
       i++;
       continue;
@@ -327,7 +326,7 @@ function scanAttributeList(table: DotTokenTable, open: number, text: string, rep
 function skipToClose(table: DotTokenTable, from: number): number {
   let i = from;
   while (i < table.count) {
-    const kind = table.kinds[i];
+    const kind = tokenKind(table, i);
     i++;
     if (kind === 'rbracket') return i;
     if (kind === 'rbrace' || kind === 'lbrace') return i - 1;
@@ -355,7 +354,7 @@ function checkNumberValue(table: DotTokenTable, index: number, report: Reporter)
 }
 
 function kindOf(table: DotTokenTable, i: number): DotTokenKind | undefined {
-  return i >= 0 && i < table.count ? table.kinds[i] : undefined;
+  return i >= 0 && i < table.count ? tokenKind(table, i) : undefined;
 }
 
 function isIdLike(kind: DotTokenKind): boolean {

@@ -17,7 +17,7 @@
 import type { Diagnostic } from '../diagnostics';
 import { diagnosticInfo } from '../diagnostics';
 import type { Span } from '../text';
-import type { DotToken, DotTokenKind, DotTokenTable } from './dot-model';
+import { dotTokenKinds, type DotToken, type DotTokenKind, type DotTokenTable } from './dot-model';
 
 export interface DotLexResult {
   /** The significant tokens (comments excluded), stored column-wise: what the grammar reads. */
@@ -81,23 +81,41 @@ const asciiClass: Uint8Array = (() => {
   return classes;
 })();
 
-/** The one-character tokens, by character code (an array: looked up once per punctuation token). */
-const punctuation: readonly (DotTokenKind | undefined)[] = (() => {
-  const table: (DotTokenKind | undefined)[] = new Array<DotTokenKind | undefined>(128).fill(undefined);
+/** The code of a token kind in a table (its place in `dotTokenKinds`). */
+function codeOf(kind: DotTokenKind): number {
+  return dotTokenKinds.indexOf(kind);
+}
+
+/** The codes the lexer writes, by kind name. */
+const code = {
+  id: codeOf('id'),
+  number: codeOf('number'),
+  string: codeOf('string'),
+  html: codeOf('html'),
+  keyword: codeOf('keyword'),
+  arrow: codeOf('arrow'),
+  line: codeOf('line'),
+  unknown: codeOf('unknown'),
+} as const;
+
+/** The one-character tokens' codes, by character code (looked up once per punctuation token). */
+const punctuationCodes: Uint8Array = (() => {
+  const table = new Uint8Array(128);
   const entries: readonly [string, DotTokenKind][] = [
     ['{', 'lbrace'], ['}', 'rbrace'], ['[', 'lbracket'], [']', 'rbracket'], [';', 'semicolon'],
     [',', 'comma'], ['=', 'equals'], [':', 'colon'], ['+', 'plus'],
   ];
-  for (const [character, kind] of entries) table[character.charCodeAt(0)] = kind;
+  for (const [character, kind] of entries) table[character.charCodeAt(0)] = codeOf(kind);
   return table;
 })();
 
 export function lexDot(text: string, file = 'topology.dot'): DotLexResult {
-  const kinds: DotTokenKind[] = [];
-  // Offsets live in typed arrays (no per-element boxing, nothing for the garbage collector to
-  // trace), grown by doubling from a guess of one token per six characters.
-  let starts = new Int32Array(Math.max(64, Math.ceil(text.length / 6)));
-  let ends = new Int32Array(starts.length);
+  // Kinds and offsets live in typed arrays (nothing for the garbage collector to trace), grown
+  // by doubling from a guess of one token per four characters, and cut to size at the end.
+  let count = 0;
+  let kinds = new Uint8Array(Math.max(64, Math.ceil(text.length / 4)));
+  let starts = new Int32Array(kinds.length);
+  let ends = new Int32Array(kinds.length);
   /** Values that differ from what `valueOf` derives (escaped and unterminated strings, unclosed HTML). */
   const values = new Map<number, string>();
   const flags = new Map<number, 'hyphenated' | 'unterminated'>();
@@ -117,24 +135,27 @@ export function lexDot(text: string, file = 'topology.dot'): DotLexResult {
     return at < 0 ? length : at;
   };
 
-  const push = (kind: DotTokenKind, start: number, end: number): void => {
-    const index = kinds.length;
-    if (index === starts.length) {
-      const grownStarts = new Int32Array(index * 2);
+  const push = (code: number, start: number, end: number): void => {
+    if (count === kinds.length) {
+      const grownKinds = new Uint8Array(count * 2);
+      grownKinds.set(kinds);
+      kinds = grownKinds;
+      const grownStarts = new Int32Array(count * 2);
       grownStarts.set(starts);
       starts = grownStarts;
-      const grownEnds = new Int32Array(index * 2);
+      const grownEnds = new Int32Array(count * 2);
       grownEnds.set(ends);
       ends = grownEnds;
     }
-    kinds.push(kind);
-    starts[index] = start;
-    ends[index] = end;
+    kinds[count] = code;
+    starts[count] = start;
+    ends[count] = end;
+    count++;
   };
   /** A token whose value is not the one `valueOf` derives from its kind and span. */
-  const pushValued = (kind: DotTokenKind, start: number, end: number, value: string): void => {
-    values.set(kinds.length, value);
-    push(kind, start, end);
+  const pushValued = (code: number, start: number, end: number, value: string): void => {
+    values.set(count, value);
+    push(code, start, end);
   };
   const pushComment = (kind: DotTokenKind, start: number, end: number): void => {
     const tokenText = text.slice(start, end);
@@ -147,9 +168,9 @@ export function lexDot(text: string, file = 'topology.dot'): DotLexResult {
       comments.push({ kind, span: { start, end }, text: tokenText, value: tokenText, unterminated: true });
       return;
     }
-    flags.set(kinds.length, flag);
-    if (value !== undefined) values.set(kinds.length, value);
-    push(kind, start, end);
+    flags.set(count, flag);
+    if (value !== undefined) values.set(count, value);
+    push(codeOf(kind), start, end);
   };
   const fail = (span: Span, message: string): void => {
     parseErrorCount++;
@@ -193,13 +214,13 @@ export function lexDot(text: string, file = 'topology.dot'): DotLexResult {
         while (i < length && isDotIdPart(text.charCodeAt(i))) i++;
       }
       if (hyphenated) pushFlagged('id', start, i, undefined, 'hyphenated');
-      else push(isKeywordAt(text, start, i) ? 'keyword' : 'id', start, i);
+      else push(isKeywordAt(text, start, i) ? code.keyword : code.id, start, i);
       continue;
     }
 
     if (charClass === punctuationClass) {
       i++;
-      push(punctuation[c] as DotTokenKind, start, i);
+      push(punctuationCodes[c], start, i);
       continue;
     }
 
@@ -256,7 +277,7 @@ export function lexDot(text: string, file = 'topology.dot'): DotLexResult {
         fail({ start, end: start + 1 }, 'This HTML-like `<…>` value is never closed with `>`; close it, or write the value as a quoted string.');
         i = end;
       } else {
-        push('html', start, j + 1);
+        push(code.html, start, j + 1);
         if (++htmlCount <= maxParseErrors + 1) diagnostics.push({
           code: 'dot/unsupported',
           severity: diagnosticInfo('dot/unsupported').severity,
@@ -273,12 +294,12 @@ export function lexDot(text: string, file = 'topology.dot'): DotLexResult {
       const next = text.charCodeAt(i + 1);
       if (next === 62 /* > */) {
         i += 2;
-        push('arrow', start, i);
+        push(code.arrow, start, i);
         continue;
       }
       if (next === 45) {
         i += 2;
-        push('line', start, i);
+        push(code.line, start, i);
         continue;
       }
       if (isDigit(next) || (next === 46 && isDigit(text.charCodeAt(i + 2)))) {
@@ -286,7 +307,7 @@ export function lexDot(text: string, file = 'topology.dot'): DotLexResult {
         continue;
       }
       i++;
-      push('unknown', start, i);
+      push(code.unknown, start, i);
       fail({ start, end: i }, 'A lone `-` is not DOT: an edge is written `->`, and an id with a hyphen must be renamed (use `_`) or quoted.');
       continue;
     }
@@ -299,12 +320,11 @@ export function lexDot(text: string, file = 'topology.dot'): DotLexResult {
     // ---- anything else: one `unknown` token per run of unreadable characters ----
     i++;
     while (i < length && isUnreadable(text.charCodeAt(i), text.charCodeAt(i + 1))) i++;
-    push('unknown', start, i);
+    push(code.unknown, start, i);
     fail({ start, end: i }, unknownMessage(text.slice(start, i)));
   }
 
-  const count = kinds.length;
-  const table: DotTokenTable = { source: text, count, kinds, starts: starts.subarray(0, count), ends: ends.subarray(0, count), values, flags, comments };
+  const table: DotTokenTable = { source: text, count, kinds: kinds.slice(0, count), starts: starts.slice(0, count), ends: ends.slice(0, count), values, flags, comments };
   let tokens: readonly DotToken[] | undefined;
   return {
     table,
@@ -333,7 +353,7 @@ export function lexDot(text: string, file = 'topology.dot'): DotLexResult {
     if (j < length && isDotIdStart(text.charCodeAt(j))) {
       while (j < length && isDotIdPart(text.charCodeAt(j))) j++;
     }
-    push('number', from, j);
+    push(code.number, from, j);
     return j;
   }
 
@@ -347,7 +367,7 @@ export function lexDot(text: string, file = 'topology.dot'): DotLexResult {
         if (nextBackslash < j) nextBackslash = indexOrEnd('\\', j);
         if (nextReturn < j) nextReturn = indexOrEnd('\r', j);
         if (close < nextBackslash && close < nextReturn) {
-          push('string', from, close + 1);
+          push(code.string, from, close + 1);
           return close + 1;
         }
       }
@@ -360,10 +380,10 @@ export function lexDot(text: string, file = 'topology.dot'): DotLexResult {
       const d = text.charCodeAt(j);
       if (d === 34) {
         const end = j + 1;
-        if (parts === undefined) push('string', from, end);
+        if (parts === undefined) push(code.string, from, end);
         else {
           parts.push(text.slice(chunkStart, j));
-          pushValued('string', from, end, parts.join(''));
+          pushValued(code.string, from, end, parts.join(''));
         }
         return end;
       }
@@ -413,6 +433,11 @@ function isKeywordAt(text: string, start: number, end: number): boolean {
   return keywordSet.has(text.slice(start, end).toLowerCase());
 }
 
+/** The kind of token `index`. */
+export function tokenKind(table: DotTokenTable, index: number): DotTokenKind {
+  return dotTokenKinds[table.kinds[index]];
+}
+
 /** Source text of token `index`. */
 export function tokenText(table: DotTokenTable, index: number): string {
   return table.source.slice(table.starts[index], table.ends[index]);
@@ -420,7 +445,7 @@ export function tokenText(table: DotTokenTable, index: number): string {
 
 /** The value of token `index`, as `DotToken.value` defines it. */
 export function tokenValue(table: DotTokenTable, index: number): string {
-  const kind = table.kinds[index];
+  const kind = tokenKind(table, index);
   if (kind === 'string' || kind === 'html') {
     if (table.values.size > 0) {
       const special = table.values.get(index);
@@ -442,7 +467,7 @@ export function tokenFlag(table: DotTokenTable, index: number): 'hyphenated' | '
 
 /** Token `index` as an object. */
 export function tokenAt(table: DotTokenTable, index: number): DotToken {
-  const kind = table.kinds[index];
+  const kind = tokenKind(table, index);
   const span = tokenSpan(table, index);
   const text = tokenText(table, index);
   const value = tokenValue(table, index);
@@ -467,7 +492,7 @@ function allTokens(table: DotTokenTable): DotToken[] {
 
 /** Characters that start no token: control characters and ASCII punctuation DOT does not use. */
 function isUnreadable(c: number, next: number): boolean {
-  if (Number.isNaN(c) || isWhitespace(c) || isDotIdPart(c) || (c < 128 && punctuation[c] !== undefined)) return false;
+  if (Number.isNaN(c) || isWhitespace(c) || isDotIdPart(c) || (c < 128 && asciiClass[c] === punctuationClass)) return false;
   if (c === 34 || c === 60 || c === 35 || c === 45) return false;
   if (c === 47 && (next === 47 || next === 42)) return false;
   if (c === 46 && isDigit(next)) return false;

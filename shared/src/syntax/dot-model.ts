@@ -63,12 +63,16 @@ export interface DotGraph {
   readonly edges: readonly DotEdge[];
 }
 
-export type DotTokenKind =
-  | 'id' | 'number' | 'string' | 'html' | 'keyword'
-  | 'arrow' | 'line' /* -> and -- */
-  | 'lbrace' | 'rbrace' | 'lbracket' | 'rbracket' | 'semicolon' | 'comma' | 'equals' | 'colon' | 'plus'
-  | 'hash-comment' | 'line-comment' | 'block-comment'
-  | 'unknown';
+/** Every token kind, in code order: a token table stores `dotTokenKinds.indexOf(kind)` per token. */
+export const dotTokenKinds = [
+  'id', 'number', 'string', 'html', 'keyword',
+  'arrow', 'line' /* -> and -- */,
+  'lbrace', 'rbrace', 'lbracket', 'rbracket', 'semicolon', 'comma', 'equals', 'colon', 'plus',
+  'hash-comment', 'line-comment', 'block-comment',
+  'unknown',
+] as const;
+
+export type DotTokenKind = (typeof dotTokenKinds)[number];
 
 export interface DotToken {
   readonly kind: DotTokenKind;
@@ -85,14 +89,16 @@ export interface DotToken {
 
 /**
  * The significant tokens of a file (comments excluded), stored column-wise so that reading a
- * large topology allocates three growing arrays instead of two objects per token: token `i` is
- * `kinds[i]` over `[starts[i], ends[i])` of `source`. Plain data: `tokenText`, `tokenValue`,
- * `tokenSpan`, `tokenFlag` and `tokenAt` (./dot-lexer.ts) read one token.
+ * large topology allocates three typed arrays instead of two objects per token: token `i` is of
+ * kind `dotTokenKinds[kinds[i]]` over `[starts[i], ends[i])` of `source`. Plain data:
+ * `tokenKind`, `tokenText`, `tokenValue`, `tokenSpan`, `tokenFlag` and `tokenAt`
+ * (./dot-lexer.ts) read one token.
  */
 export interface DotTokenTable {
   readonly source: string;
   readonly count: number;
-  readonly kinds: readonly DotTokenKind[];
+  /** Kind codes: token `i` is of kind `dotTokenKinds[kinds[i]]` (see `tokenKind`). */
+  readonly kinds: Uint8Array;
   readonly starts: Int32Array;
   readonly ends: Int32Array;
   /** Values that differ from the ones derived from kind and span (escaped or unterminated strings, unclosed HTML-like literals), by index. */

@@ -20,7 +20,7 @@ import { diagnosticInfo } from '../diagnostics';
 import type { Span } from '../text';
 import { suggestNodeId } from '../compile/attractor-table';
 import { lexDot, maxParseErrors, tokenFlag, tokenSpan, tokenText, tokenValue, type DotLexResult } from './dot-lexer';
-import type { DotAttribute, DotEdge, DotGraph, DotNode, DotParseResult, DotTokenKind } from './dot-model';
+import { dotTokenKinds, type DotAttribute, type DotEdge, type DotGraph, type DotNode, type DotParseResult, type DotTokenKind } from './dot-model';
 
 /** Subgraphs nested deeper than this are a parse error (E§2). */
 export const maxSubgraphDepth = 100;
@@ -31,7 +31,9 @@ export const maxDefaultKeys = 100;
 export function parseDot(text: string, file = 'topology.dot'): DotParseResult {
   const lexed = lexDot(text, file);
   const table = lexed.table;
-  const kinds = table.kinds;
+  const codes = table.kinds;
+  /** The kind of token `index` (which must exist). */
+  const kindOf = (index: number): DotTokenKind => dotTokenKinds[codes[index]];
   const starts = table.starts;
   const ends = table.ends;
   const count = table.count;
@@ -99,10 +101,10 @@ export function parseDot(text: string, file = 'topology.dot'): DotParseResult {
     return false;
   }
   function kindAt(index: number): DotTokenKind | undefined {
-    return index < count ? kinds[index] : undefined;
+    return index < count ? kindOf(index) : undefined;
   }
   function keywordAt(index: number): string | undefined {
-    return index < count && kinds[index] === 'keyword' ? textAt(index).toLowerCase() : undefined;
+    return index < count && kindOf(index) === 'keyword' ? textAt(index).toLowerCase() : undefined;
   }
   function describe(index: number): string {
     if (index >= count) return 'the end of the file';
@@ -131,7 +133,7 @@ export function parseDot(text: string, file = 'topology.dot'): DotParseResult {
     let braces = 0;
     let brackets = 0;
     while (pos < count) {
-      const kind = kinds[pos];
+      const kind = kindOf(pos);
       if (pos > statementStart && braces === 0 && brackets === 0 && canStartStatement(kind) && startsLine(pos)) return;
       switch (kind) {
         case 'rbrace':
@@ -163,7 +165,7 @@ export function parseDot(text: string, file = 'topology.dot'): DotParseResult {
   /** Skips a broken attribute to the next `,`, `;` or `]` of its list (not consumed), or to what ends the list. */
   function skipAttribute(): void {
     while (pos < count) {
-      const k = kinds[pos];
+      const k = kindOf(pos);
       if (k === 'comma' || k === 'semicolon' || k === 'rbracket' || k === 'rbrace' || k === 'lbrace' || k === 'arrow' || k === 'line') return;
       pos++;
     }
@@ -174,7 +176,7 @@ export function parseDot(text: string, file = 'topology.dot'): DotParseResult {
   /** Reads one ID at `pos` (id, number, string, HTML-like literal or keyword), joining `"a" + "b"`. */
   function readValue(): ReadValue {
     const first = pos++;
-    const kind = kinds[first];
+    const kind = kindOf(first);
     let value = tokenValue(table, first);
     let end = ends[first];
     if (kind === 'string') {
@@ -209,7 +211,7 @@ export function parseDot(text: string, file = 'topology.dot'): DotParseResult {
     let glued = false;
     let unreadable = false;
     while (pos < count && starts[pos] === end) {
-      const next = kinds[pos];
+      const next = kindOf(pos);
       if (next === 'unknown') unreadable = true;
       else if (next !== 'number' && next !== 'id' && next !== 'keyword') break;
       end = ends[pos];
@@ -277,7 +279,7 @@ export function parseDot(text: string, file = 'topology.dot'): DotParseResult {
   const frequentKeys: string[] = [];
   /** Reads an attribute name at `pos`: `readValue`, with the name's string shared. */
   function readKey(): ReadValue {
-    if (kinds[pos] === 'id' && tokenFlag(table, pos) === undefined) {
+    if (kindOf(pos) === 'id' && tokenFlag(table, pos) === undefined) {
       const start = starts[pos];
       const size = ends[pos] - start;
       for (const known of frequentKeys) {
@@ -361,7 +363,7 @@ export function parseDot(text: string, file = 'topology.dot'): DotParseResult {
           listEnd = end;
           return finishList();
         }
-        const kind = kinds[pos];
+        const kind = kindOf(pos);
         switch (kind) {
           case 'rbracket':
             end = ends[pos];
@@ -540,7 +542,7 @@ export function parseDot(text: string, file = 'topology.dot'): DotParseResult {
 
   function parseStatements(scope: Scope): void {
     while (pos < count) {
-      const kind = kinds[pos];
+      const kind = kindOf(pos);
       if (kind === 'rbrace') return;
       if (kind === 'semicolon') {
         pos++;
@@ -557,7 +559,7 @@ export function parseDot(text: string, file = 'topology.dot'): DotParseResult {
 
   /** One statement. False when it is broken (already reported) and the caller must recover. */
   function parseStatement(scope: Scope): boolean {
-    const kind = kinds[pos];
+    const kind = kindOf(pos);
     switch (kind) {
       case 'keyword': {
         const keyword = textAt(pos).toLowerCase();
@@ -654,7 +656,7 @@ export function parseDot(text: string, file = 'topology.dot'): DotParseResult {
       const op = pos++;
       const opSpan = spanAt(op);
       const opText = textAt(op);
-      if (kinds[op] === 'line' && !notDirectedReported) {
+      if (kindOf(op) === 'line' && !notDirectedReported) {
         notDirectedReported = true;
         report('dot/not-directed', () => make('dot/not-directed', '`--` is an undirected edge, and a topology is a directed graph; write `->`.', opSpan));
       }
@@ -709,7 +711,7 @@ export function parseDot(text: string, file = 'topology.dot'): DotParseResult {
 
   /** A node id (with any port specifier skipped) or a subgraph. Undefined when broken (reported). */
   function parseEndpoint(scope: Scope): Endpoint | undefined {
-    const kind = kinds[pos];
+    const kind = kindOf(pos);
     const keyword = keywordAt(pos);
     if (kind === 'lbrace' || keyword === 'subgraph' || ((keyword === 'digraph' || keyword === 'graph') && (kindAt(pos + 1) === 'lbrace' || (isIdLike(kindAt(pos + 1)) && kindAt(pos + 2) === 'lbrace')))) {
       return parseSubgraph(scope);
@@ -755,7 +757,7 @@ export function parseDot(text: string, file = 'topology.dot'): DotParseResult {
   function parseSubgraph(scope: Scope): Endpoint | undefined {
     const start = pos;
     const startSpan = spanAt(start);
-    if (kinds[start] === 'keyword') {
+    if (kindOf(start) === 'keyword') {
       pos++;
       if (isIdLike(kindAt(pos)) && kindAt(pos) !== 'keyword') checkBareWord(readValue(), 'subgraph name');
       else if (kindAt(pos) === 'keyword' && kindAt(pos + 1) === 'lbrace') pos++;
@@ -796,7 +798,7 @@ export function parseDot(text: string, file = 'topology.dot'): DotParseResult {
     let depth = 0;
     let k = from;
     while (k < count) {
-      const kind = kinds[k];
+      const kind = kindOf(k);
       k++;
       if (kind === 'lbrace') depth++;
       else if (kind === 'rbrace') {
@@ -812,8 +814,8 @@ export function parseDot(text: string, file = 'topology.dot'): DotParseResult {
   function parseGraph(): DotGraph | undefined {
     // Find the header: `[strict] (graph|digraph)`. Anything before it is reported once.
     let header = 0;
-    while (header < count && kinds[header] !== 'lbrace' && !(keywordAt(header) === 'strict' || keywordAt(header) === 'digraph' || keywordAt(header) === 'graph')) header++;
-    if (header < count && kinds[header] === 'lbrace') header = count;
+    while (header < count && kindOf(header) !== 'lbrace' && !(keywordAt(header) === 'strict' || keywordAt(header) === 'digraph' || keywordAt(header) === 'graph')) header++;
+    if (header < count && kindOf(header) === 'lbrace') header = count;
     let strictSpan: Span | undefined;
     let keywordSpan: Span;
     if (header < count) {
@@ -843,7 +845,7 @@ export function parseDot(text: string, file = 'topology.dot'): DotParseResult {
       }
     } else {
       // No header keyword at all: read the first `{ … }` as the graph if there is one.
-      const brace = kinds.indexOf('lbrace');
+      const brace = codes.indexOf(dotTokenKinds.indexOf('lbrace'));
       if (brace < 0) {
         fail(count > 0 ? spanAt(0) : { start: 0, end: 0 }, count > 0
           ? `Expected \`digraph\`, found ${describe(0)}; a topology is one \`digraph <name> { … }\`.`
