@@ -329,28 +329,30 @@ export function parseDot(text: string, file = 'topology.dot'): DotParseResult {
    */
   // The list being read is gathered here, then copied into an `AttributeList` of exactly its size.
   const listAttributes: DotAttribute[] = [];
+  /** How many of `listAttributes` belong to the list being read (the rest are stale). */
+  let listCount = 0;
   const listIndex = new Map<string, number>();
   function collectAttribute(attribute: DotAttribute): void {
     const name = attribute.key;
     let at = -1;
-    if (listAttributes.length > AttributeList.indexFrom) at = listIndex.get(name) ?? -1;
-    else for (let i = 0; i < listAttributes.length; i++) if (listAttributes[i].key === name) at = i;
+    if (listCount > AttributeList.indexFrom) at = listIndex.get(name) ?? -1;
+    else for (let i = 0; i < listCount; i++) if (listAttributes[i].key === name) at = i;
     if (at >= 0) {
       listAttributes[at] = attribute;
       return;
     }
-    listAttributes.push(attribute);
-    if (listAttributes.length > AttributeList.indexFrom) {
-      if (listIndex.size === 0) listAttributes.forEach((a, i) => listIndex.set(a.key, i));
-      else listIndex.set(name, listAttributes.length - 1);
+    listAttributes[listCount++] = attribute;
+    if (listCount > AttributeList.indexFrom) {
+      if (listIndex.size === 0) for (let i = 0; i < listCount; i++) listIndex.set(listAttributes[i].key, i);
+      else listIndex.set(name, listCount - 1);
     }
   }
   function finishList(): AttributeList {
-    return new AttributeList(listAttributes.slice());
+    return new AttributeList(listAttributes.slice(0, listCount));
   }
 
   function parseAttributeLists(fromDefault: boolean): AttributeList {
-    listAttributes.length = 0;
+    listCount = 0;
     if (listIndex.size > 0) listIndex.clear(); // (clearing allocates a new table even when empty)
     let end = pos > 0 ? ends[pos - 1] : 0;
     while (kindAt(pos) === 'lbracket') {
@@ -461,26 +463,37 @@ export function parseDot(text: string, file = 'topology.dot'): DotParseResult {
     explicit?: ReadonlyMap<string, DotAttribute>,
     statement?: Span,
   ): NodeBuilder {
-    let node = nodes.get(read.value);
-    if (node === undefined) {
-      // Arrays start as literals sized to what they hold: most nodes have one statement.
-      node = {
-        id: read.value,
-        span: read.span,
-        quoted: read.kind === 'string',
-        attrs: explicit === undefined || explicit.size === 0 ? defaults : defaults.size === 0 ? explicit : layered(defaults, explicit),
-        occurrences: [read.span],
-        statements: statement === undefined ? [] : [statement],
-      };
-      if (idError !== undefined) node.idError = idError;
-      nodes.set(read.value, node);
-    } else {
-      node.occurrences.push(read.span);
-      if (statement !== undefined) node.statements.push(statement);
-    }
+    const node = nodes.get(read.value);
+    if (node === undefined) return addNode(read, idError, defaults, explicit, statement);
+    node.occurrences.push(read.span);
+    if (statement !== undefined) node.statements.push(statement);
     collect(read.value);
     return node;
   }
+
+  /** A node named for the first time (the caller knows it is new). */
+  function addNode(
+    read: ReadValue,
+    idError: NodeBuilder['idError'],
+    defaults: ReadonlyMap<string, DotAttribute>,
+    explicit?: ReadonlyMap<string, DotAttribute>,
+    statement?: Span,
+  ): NodeBuilder {
+    // Arrays start as literals sized to what they hold: most nodes have one statement.
+    const node: NodeBuilder = {
+      id: read.value,
+      span: read.span,
+      quoted: read.kind === 'string',
+      attrs: explicit === undefined || explicit.size === 0 ? defaults : defaults.size === 0 ? explicit : layered(defaults, explicit),
+      occurrences: [read.span],
+      statements: statement === undefined ? [] : [statement],
+    };
+    if (idError !== undefined) node.idError = idError;
+    nodes.set(read.value, node);
+    collect(read.value);
+    return node;
+  }
+
 
   /** A node statement with attributes for a node that already exists (E§13 re-declaration). */
   function redeclareNode(existing: NodeBuilder, read: ReadValue, defaults: ReadonlyMap<string, DotAttribute>, explicit: ReadonlyMap<string, DotAttribute>, statement: Span): void {
@@ -643,7 +656,7 @@ export function parseDot(text: string, file = 'topology.dot'): DotParseResult {
     const attrs = parseAttributeLists(false);
     const statement = { start: first.span.start, end: listEnd };
     const known = nodes.get(first.read.value);
-    if (known === undefined) mentionNode(first.read, idError, scope.node, attrs, statement);
+    if (known === undefined) addNode(first.read, idError, scope.node, attrs, statement);
     else redeclareNode(known, first.read, scope.node, attrs, statement);
     return true;
   }
