@@ -4,6 +4,7 @@
  * clearing after a fix, a deletion or a rename, watched-file changes, multi-root and nested
  * bundles, open documents over disk, and the user's settings. See support/scenario.ts.
  */
+import { reviewerCard, writerCard } from './support/cards';
 import { runScenario, type Scenario } from './support/scenario';
 
 const topology = `//- topology.dot
@@ -14,37 +15,9 @@ digraph g {
 }
 `;
 
-const writer = (outputType = 'markdown', extra = ''): string => `//- cards/writer@1.0.0.yaml
-id: writer
-name: Writer
-type: agent
-phase: implementation
-action: write
-spec: Writes the draft of the document from the brief it is given.
-inputs: []
-outputs:
-  - name: draft
-    type: ${outputType}
-${extra}version: 1.0.0
-`;
+const writer = (outputType = 'markdown', extra = ''): string => writerCard({ outputType, extra });
 
-const reviewer = (inputType = 'markdown', annotation = ''): string => `//- cards/reviewer@1.0.0.yaml
-id: reviewer
-name: Reviewer
-type: agent
-phase: testing
-action: review
-spec: Reviews the draft and writes a report of what should change.
-inputs:
-  - name: draft
-    type: ${inputType}
-outputs:
-  - name: report
-    type: report
-dependencies: [writer]
-${annotation}cannot: [acceptance-criteria]
-version: 1.0.0
-`;
+const reviewer = (inputType = 'markdown', annotation = ''): string => reviewerCard({ inputType, extra: `${annotation}cannot: [acceptance-criteria]\n` });
 
 const clean = topology + writer() + reviewer();
 

@@ -3,38 +3,10 @@
  * expected answer (support/features.ts). These test the plumbing (positions, URIs, conversion,
  * edits with versions, refusals); the features' own behaviour is tested in shared/test.
  */
+import { reviewerCard, writerCard as writer } from './support/cards';
 import { checkFeature, type FeatureCase } from './support/features';
 
-const writerCard = `//- cards/writer@1.0.0.yaml
-id: writer
-name: Writer
-type: agent
-phase: implementation
-action: write
-spec: Writes the draft of the document from the brief it is given.
-inputs: []
-outputs:
-  - name: draft
-    type: markdown
-version: 1.0.0
-`;
-
-const reviewerCard = (dependencies = '[writer]'): string => `//- cards/reviewer@1.0.0.yaml
-id: reviewer
-name: Reviewer
-type: agent
-phase: testing
-action: review
-spec: Reviews the draft and writes a report of what should change.
-inputs:
-  - name: draft
-    type: markdown
-outputs:
-  - name: report
-    type: report
-dependencies: ${dependencies}
-version: 1.0.0
-`;
+const writerCard = writer();
 
 const cards = writerCard + reviewerCard();
 
@@ -113,7 +85,7 @@ const cases: FeatureCase[] = [
       after:
         topology('  writer [card="author@1.0.0"];\n  reviewer [card="reviewer@1.0.0"];\n  writer -> reviewer;') +
         writerCard.replace('id: writer', 'id: author').replace('//- cards/writer@1.0.0.yaml', '//- cards/author@1.0.0.yaml') +
-        reviewerCard('[author]'),
+        reviewerCard({ dependencies: '[author]' }),
     },
   },
   {
@@ -147,8 +119,8 @@ const cases: FeatureCase[] = [
   },
   {
     name: 'a quick fix in a card removes a dependency no edge supplies',
-    fixture: topology('  writer [card="writer@1.0.0"];\n  reviewer [card="reviewer@1.0.0"];') + writerCard + reviewerCard('[$0writer]'),
-    expect: { request: 'codeAction', title: 'Remove `writer` from the dependencies', after: reviewerCard('[]') },
+    fixture: topology('  writer [card="writer@1.0.0"];\n  reviewer [card="reviewer@1.0.0"];') + writerCard + reviewerCard({ dependencies: '[$0writer]' }),
+    expect: { request: 'codeAction', title: 'Remove `writer` from the dependencies', after: reviewerCard({ dependencies: '[]' }) },
   },
   {
     name: 'fix all renames every unusable node id',

@@ -10,43 +10,18 @@ import { fileURLToPath } from 'node:url';
 import type { CodeAction, CompletionList, Diagnostic, Range } from 'vscode-languageserver-protocol/node';
 import { parseFixture } from '../../shared/test/support/fixture';
 import { lineIndex } from '../../shared/src/text';
+import { reviewerCard, writerCard } from './support/cards';
 import { bundledEntry, errorLogs, startSession, type Session, type SessionOptions } from './support/lsp-client';
 
-const bundle = `//- topology.dot
+const topologyText = `//- topology.dot
 digraph g {
   writer [card="writer@1.0.0"];
   reviewer [card="reviewer@1.0.0"];
   writer -> reviewer;
 }
-//- cards/writer@1.0.0.yaml
-id: writer
-name: Writer
-type: agent
-phase: implementation
-action: write
-spec: Writes the draft of the document from the brief it is given.
-inputs: []
-outputs:
-  - name: draft
-    type: markdown
-risk_markers: [irreversible-action]
-version: 1.0.0
-//- cards/reviewer@1.0.0.yaml
-id: reviewer
-name: Reviewer
-type: agent
-phase: testing
-action: review
-spec: Reviews the draft and writes a report of what should change.
-inputs:
-  - name: draft
-    type: markdown
-outputs:
-  - name: report
-    type: report
-dependencies: [writer]
-version: 1.0.0
 `;
+
+const bundle = topologyText + writerCard({ extra: 'risk_markers: [irreversible-action]\n' }) + reviewerCard();
 
 interface Opened {
   readonly dir: string;

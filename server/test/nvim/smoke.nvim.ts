@@ -10,42 +10,18 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseFixture } from '../../../shared/test/support/fixture';
+import { reviewerCard, writerCard } from '../support/cards';
 import { bundledEntry } from '../support/lsp-client';
 
-const bundle = `//- topology.dot
+const topologyText = `//- topology.dot
 digraph g {
   writer [card="writer@1.0.0"];
   reviewer [card="reviewer@2.0.0"];
   writer -> reviewer;
 }
-//- cards/writer@1.0.0.yaml
-id: writer
-name: Writer
-type: agent
-phase: implementation
-action: write
-spec: Writes the draft of the document from the brief it is given.
-inputs: []
-outputs:
-  - name: draft
-    type: markdown
-version: 1.0.0
-//- cards/reviewer@1.0.0.yaml
-id: reviewer
-name: Reviewer
-type: agent
-phase: testing
-action: review
-spec: Reviews the draft and writes a report of what should change.
-inputs:
-  - name: draft
-    type: markdown
-outputs:
-  - name: report
-    type: report
-dependencies: [writer]
-version: 1.0.0
 `;
+
+const bundle = topologyText + writerCard() + reviewerCard();
 
 /** `<file>|<code>|<severity 1-4>|<line>:<col>` (0-based), as probe.lua prints them. */
 const expected = [

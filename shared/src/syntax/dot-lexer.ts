@@ -58,11 +58,23 @@ function isWhitespace(c: number): boolean {
 
 /** True when `text` (already known to be an id) is a DOT keyword, compared case-insensitively. */
 export function isDotKeyword(text: string): boolean {
-  if (text.length < 4 || text.length > 8) return false;
-  const first = text.charCodeAt(0) | 32; // d, e, g, n, s
-  if (first !== 100 && first !== 101 && first !== 103 && first !== 110 && first !== 115) return false;
-  return keywordSet.has(text.toLowerCase());
+  return isKeywordAt(text, 0, text.length);
 }
+
+/** `isDotKeyword` on `text.slice(start, end)`, without making the slice for the ids that cannot be one. */
+function isKeywordAt(text: string, start: number, end: number): boolean {
+  const length = end - start;
+  if (length < 4 || length > 8) return false;
+  const first = text.charCodeAt(start) | 32; // d, e, g, n, s
+  if (first !== 100 && first !== 101 && first !== 103 && first !== 110 && first !== 115) return false;
+  return keywordSet.has(text.slice(start, end).toLowerCase());
+}
+
+/** The one-character tokens. */
+const punctuation: readonly (readonly [string, DotTokenKind])[] = [
+  ['{', 'lbrace'], ['}', 'rbrace'], ['[', 'lbracket'], [']', 'rbracket'], [';', 'semicolon'],
+  [',', 'comma'], ['=', 'equals'], [':', 'colon'], ['+', 'plus'],
+];
 
 /** Character classes of the ASCII range, for the lexer's first look at a character. */
 const otherClass = 0;
@@ -77,7 +89,7 @@ const asciiClass: Uint8Array = (() => {
     else if (isDotIdStart(c)) classes[c] = idStartClass;
     else if (isDigit(c)) classes[c] = digitClass;
   }
-  for (const character of '{}[];,=:+') classes[character.charCodeAt(0)] = punctuationClass;
+  for (const [character] of punctuation) classes[character.charCodeAt(0)] = punctuationClass;
   return classes;
 })();
 
@@ -101,11 +113,7 @@ const code = {
 /** The one-character tokens' codes, by character code (looked up once per punctuation token). */
 const punctuationCodes: Uint8Array = (() => {
   const table = new Uint8Array(128);
-  const entries: readonly [string, DotTokenKind][] = [
-    ['{', 'lbrace'], ['}', 'rbrace'], ['[', 'lbracket'], [']', 'rbracket'], [';', 'semicolon'],
-    [',', 'comma'], ['=', 'equals'], [':', 'colon'], ['+', 'plus'],
-  ];
-  for (const [character, kind] of entries) table[character.charCodeAt(0)] = codeOf(kind);
+  for (const [character, kind] of punctuation) table[character.charCodeAt(0)] = codeOf(kind);
   return table;
 })();
 
@@ -422,15 +430,6 @@ export function lexDot(text: string, file = 'topology.dot'): DotLexResult {
     fail({ start: from, end: from + 1 }, 'This string is never closed; add the missing `"` (a `"` inside a string is written `\\"`).');
     return end;
   }
-}
-
-/** `isDotKeyword` on `text.slice(start, end)`, without making the slice for the ids that cannot be one. */
-function isKeywordAt(text: string, start: number, end: number): boolean {
-  const length = end - start;
-  if (length < 4 || length > 8) return false;
-  const first = text.charCodeAt(start) | 32;
-  if (first !== 100 && first !== 101 && first !== 103 && first !== 110 && first !== 115) return false;
-  return keywordSet.has(text.slice(start, end).toLowerCase());
 }
 
 /** The kind of token `index`. */
