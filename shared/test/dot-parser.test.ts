@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import { assertDiagnostics, parseFixture } from './support/fixture';
 import { parseDot } from '../src/syntax/dot-parser';
 import { lexDot, tokenAt } from '../src/syntax/dot-lexer';
-import type { DotAttributes, DotParseResult } from '../src/syntax/dot-model';
+import { DotTokenCode, dotTokenKinds, type DotAttributes, type DotParseResult } from '../src/syntax/dot-model';
 
 interface ParseCase {
   readonly fixture: string;
@@ -762,6 +762,20 @@ describe('DOT parser (E§13)', () => {
         'semicolon:;', 'comma:,', 'equals:=', 'rbrace:}',
       ],
     );
+  });
+
+  it('numbers its token kind codes as the table stores them', () => {
+    const byName: Record<string, DotTokenCode> = {
+      id: DotTokenCode.Id, number: DotTokenCode.Number, string: DotTokenCode.String, html: DotTokenCode.Html, keyword: DotTokenCode.Keyword,
+      arrow: DotTokenCode.Arrow, line: DotTokenCode.Line, lbrace: DotTokenCode.LBrace, rbrace: DotTokenCode.RBrace,
+      lbracket: DotTokenCode.LBracket, rbracket: DotTokenCode.RBracket, semicolon: DotTokenCode.Semicolon, comma: DotTokenCode.Comma,
+      equals: DotTokenCode.Equals, colon: DotTokenCode.Colon, plus: DotTokenCode.Plus, 'hash-comment': DotTokenCode.HashComment,
+      'line-comment': DotTokenCode.LineComment, 'block-comment': DotTokenCode.BlockComment, unknown: DotTokenCode.Unknown,
+    };
+    assert.deepEqual(dotTokenKinds.map((kind) => byName[kind]), dotTokenKinds.map((_, code) => code));
+    const table = lexDot('digraph g { a -> b [x=1] }').table;
+    assert.deepEqual([...table.kinds], [DotTokenCode.Keyword, DotTokenCode.Id, DotTokenCode.LBrace, DotTokenCode.Id, DotTokenCode.Arrow, DotTokenCode.Id,
+      DotTokenCode.LBracket, DotTokenCode.Id, DotTokenCode.Equals, DotTokenCode.Number, DotTokenCode.RBracket, DotTokenCode.RBrace]);
   });
 
   it('never throws and keeps every range inside the text, whatever the input', () => {

@@ -74,6 +74,19 @@ export const dotTokenKinds = [
 
 export type DotTokenKind = (typeof dotTokenKinds)[number];
 
+/**
+ * The same codes by name, for code that compares kinds in a hot loop: `table.kinds[i] ===
+ * DotTokenCode.Arrow` is one comparison, where `tokenKind` first looks the name up. The bundler
+ * and the compiler write the numbers in place. A test checks them against `dotTokenKinds`.
+ */
+export const enum DotTokenCode {
+  Id, Number, String, Html, Keyword,
+  Arrow, Line,
+  LBrace, RBrace, LBracket, RBracket, Semicolon, Comma, Equals, Colon, Plus,
+  HashComment, LineComment, BlockComment,
+  Unknown,
+}
+
 export interface DotToken {
   readonly kind: DotTokenKind;
   readonly span: Span;

@@ -20,7 +20,7 @@ import { diagnosticInfo } from '../diagnostics';
 import type { Span } from '../text';
 import { suggestNodeId } from '../compile/attractor-table';
 import { lexDot, maxParseErrors, tokenFlag, tokenSpan, tokenText, tokenValue, type DotLexResult } from './dot-lexer';
-import { dotTokenKinds, type DotAttribute, type DotEdge, type DotGraph, type DotNode, type DotParseResult, type DotTokenKind } from './dot-model';
+import { DotTokenCode as Code, type DotAttribute, type DotEdge, type DotGraph, type DotNode, type DotParseResult } from './dot-model';
 
 /** Subgraphs nested deeper than this are a parse error (E§2). */
 export const maxSubgraphDepth = 100;
@@ -32,8 +32,6 @@ export function parseDot(text: string, file = 'topology.dot'): DotParseResult {
   const lexed = lexDot(text, file);
   const table = lexed.table;
   const codes = table.kinds;
-  /** The kind of token `index` (which must exist). */
-  const kindOf = (index: number): DotTokenKind => dotTokenKinds[codes[index]];
   const starts = table.starts;
   const ends = table.ends;
   const count = table.count;
@@ -100,11 +98,8 @@ export function parseDot(text: string, file = 'topology.dot'): DotParseResult {
     }
     return false;
   }
-  function kindAt(index: number): DotTokenKind | undefined {
-    return index < count ? kindOf(index) : undefined;
-  }
   function keywordAt(index: number): string | undefined {
-    return index < count && kindOf(index) === 'keyword' ? textAt(index).toLowerCase() : undefined;
+    return index < count && codes[index] === Code.Keyword ? textAt(index).toLowerCase() : undefined;
   }
   function describe(index: number): string {
     if (index >= count) return 'the end of the file';
@@ -113,13 +108,13 @@ export function parseDot(text: string, file = 'topology.dot'): DotParseResult {
     return `\`${shown.replace(/[\r\n]+/g, ' ')}\``;
   }
   /** A token that may begin a statement when it opens a line. */
-  function canStartStatement(kind: DotTokenKind | undefined): boolean {
-    return kind === 'id' || kind === 'number' || kind === 'string' || kind === 'html' || kind === 'keyword' || kind === 'lbrace';
+  function canStartStatement(kind: number | undefined): boolean {
+    return kind === Code.Id || kind === Code.Number || kind === Code.String || kind === Code.Html || kind === Code.Keyword || kind === Code.LBrace;
   }
   /** A value after `=` that sits on the next line and is really the start of something else. */
   function valueLooksMissing(index: number): boolean {
-    const after = kindAt(index + 1);
-    return (after === 'equals' || after === 'arrow' || after === 'line' || after === 'lbracket') && startsLine(index);
+    const after = codes[index + 1];
+    return (after === Code.Equals || after === Code.Arrow || after === Code.Line || after === Code.LBracket) && startsLine(index);
   }
 
   // ------------------------------------------------------------------ recovery
@@ -133,23 +128,23 @@ export function parseDot(text: string, file = 'topology.dot'): DotParseResult {
     let braces = 0;
     let brackets = 0;
     while (pos < count) {
-      const kind = kindOf(pos);
+      const kind = codes[pos];
       if (pos > statementStart && braces === 0 && brackets === 0 && canStartStatement(kind) && startsLine(pos)) return;
       switch (kind) {
-        case 'rbrace':
+        case Code.RBrace:
           if (braces === 0) return;
           braces--;
           break;
-        case 'lbrace':
+        case Code.LBrace:
           braces++;
           break;
-        case 'lbracket':
+        case Code.LBracket:
           brackets++;
           break;
-        case 'rbracket':
+        case Code.RBracket:
           if (brackets > 0) brackets--;
           break;
-        case 'semicolon':
+        case Code.Semicolon:
           if (braces === 0 && brackets === 0) {
             pos++;
             return;
@@ -165,8 +160,8 @@ export function parseDot(text: string, file = 'topology.dot'): DotParseResult {
   /** Skips a broken attribute to the next `,`, `;` or `]` of its list (not consumed), or to what ends the list. */
   function skipAttribute(): void {
     while (pos < count) {
-      const k = kindOf(pos);
-      if (k === 'comma' || k === 'semicolon' || k === 'rbracket' || k === 'rbrace' || k === 'lbrace' || k === 'arrow' || k === 'line') return;
+      const k = codes[pos];
+      if (k === Code.Comma || k === Code.Semicolon || k === Code.RBracket || k === Code.RBrace || k === Code.LBrace || k === Code.Arrow || k === Code.Line) return;
       pos++;
     }
   }
@@ -176,13 +171,13 @@ export function parseDot(text: string, file = 'topology.dot'): DotParseResult {
   /** Reads one ID at `pos` (id, number, string, HTML-like literal or keyword), joining `"a" + "b"`. */
   function readValue(): ReadValue {
     const first = pos++;
-    const kind = kindOf(first);
+    const kind = codes[first];
     let value = tokenValue(table, first);
     let end = ends[first];
-    if (kind === 'string') {
+    if (kind === Code.String) {
       let parts: string[] | undefined;
-      while (kindAt(pos) === 'plus') {
-        if (kindAt(pos + 1) !== 'string') {
+      while (codes[pos] === Code.Plus) {
+        if (codes[pos + 1] !== Code.String) {
           fail(spanAt(pos), `A \`+\` joins two quoted strings, but ${describe(pos + 1)} follows it; quote that value too, or remove the \`+\`.`);
           pos++;
           break;
@@ -203,7 +198,7 @@ export function parseDot(text: string, file = 'topology.dot'): DotParseResult {
    */
   function readAttributeValue(): ReadValue {
     const value = readValue();
-    if (value.kind !== 'id' && value.kind !== 'number') {
+    if (value.kind !== Code.Id && value.kind !== Code.Number) {
       checkBareWord(value, 'value');
       return value;
     }
@@ -211,9 +206,9 @@ export function parseDot(text: string, file = 'topology.dot'): DotParseResult {
     let glued = false;
     let unreadable = false;
     while (pos < count && starts[pos] === end) {
-      const next = kindOf(pos);
-      if (next === 'unknown') unreadable = true;
-      else if (next !== 'number' && next !== 'id' && next !== 'keyword') break;
+      const next = codes[pos];
+      if (next === Code.Unknown) unreadable = true;
+      else if (next !== Code.Number && next !== Code.Id && next !== Code.Keyword) break;
       end = ends[pos];
       glued = true;
       pos++;
@@ -227,8 +222,8 @@ export function parseDot(text: string, file = 'topology.dot'): DotParseResult {
     return { kind: value.kind, span: { start: value.span.start, end }, value: written, hyphenated: false };
   }
 
-  function isIdLike(kind: DotTokenKind | undefined): boolean {
-    return kind === 'id' || kind === 'number' || kind === 'string' || kind === 'html' || kind === 'keyword';
+  function isIdLike(kind: number | undefined): boolean {
+    return kind === Code.Id || kind === Code.Number || kind === Code.String || kind === Code.Html || kind === Code.Keyword;
   }
 
   /** Reports an id that stands where a node belongs but is not DOT: `code-builder`, or a keyword. */
@@ -239,7 +234,7 @@ export function parseDot(text: string, file = 'topology.dot'): DotParseResult {
       fail(t.span, `The node id \`${written}\` contains \`-\`, which DOT does not allow in a bare id; rename the node to \`${suggestion}\` everywhere it appears.`);
       return 'hyphenated';
     }
-    if (t.kind === 'keyword') {
+    if (t.kind === Code.Keyword) {
       const written = writtenOf(t);
       const suggestion = suggestNodeId(written, (candidate) => nodes.has(candidate));
       fail(t.span, `\`${written}\` is a DOT keyword, so it cannot name a node here; rename the node, e.g. to \`${suggestion}\`, everywhere it appears.`);
@@ -277,15 +272,19 @@ export function parseDot(text: string, file = 'topology.dot'): DotParseResult {
    */
   const keyNames = new Map<string, string>();
   const frequentKeys: string[] = [];
+  /** The first code unit of each of `frequentKeys`, compared before the rest. */
+  const frequentFirsts: number[] = [];
   /** Reads an attribute name at `pos`: `readValue`, with the name's string shared. */
   function readKey(): ReadValue {
-    if (kindOf(pos) === 'id' && tokenFlag(table, pos) === undefined) {
+    if (codes[pos] === Code.Id && tokenFlag(table, pos) === undefined) {
       const start = starts[pos];
-      const size = ends[pos] - start;
-      for (const known of frequentKeys) {
-        if (known.length === size && text.startsWith(known, start)) {
-          const index = pos++;
-          return { kind: 'id', span: spanAt(index), value: known, hyphenated: false };
+      const end = ends[pos];
+      const first = text.charCodeAt(start);
+      for (let k = 0; k < frequentKeys.length; k++) {
+        const known = frequentKeys[k];
+        if (frequentFirsts[k] === first && known.length === end - start && text.startsWith(known, start)) {
+          pos++;
+          return { kind: Code.Id, span: { start, end }, value: known, hyphenated: false };
         }
       }
     }
@@ -294,7 +293,10 @@ export function parseDot(text: string, file = 'topology.dot'): DotParseResult {
     const known = keyNames.get(key.value);
     if (known !== undefined) return { ...key, value: known };
     keyNames.set(key.value, key.value);
-    if (frequentKeys.length < 16) frequentKeys.push(key.value);
+    if (frequentKeys.length < 16 && key.value.length > 0) {
+      frequentKeys.push(key.value);
+      frequentFirsts.push(key.value.charCodeAt(0));
+    }
     return key;
   }
 
@@ -355,7 +357,7 @@ export function parseDot(text: string, file = 'topology.dot'): DotParseResult {
     listCount = 0;
     if (listIndex.size > 0) listIndex.clear(); // (clearing allocates a new table even when empty)
     let end = pos > 0 ? ends[pos - 1] : 0;
-    while (kindAt(pos) === 'lbracket') {
+    while (codes[pos] === Code.LBracket) {
       const open = pos++;
       end = ends[open];
       let closed = false;
@@ -365,35 +367,35 @@ export function parseDot(text: string, file = 'topology.dot'): DotParseResult {
           listEnd = end;
           return finishList();
         }
-        const kind = kindOf(pos);
+        const kind = codes[pos];
         switch (kind) {
-          case 'rbracket':
+          case Code.RBracket:
             end = ends[pos];
             pos++;
             closed = true;
             break;
-          case 'comma':
-          case 'semicolon':
+          case Code.Comma:
+          case Code.Semicolon:
             end = ends[pos];
             pos++;
             break;
-          case 'rbrace':
-          case 'lbrace':
-          case 'arrow':
-          case 'line':
-          case 'lbracket':
+          case Code.RBrace:
+          case Code.LBrace:
+          case Code.Arrow:
+          case Code.Line:
+          case Code.LBracket:
             fail(spanAt(open), `This \`[\` is never closed before ${describe(pos)}; add \`]\` after the last attribute.`);
             listEnd = end;
             return finishList();
-          case 'unknown':
+          case Code.Unknown:
             pos++;
             skipAttribute();
             break;
-          case 'id':
-          case 'number':
-          case 'string':
-          case 'html':
-          case 'keyword': {
+          case Code.Id:
+          case Code.Number:
+          case Code.String:
+          case Code.Html:
+          case Code.Keyword: {
             if (looksLikeStatementAfter(pos) && startsLine(pos)) {
               fail(spanAt(open), `This \`[\` is never closed before the next statement; add \`]\` after the last attribute.`);
               listEnd = end;
@@ -401,7 +403,7 @@ export function parseDot(text: string, file = 'topology.dot'): DotParseResult {
             }
             const key = readKey();
             const name = key.value;
-            if (kindAt(pos) !== 'equals') {
+            if (codes[pos] !== Code.Equals) {
               fail(pos < count ? spanAt(pos) : key.span, `Expected \`=\` after the attribute name \`${key.value}\`, found ${describe(pos)}; write \`${key.value}=<value>\`.`);
               end = key.span.end;
               skipAttribute();
@@ -409,8 +411,8 @@ export function parseDot(text: string, file = 'topology.dot'): DotParseResult {
             }
             const equals = pos++;
             end = ends[equals];
-            if (!isIdLike(kindAt(pos)) || valueLooksMissing(pos)) {
-              if (kindAt(pos) !== 'unknown') {
+            if (!isIdLike(codes[pos]) || valueLooksMissing(pos)) {
+              if (codes[pos] !== Code.Unknown) {
                 fail(spanAt(equals), `The attribute \`${key.value}\` has no value after \`=\`; write one, e.g. \`${key.value}="…"\`.`);
               }
               skipAttribute();
@@ -423,7 +425,7 @@ export function parseDot(text: string, file = 'topology.dot'): DotParseResult {
               value: value.value,
               keySpan: key.span,
               valueSpan: value.span,
-              quoted: value.kind === 'string',
+              quoted: value.kind === Code.String,
               fromDefault,
             });
             break;
@@ -442,8 +444,8 @@ export function parseDot(text: string, file = 'topology.dot'): DotParseResult {
 
   /** At a line-opening id inside an unclosed list: does a statement (`a ->`, `a [`, `a;`, `a }`) start here? */
   function looksLikeStatementAfter(index: number): boolean {
-    const after = kindAt(index + 1);
-    return after === 'arrow' || after === 'line' || after === 'lbracket' || after === 'semicolon' || after === 'rbrace' || after === undefined;
+    const after = codes[index + 1];
+    return after === Code.Arrow || after === Code.Line || after === Code.LBracket || after === Code.Semicolon || after === Code.RBrace || after === undefined;
   }
 
   // ------------------------------------------------------------------ graph construction
@@ -483,7 +485,7 @@ export function parseDot(text: string, file = 'topology.dot'): DotParseResult {
     const node: NodeBuilder = {
       id: read.value,
       span: read.span,
-      quoted: read.kind === 'string',
+      quoted: read.kind === Code.String,
       attrs: explicit === undefined || explicit.size === 0 ? defaults : defaults.size === 0 ? explicit : layered(defaults, explicit),
       occurrences: [read.span],
       statements: statement === undefined ? [] : [statement],
@@ -555,15 +557,15 @@ export function parseDot(text: string, file = 'topology.dot'): DotParseResult {
 
   function parseStatements(scope: Scope): void {
     while (pos < count) {
-      const kind = kindOf(pos);
-      if (kind === 'rbrace') return;
-      if (kind === 'semicolon') {
+      const kind = codes[pos];
+      if (kind === Code.RBrace) return;
+      if (kind === Code.Semicolon) {
         pos++;
         continue;
       }
       const start = pos;
       if (parseStatement(scope)) {
-        if (kindAt(pos) === 'semicolon') pos++;
+        if (codes[pos] === Code.Semicolon) pos++;
       } else {
         recover(start);
       }
@@ -572,12 +574,12 @@ export function parseDot(text: string, file = 'topology.dot'): DotParseResult {
 
   /** One statement. False when it is broken (already reported) and the caller must recover. */
   function parseStatement(scope: Scope): boolean {
-    const kind = kindOf(pos);
+    const kind = codes[pos];
     switch (kind) {
-      case 'keyword': {
+      case Code.Keyword: {
         const keyword = textAt(pos).toLowerCase();
-        const next = kindAt(pos + 1);
-        if ((keyword === 'node' || keyword === 'edge' || keyword === 'graph') && next === 'lbracket') {
+        const next = codes[pos + 1];
+        if ((keyword === 'node' || keyword === 'edge' || keyword === 'graph') && next === Code.LBracket) {
           pos++;
           const attrs = parseAttributeLists(keyword !== 'graph');
           // Scope maps are replaced, never changed in place: edges and child scopes share them.
@@ -587,26 +589,26 @@ export function parseDot(text: string, file = 'topology.dot'): DotParseResult {
           // (a subgraph's own graph attributes stay in the subgraph, and the flat model drops them)
           return true;
         }
-        if (next === 'equals') return parseGraphAttribute(scope);
-        if ((keyword === 'digraph' || keyword === 'graph') && (next === 'lbrace' || (isIdLike(next) && kindAt(pos + 2) === 'lbrace'))) {
+        if (next === Code.Equals) return parseGraphAttribute(scope);
+        if ((keyword === 'digraph' || keyword === 'graph') && (next === Code.LBrace || (isIdLike(next) && codes[pos + 2] === Code.LBrace))) {
           // read on as a subgraph, so its nodes are kept
           fail(spanAt(pos), `A second graph header \`${textAt(pos)}\` appears inside the graph; close the first graph with \`}\` before it, or move it to its own file.`);
         }
         return parseEndpointStatement(scope);
       }
-      case 'id':
-      case 'number':
-      case 'string':
-      case 'html':
-        if (kindAt(pos + 1) === 'equals') return parseGraphAttribute(scope);
+      case Code.Id:
+      case Code.Number:
+      case Code.String:
+      case Code.Html:
+        if (codes[pos + 1] === Code.Equals) return parseGraphAttribute(scope);
         return parseEndpointStatement(scope);
-      case 'lbrace':
+      case Code.LBrace:
         return parseEndpointStatement(scope);
-      case 'unknown':
+      case Code.Unknown:
         pos++; // already reported by the lexer; the statement after it is still read
         return true;
-      case 'arrow':
-      case 'line':
+      case Code.Arrow:
+      case Code.Line:
         fail(spanAt(pos), `\`${textAt(pos)}\` needs a node on its left; write the source node before it.`);
         return false;
       default:
@@ -620,8 +622,8 @@ export function parseDot(text: string, file = 'topology.dot'): DotParseResult {
     const key = keyRead ?? readValue();
     checkBareWord(key, 'attribute name');
     const equals = pos++; // the caller saw `=`
-    if (!isIdLike(kindAt(pos)) || valueLooksMissing(pos)) {
-      if (kindAt(pos) !== 'unknown') fail(spanAt(equals), `The attribute \`${key.value}\` has no value after \`=\`; write one, e.g. \`${key.value}="…"\`.`);
+    if (!isIdLike(codes[pos]) || valueLooksMissing(pos)) {
+      if (codes[pos] !== Code.Unknown) fail(spanAt(equals), `The attribute \`${key.value}\` has no value after \`=\`; write one, e.g. \`${key.value}="…"\`.`);
       return false;
     }
     const value = readAttributeValue();
@@ -630,7 +632,7 @@ export function parseDot(text: string, file = 'topology.dot'): DotParseResult {
       value: value.value,
       keySpan: key.span,
       valueSpan: value.span,
-      quoted: value.kind === 'string',
+      quoted: value.kind === Code.String,
       fromDefault: false,
     };
     if (scope.depth === 0) graphAttrs.set(key.value, attr);
@@ -641,15 +643,15 @@ export function parseDot(text: string, file = 'topology.dot'): DotParseResult {
   function parseEndpointStatement(scope: Scope): boolean {
     const first = parseEndpoint(scope);
     if (first === undefined) return false;
-    if (first.read !== undefined && kindAt(pos) === 'equals') {
+    if (first.read !== undefined && codes[pos] === Code.Equals) {
       // `"a" + "b" = value`: only now is it clear this was a graph attribute.
       return parseGraphAttribute(scope, first.read);
     }
     const idError = first.read !== undefined ? checkNodeIdToken(first.read) : undefined;
-    const next = kindAt(pos);
-    if (next === 'arrow' || next === 'line') return parseEdgeChain(scope, first, idError);
+    const next = codes[pos];
+    if (next === Code.Arrow || next === Code.Line) return parseEdgeChain(scope, first, idError);
     if (first.read === undefined) return true; // a subgraph statement: its members are in
-    if (next !== 'lbracket') {
+    if (next !== Code.LBracket) {
       mentionNode(first.read, idError, scope.node, undefined, first.span);
       return true;
     }
@@ -665,16 +667,18 @@ export function parseDot(text: string, file = 'topology.dot'): DotParseResult {
     const segments: Endpoint[] = [first];
     if (first.read !== undefined) mentionNode(first.read, firstError, scope.node);
     let broken = false;
-    while (kindAt(pos) === 'arrow' || kindAt(pos) === 'line') {
+    while (codes[pos] === Code.Arrow || codes[pos] === Code.Line) {
       const op = pos++;
-      const opSpan = spanAt(op);
-      const opText = textAt(op);
-      if (kindOf(op) === 'line' && !notDirectedReported) {
+      if (codes[op] === Code.Line && !notDirectedReported) {
         notDirectedReported = true;
+        const opSpan = spanAt(op);
         report('dot/not-directed', () => make('dot/not-directed', '`--` is an undirected edge, and a topology is a directed graph; write `->`.', opSpan));
       }
-      if (!isIdLike(kindAt(pos)) && kindAt(pos) !== 'lbrace') {
-        if (kindAt(pos) !== 'unknown') fail(opSpan, `\`${opText}\` has no node on its right (found ${describe(pos)}); write the target node, or remove the \`${opText}\`.`);
+      if (!isIdLike(codes[pos]) && codes[pos] !== Code.LBrace) {
+        if (codes[pos] !== Code.Unknown) {
+          const opText = textAt(op);
+          fail(spanAt(op), `\`${opText}\` has no node on its right (found ${describe(pos)}); write the target node, or remove the \`${opText}\`.`);
+        }
         broken = true;
         break;
       }
@@ -688,7 +692,7 @@ export function parseDot(text: string, file = 'topology.dot'): DotParseResult {
     }
     let explicit: AttributeList | undefined;
     let end = segments[segments.length - 1].span.end;
-    if (!broken && kindAt(pos) === 'lbracket') {
+    if (!broken && codes[pos] === Code.LBracket) {
       explicit = parseAttributeLists(false);
       end = listEnd;
     }
@@ -724,13 +728,13 @@ export function parseDot(text: string, file = 'topology.dot'): DotParseResult {
 
   /** A node id (with any port specifier skipped) or a subgraph. Undefined when broken (reported). */
   function parseEndpoint(scope: Scope): Endpoint | undefined {
-    const kind = kindOf(pos);
+    const kind = codes[pos];
     const keyword = keywordAt(pos);
-    if (kind === 'lbrace' || keyword === 'subgraph' || ((keyword === 'digraph' || keyword === 'graph') && (kindAt(pos + 1) === 'lbrace' || (isIdLike(kindAt(pos + 1)) && kindAt(pos + 2) === 'lbrace')))) {
+    if (kind === Code.LBrace || keyword === 'subgraph' || ((keyword === 'digraph' || keyword === 'graph') && (codes[pos + 1] === Code.LBrace || (isIdLike(codes[pos + 1]) && codes[pos + 2] === Code.LBrace)))) {
       return parseSubgraph(scope);
     }
     if (!isIdLike(kind)) {
-      if (kind !== 'unknown') fail(spanAt(pos), `Expected a node id, found ${describe(pos)}; write a node id here.`);
+      if (kind !== Code.Unknown) fail(spanAt(pos), `Expected a node id, found ${describe(pos)}; write a node id here.`);
       return undefined;
     }
     const read = readValue();
@@ -745,9 +749,9 @@ export function parseDot(text: string, file = 'topology.dot'): DotParseResult {
    */
   function skipPorts(): number | undefined {
     let end = ends[pos - 1];
-    while (kindAt(pos) === 'colon') {
+    while (codes[pos] === Code.Colon) {
       const colon = pos++;
-      if (!isIdLike(kindAt(pos))) {
+      if (!isIdLike(codes[pos])) {
         fail(spanAt(colon), `Expected a port name after \`:\`, found ${describe(pos)}; remove the \`:\`.`);
         return undefined;
       }
@@ -770,12 +774,12 @@ export function parseDot(text: string, file = 'topology.dot'): DotParseResult {
   function parseSubgraph(scope: Scope): Endpoint | undefined {
     const start = pos;
     const startSpan = spanAt(start);
-    if (kindOf(start) === 'keyword') {
+    if (codes[start] === Code.Keyword) {
       pos++;
-      if (isIdLike(kindAt(pos)) && kindAt(pos) !== 'keyword') checkBareWord(readValue(), 'subgraph name');
-      else if (kindAt(pos) === 'keyword' && kindAt(pos + 1) === 'lbrace') pos++;
+      if (isIdLike(codes[pos]) && codes[pos] !== Code.Keyword) checkBareWord(readValue(), 'subgraph name');
+      else if (codes[pos] === Code.Keyword && codes[pos + 1] === Code.LBrace) pos++;
     }
-    if (kindAt(pos) !== 'lbrace') {
+    if (codes[pos] !== Code.LBrace) {
       fail(startSpan, `Expected \`{\` to open the subgraph, found ${describe(pos)}; add \`{ … }\` after \`${textAt(start)}\`.`);
       return undefined;
     }
@@ -793,7 +797,7 @@ export function parseDot(text: string, file = 'topology.dot'): DotParseResult {
     openSubgraphs--;
     const logEnd = mentionLog.length;
     let end: number;
-    if (kindAt(pos) === 'rbrace') {
+    if (codes[pos] === Code.RBrace) {
       end = ends[pos];
       pos++;
     } else {
@@ -811,10 +815,10 @@ export function parseDot(text: string, file = 'topology.dot'): DotParseResult {
     let depth = 0;
     let k = from;
     while (k < count) {
-      const kind = kindOf(k);
+      const kind = codes[k];
       k++;
-      if (kind === 'lbrace') depth++;
-      else if (kind === 'rbrace') {
+      if (kind === Code.LBrace) depth++;
+      else if (kind === Code.RBrace) {
         depth--;
         if (depth === 0) return k;
       }
@@ -827,8 +831,8 @@ export function parseDot(text: string, file = 'topology.dot'): DotParseResult {
   function parseGraph(): DotGraph | undefined {
     // Find the header: `[strict] (graph|digraph)`. Anything before it is reported once.
     let header = 0;
-    while (header < count && kindOf(header) !== 'lbrace' && !(keywordAt(header) === 'strict' || keywordAt(header) === 'digraph' || keywordAt(header) === 'graph')) header++;
-    if (header < count && kindOf(header) === 'lbrace') header = count;
+    while (header < count && codes[header] !== Code.LBrace && !(keywordAt(header) === 'strict' || keywordAt(header) === 'digraph' || keywordAt(header) === 'graph')) header++;
+    if (header < count && codes[header] === Code.LBrace) header = count;
     let strictSpan: Span | undefined;
     let keywordSpan: Span;
     if (header < count) {
@@ -858,14 +862,14 @@ export function parseDot(text: string, file = 'topology.dot'): DotParseResult {
       }
     } else {
       // No header keyword at all: read the first `{ … }` as the graph if there is one.
-      const brace = codes.indexOf(dotTokenKinds.indexOf('lbrace'));
+      const brace = codes.indexOf(Code.LBrace);
       if (brace < 0) {
         fail(count > 0 ? spanAt(0) : { start: 0, end: 0 }, count > 0
           ? `Expected \`digraph\`, found ${describe(0)}; a topology is one \`digraph <name> { … }\`.`
           : 'The file holds no graph; write `digraph <name> { … }` with one node per card.');
         return undefined;
       }
-      const named = brace > 0 && isIdLike(kindAt(brace - 1)) ? brace - 1 : brace;
+      const named = brace > 0 && isIdLike(codes[brace - 1]) ? brace - 1 : brace;
       fail(spanAt(0), `Expected \`digraph\`, found ${describe(0)}; a topology starts with \`digraph <name> {\`.`);
       keywordSpan = { start: starts[named], end: starts[named] };
       pos = named;
@@ -873,14 +877,14 @@ export function parseDot(text: string, file = 'topology.dot'): DotParseResult {
 
     let name: string | undefined;
     let nameSpan: Span | undefined;
-    if (isIdLike(kindAt(pos)) && (kindAt(pos) !== 'keyword' || kindAt(pos + 1) === 'lbrace')) {
+    if (isIdLike(codes[pos]) && (codes[pos] !== Code.Keyword || codes[pos + 1] === Code.LBrace)) {
       const read = readValue();
       checkBareWord(read, 'graph name');
       name = read.value;
       nameSpan = read.span;
     }
     let open: Span;
-    if (kindAt(pos) === 'lbrace') {
+    if (codes[pos] === Code.LBrace) {
       open = spanAt(pos);
       pos++;
     } else {
@@ -1122,7 +1126,8 @@ class LayeredMap<K, V> implements ReadonlyMap<K, V> {
  * `value` joined, its `span` covering every piece, its kind the first token's, or `string`).
  */
 interface ReadValue {
-  readonly kind: DotTokenKind;
+  /** Its first token's kind code (`DotTokenCode`). */
+  readonly kind: Code;
   readonly span: Span;
   readonly value: string;
   /** An unquoted id across hyphens (`code-builder`), read whole. */
