@@ -19,8 +19,8 @@ import {
   isReservedAttribute,
   suggestNodeId,
 } from '../compile/attractor-table';
-import type { DotAttribute, DotGraph, DotParseResult, DotTokenKind, DotTokenTable } from '../syntax/dot-model';
-import { tokenFlag, tokenKind, tokenSpan, tokenText, tokenValue } from '../syntax/dot-lexer';
+import { DotTokenCode as Code, type DotAttribute, type DotGraph, type DotParseResult, type DotTokenTable } from '../syntax/dot-model';
+import { tokenFlag, tokenSpan, tokenText, tokenValue } from '../syntax/dot-lexer';
 import { checkCondition } from './condition';
 
 /** How many times one code is listed before the rest are folded into one summary (E§9). */
@@ -162,10 +162,14 @@ function checkNodeAttributes(graph: DotGraph, report: Reporter): void {
 
 function checkEdges(graph: DotGraph, report: Reporter): void {
   const outgoing = new Map<string, { target: string; span: Span; guarded: boolean }[]>();
+  // A pipeline repeats a few conditions (`outcome=success`) on many edges: each is parsed once.
+  const problemsOf = new Map<string, ReturnType<typeof checkCondition>>();
   for (const edge of graph.edges) {
     const condition = edge.attrs.get('condition');
     if (condition !== undefined) {
-      for (const problem of checkCondition(condition.value)) {
+      let problems = problemsOf.get(condition.value);
+      if (problems === undefined) problemsOf.set(condition.value, (problems = checkCondition(condition.value)));
+      for (const problem of problems) {
         report.add(
           'attractor/condition-syntax',
           `The condition on edge \`${edge.source} -> ${edge.target}\` does not parse: ${problem.message}`,
@@ -211,7 +215,7 @@ function scanTokens(graph: DotGraph, table: DotTokenTable, text: string, report:
     }
   };
   for (let i = 0; i < count; i++) {
-    if (tokenKind(table, i) !== 'html') continue;
+    if (table.kinds[i] !== Code.Html) continue;
     hashComment(table.starts[i]);
     if (tokenFlag(table, i) !== 'unterminated') {
       report.add('attractor/unsupported-value', 'Attractor has no HTML-like `<…>` values; write the value as a quoted string.', tokenSpan(table, i));
@@ -221,17 +225,17 @@ function scanTokens(graph: DotGraph, table: DotTokenTable, text: string, report:
 
   const nodeIds = new Set(graph.nodes.map((n) => n.id));
   for (let i = 0; i < count; i++) {
-    switch (tokenKind(table, i)) {
-      case 'lbracket':
+    switch (table.kinds[i]) {
+      case Code.LBracket:
         i = scanAttributeList(table, i, text, report) - 1;
         break;
-      case 'plus':
+      case Code.Plus:
         report.add('attractor/unsupported-value', 'Attractor cannot join strings with `+`; write the value as one quoted string.', tokenSpan(table, i));
         break;
-      case 'number':
-        if (kindOf(table, i - 1) === 'equals') checkNumberValue(table, i, report);
+      case Code.Number:
+        if (kindOf(table, i - 1) === Code.Equals) checkNumberValue(table, i, report);
         break;
-      case 'string': {
+      case Code.String: {
         const value = tokenValue(table, i);
         if (nodeIds.has(value) && isNodePosition(table, i)) {
           const written = tokenText(table, i);
@@ -261,14 +265,14 @@ function scanTokens(graph: DotGraph, table: DotTokenTable, text: string, report:
 function isNodePosition(table: DotTokenTable, i: number): boolean {
   const previous = kindOf(table, i - 1);
   const next = kindOf(table, i + 1);
-  if (previous === 'equals' || next === 'equals') return false;
-  if (previous === 'keyword') {
+  if (previous === Code.Equals || next === Code.Equals) return false;
+  if (previous === Code.Keyword) {
     const word = tokenText(table, i - 1).toLowerCase();
     if (word === 'digraph' || word === 'graph' || word === 'subgraph') return false;
   }
-  if (previous === 'arrow' || previous === 'line' || next === 'arrow' || next === 'line') return true;
-  const opensStatement = previous === undefined || previous === 'lbrace' || previous === 'rbrace' || previous === 'semicolon' || previous === 'rbracket';
-  return opensStatement && (next === 'lbracket' || next === 'semicolon' || next === 'rbrace');
+  if (previous === Code.Arrow || previous === Code.Line || next === Code.Arrow || next === Code.Line) return true;
+  const opensStatement = previous === undefined || previous === Code.LBrace || previous === Code.RBrace || previous === Code.Semicolon || previous === Code.RBracket;
+  return opensStatement && (next === Code.LBracket || next === Code.Semicolon || next === Code.RBrace);
 }
 
 /** Walks one `[ … ]` list from its `[` (E§9 attr-separator and value forms); returns the index after it. */
@@ -277,35 +281,35 @@ function scanAttributeList(table: DotTokenTable, open: number, text: string, rep
   let i = open + 1;
   for (;;) {
     if (i >= count) return i;
-    const keyKind = tokenKind(table, i);
-    if (keyKind === 'rbracket') return i + 1;
-    if (!isIdLike(keyKind) || kindOf(table, i + 1) !== 'equals') return skipToClose(table, i);
+    const keyKind = table.kinds[i];
+    if (keyKind === Code.RBracket) return i + 1;
+    if (!isIdLike(keyKind) || kindOf(table, i + 1) !== Code.Equals) return skipToClose(table, i);
     i += 2;
-    if (i >= count || !isIdLike(tokenKind(table, i))) return skipToClose(table, i);
+    if (i >= count || !isIdLike(table.kinds[i])) return skipToClose(table, i);
     const value = i;
-    const valueKind = tokenKind(table, value);
+    const valueKind = table.kinds[value];
     i++;
-    if (valueKind === 'string') {
-      while (kindOf(table, i) === 'plus') {
+    if (valueKind === Code.String) {
+      while (kindOf(table, i) === Code.Plus) {
         report.add('attractor/unsupported-value', 'Attractor cannot join strings with `+`; write the value as one quoted string.', tokenSpan(table, i));
         i++;
-        if (kindOf(table, i) === 'string') i++;
+        if (kindOf(table, i) === Code.String) i++;
       }
-    } else if (valueKind === 'number') {
+    } else if (valueKind === Code.Number) {
       checkNumberValue(table, value, report);
     }
     // `1.0.0` unquoted: the parser reads the glued tokens as one value (and reports it).
     if (isGlued(valueKind)) {
-      while (i < count && starts[i] === ends[i - 1] && isGlued(tokenKind(table, i))) i++;
+      while (i < count && starts[i] === ends[i - 1] && isGlued(table.kinds[i])) i++;
     }
     if (i >= count) return i;
-    const separator = tokenKind(table, i);
-    if (separator === 'comma') {
+    const separator = table.kinds[i];
+    if (separator === Code.Comma) {
       i++;
       continue;
     }
-    if (separator === 'rbracket') return i + 1;
-    if (separator === 'semicolon') {
+    if (separator === Code.RBracket) return i + 1;
+    if (separator === Code.Semicolon) {
       report.add('attractor/attr-separator', 'Attractor needs commas between attributes, and this is a `;`; write `,` instead.', tokenSpan(table, i));
       i++;
       continue;
@@ -326,10 +330,10 @@ function scanAttributeList(table: DotTokenTable, open: number, text: string, rep
 function skipToClose(table: DotTokenTable, from: number): number {
   let i = from;
   while (i < table.count) {
-    const kind = tokenKind(table, i);
+    const kind = table.kinds[i];
     i++;
-    if (kind === 'rbracket') return i;
-    if (kind === 'rbrace' || kind === 'lbrace') return i - 1;
+    if (kind === Code.RBracket) return i;
+    if (kind === Code.RBrace || kind === Code.LBrace) return i - 1;
   }
   return i;
 }
@@ -353,15 +357,16 @@ function checkNumberValue(table: DotTokenTable, index: number, report: Reporter)
   );
 }
 
-function kindOf(table: DotTokenTable, i: number): DotTokenKind | undefined {
-  return i >= 0 && i < table.count ? tokenKind(table, i) : undefined;
+/** The kind code of token `i`, undefined outside the table. */
+function kindOf(table: DotTokenTable, i: number): Code | undefined {
+  return i >= 0 && i < table.count ? table.kinds[i] : undefined;
 }
 
-function isIdLike(kind: DotTokenKind): boolean {
-  return kind === 'id' || kind === 'number' || kind === 'string' || kind === 'html' || kind === 'keyword';
+function isIdLike(kind: Code): boolean {
+  return kind === Code.Id || kind === Code.Number || kind === Code.String || kind === Code.Html || kind === Code.Keyword;
 }
 
-function isGlued(kind: DotTokenKind): boolean {
-  return kind === 'id' || kind === 'number' || kind === 'keyword' || kind === 'unknown';
+function isGlued(kind: Code): boolean {
+  return kind === Code.Id || kind === Code.Number || kind === Code.Keyword || kind === Code.Unknown;
 }
 
