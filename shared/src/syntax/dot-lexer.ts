@@ -17,7 +17,7 @@
 import type { Diagnostic } from '../diagnostics';
 import { diagnosticInfo } from '../diagnostics';
 import type { Span } from '../text';
-import { dotTokenKinds, type DotToken, type DotTokenKind, type DotTokenTable } from './dot-model';
+import { DotTokenCode, dotTokenKinds, type DotToken, type DotTokenKind, type DotTokenTable } from './dot-model';
 
 export interface DotLexResult {
   /** The significant tokens (comments excluded), stored column-wise: what the grammar reads. */
@@ -100,14 +100,14 @@ function codeOf(kind: DotTokenKind): number {
 
 /** The codes the lexer writes, by kind name. */
 const code = {
-  id: codeOf('id'),
-  number: codeOf('number'),
-  string: codeOf('string'),
-  html: codeOf('html'),
-  keyword: codeOf('keyword'),
-  arrow: codeOf('arrow'),
-  line: codeOf('line'),
-  unknown: codeOf('unknown'),
+  id: DotTokenCode.Id,
+  number: DotTokenCode.Number,
+  string: DotTokenCode.String,
+  html: DotTokenCode.Html,
+  keyword: DotTokenCode.Keyword,
+  arrow: DotTokenCode.Arrow,
+  line: DotTokenCode.Line,
+  unknown: DotTokenCode.Unknown,
 } as const;
 
 /** The one-character tokens' codes, by character code (looked up once per punctuation token). */
@@ -444,8 +444,8 @@ export function tokenText(table: DotTokenTable, index: number): string {
 
 /** The value of token `index`, as `DotToken.value` defines it. */
 export function tokenValue(table: DotTokenTable, index: number): string {
-  const kind = tokenKind(table, index);
-  if (kind === 'string' || kind === 'html') {
+  const kind = table.kinds[index];
+  if (kind === DotTokenCode.String || kind === DotTokenCode.Html) {
     if (table.values.size > 0) {
       const special = table.values.get(index);
       if (special !== undefined) return special;
