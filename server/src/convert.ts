@@ -146,8 +146,16 @@ export function toSeverity(severity: Severity): DiagnosticSeverity {
  * `dotparse-error`), as GitHub and VS Code's Markdown preview compute it.
  */
 export function docsAnchor(code: string): string {
-  return code.toLowerCase().replace(/[^a-z0-9 _-]/g, '').replace(/ /g, '-');
+  let anchor = anchors.get(code);
+  if (anchor === undefined) {
+    anchor = code.toLowerCase().replace(/[^a-z0-9 _-]/g, '').replace(/ /g, '-');
+    anchors.set(code, anchor);
+  }
+  return anchor;
 }
+
+/** Anchors by code (the registry's codes: a few dozen). */
+const anchors = new Map<string, string>();
 
 export interface DiagnosticContext {
   readonly files: FileContext;

@@ -12,12 +12,15 @@
  *   `CardReadResult` object from one load to the next, which is what lets the engine reuse
  *   the work keyed on it. A kept read holds no syntax tree: `locate` reads the text again
  *   when its tree is not among the 256 most recently used (`compactRead`);
- * - the engine's own `LoadMemo`, one per bundle (shared/src/bundle/resolve.ts): the topology's
- *   parse and lint by text; each node's pin, each edge's ports and each node's dependencies
- *   while the parsed node or edge reads the same and the card entries it reads are the same
- *   objects; the graph and its reachability by parse; the analysis whole when nothing it reads
- *   changed, else its per-type facts and the criteria-leak similarity scores by spec text;
- * - the LSP form of each diagnostic, in the publisher (./publish.ts).
+ * - the engine's own `LoadMemo`, one per bundle (shared/src/bundle/resolve.ts): the file
+ *   classification while the paths are the same; the topology's parse and lint by text; each
+ *   node's pin, each edge's ports and each node's dependencies while the parsed node or edge
+ *   reads the same and the card entries it reads are the same objects; the graph and its
+ *   reachability by parse; the analysis whole when nothing it reads changed, else its per-type
+ *   and per-card facts, the unchanged findings (as the same objects) and the criteria-leak
+ *   similarity scores by spec text; the sorted order of the findings that stayed;
+ * - each file's line index, while its text is the same;
+ * - the LSP form of each diagnostic and its JSON, in the publisher (./publish.ts).
  *
  * So a card edit re-reads one card and re-checks only the nodes, edges and dependency lists
  * that involve it; a topology edit re-parses the topology and re-checks what follows the edit.
@@ -59,6 +62,8 @@ export interface BundleState {
   readonly memo: LoadMemo;
   /** URIs of the bundle's files by relative path (disk spelling). */
   readonly uris: Map<string, string>;
+  /** The line index of each file's text by relative path, kept while the text is the same (a large topology's takes a scan to build). */
+  readonly lineIndexes: Map<string, LineIndex>;
 }
 
 export interface Snapshot {
@@ -107,6 +112,7 @@ export function addBundle(db: Database, root: string, disk: ReadonlyMap<string, 
     openFiles: new Map(),
     memo: createLoadMemo(),
     uris: new Map(),
+    lineIndexes: new Map(),
   };
   db.bundles.set(root, bundle);
   return bundle;
@@ -195,7 +201,7 @@ export function snapshotOf(db: Database, bundle: BundleState): Snapshot {
   const files = new Map<string, SourceFile>();
   const versions = new Map<string, number>();
   const uris = new Map<string, string>();
-  for (const [relative, file] of bundle.disk) files.set(relative, file);
+  bundle.disk.forEach((file, relative) => files.set(relative, file));
   for (const [file, document] of db.open) {
     const owner = ownerOf(db, file);
     if (!owner || owner.bundle !== bundle || !isBundleFile(owner.relative)) continue;
@@ -214,10 +220,15 @@ export function snapshotOf(db: Database, bundle: BundleState): Snapshot {
   const started = performance.now();
   const result = loadBundle(ordered, { folderName: path.basename(bundle.root), readCard: memoisedReader(bundle), memo: bundle.memo });
   const loadMs = performance.now() - started;
-  for (const relative of [...bundle.cardReads.keys()]) if (!files.has(relative)) bundle.cardReads.delete(relative);
+  // (deleting the current key while iterating a Map is safe)
+  bundle.cardReads.forEach((_, relative) => {
+    if (!files.has(relative)) bundle.cardReads.delete(relative);
+  });
   for (const read of [...bundle.locators.keys()]) if (bundle.cardReads.get(read.file)?.result !== read) bundle.locators.delete(read);
   for (const relative of [...bundle.openFiles.keys()]) if (!versions.has(relative)) bundle.openFiles.delete(relative);
-  const indexes = new Map<string, LineIndex>();
+  bundle.lineIndexes.forEach((index, relative) => {
+    if (files.get(relative)?.text !== index.text) bundle.lineIndexes.delete(relative);
+  });
   const snapshot: Snapshot = {
     bundle,
     revision: bundle.revision,
@@ -227,10 +238,12 @@ export function snapshotOf(db: Database, bundle: BundleState): Snapshot {
     ide: { files, result },
     loadMs,
     lineIndex(relative: string): LineIndex {
-      let index = indexes.get(relative);
-      if (!index) {
-        index = lineIndex(files.get(relative)?.text ?? '');
-        indexes.set(relative, index);
+      const text = files.get(relative)?.text;
+      if (text === undefined) return lineIndex('');
+      let index = bundle.lineIndexes.get(relative);
+      if (index === undefined || index.text !== text) {
+        index = lineIndex(text);
+        bundle.lineIndexes.set(relative, index);
       }
       return index;
     },

@@ -11,10 +11,15 @@
  * reads the latest inputs, so it is never older than the last edit it follows.
  *
  * Conversion is reused too: the engine hands back the same diagnostic object for a finding
- * whose inputs did not change (see `loadBundle`'s memo), and its LSP form, kept per bundle from
- * one publication to the next, is reused while the texts and URIs of the files it points
- * into, the docs link and the client's support are the same; a list of the same LSP objects
- * is seen unchanged at once.
+ * whose inputs did not change (see `loadBundle`'s memo), and its LSP form, kept per bundle (by
+ * diagnostic object, weakly), is reused while the docs link, the client's support and the
+ * URIs of the files it points into are the same and each of those files still reads the same
+ * up to just past the span (a range reads nothing of the text beyond it), so typing near the
+ * end of the topology keeps the LSP form of every finding above the edit. A list of the same
+ * LSP objects is seen unchanged at once. Each kept LSP form also keeps its JSON (UTF-8 bytes),
+ * made when first sent: `send` receives, beside the parameters, a function that gives them as
+ * JSON in pieces, those bytes between a head and a tail (./wire.ts writes them on stream
+ * transports instead of serialising the whole list again).
  */
 import type { Diagnostic as LspDiagnostic, PublishDiagnosticsParams } from 'vscode-languageserver';
 import { applyPolicy, type Diagnostic } from '../../shared/src/diagnostics';
@@ -24,7 +29,12 @@ import type { Settings } from './settings';
 
 export interface PublisherOptions {
   readonly db: Database;
-  readonly send: (params: PublishDiagnosticsParams) => void;
+  /**
+   * Sends one publication. `json()` gives `JSON.stringify(params)` as UTF-8 bytes, in pieces to
+   * be written one after the other, made from the kept JSON of each diagnostic (see ./wire.ts);
+   * a caller may ignore it.
+   */
+  readonly send: (params: PublishDiagnosticsParams, json: () => readonly Uint8Array[]) => void;
   readonly settings: () => Settings;
   readonly support: () => ClientSupport;
   /** The diagnostics page `codeDescription` links point at, if any. */
@@ -53,6 +63,12 @@ interface Published {
   readonly diagnostics: readonly LspDiagnostic[];
 }
 
+/** Clears a file: an empty list, whose JSON is written directly. */
+function sendEmpty(send: PublisherOptions['send'], uri: string): void {
+  const params: PublishDiagnosticsParams = { uri, diagnostics: [] };
+  send(params, () => [Buffer.from(JSON.stringify(params))]);
+}
+
 export function createPublisher(options: PublisherOptions): Publisher {
   const { db, send, log } = options;
   const timers = new Map<string, NodeJS.Timeout>();
@@ -63,11 +79,12 @@ export function createPublisher(options: PublisherOptions): Publisher {
   /** URIs published per bundle root. */
   const urisOf = new Map<string, Set<string>>();
   /**
-   * Per bundle root, the LSP form of the diagnostics of its last publication and what each was
-   * computed from (a Map replaced at each publication, rather than a WeakMap: young weak keys
-   * slow every minor garbage collection).
+   * Per bundle root, the LSP form of each diagnostic published, and what it was computed from.
+   * Weakly held and kept from one publication to the next: an edit adds only the few findings
+   * it made (so few young weak keys for the collector), where rebuilding a table of thousands
+   * per publication would cost more; an entry goes with its diagnostic.
    */
-  const convertedOf = new Map<string, Map<Diagnostic, Converted>>();
+  const convertedOf = new Map<string, WeakMap<Diagnostic, Converted>>();
 
   const drain = (): void => {
     draining = false;
@@ -113,27 +130,21 @@ export function createPublisher(options: PublisherOptions): Publisher {
     return groups;
   };
 
-  /** Converts `d`, reusing its conversion in `before` when still valid, and records it in `after`. */
-  const convertKept = (
-    snapshot: Snapshot,
-    file: string,
-    d: Diagnostic,
-    before: ReadonlyMap<Diagnostic, Converted> | undefined,
-    after: Map<Diagnostic, Converted> | undefined,
-  ): LspDiagnostic => {
+  /** Converts `d`, reusing its conversion in `known` when still valid, and records a new one there (when given). */
+  const convertKept = (snapshot: Snapshot, file: string, d: Diagnostic, known: WeakMap<Diagnostic, Converted> | undefined, record: boolean, prefixes: PrefixCache): Converted => {
     const docsUrl = options.docsUrl();
     const support = options.support();
-    let kept = before?.get(d);
-    if (!kept || kept.file !== file || kept.docsUrl !== docsUrl || kept.support !== support || !sameInputs(snapshot, file, d, kept)) {
+    let kept = known?.get(d);
+    if (!kept || kept.file !== file || kept.docsUrl !== docsUrl || kept.support !== support || !sameInputs(snapshot, file, d, kept, prefixes)) {
       const lsp = toLspDiagnostic(d, file, { files: snapshot, support, ...(docsUrl ? { docsUrl } : {}) });
-      kept = { file, docsUrl, support, ...inputsOf(snapshot, file, d), lsp };
+      kept = { file, docsUrl, support, ...inputsOf(snapshot, file, d), lsp, json: undefined };
+      if (record) known?.set(d, kept);
     }
-    after?.set(d, kept);
-    return kept.lsp;
+    return kept;
   };
 
   const convert = (snapshot: Snapshot, file: string, d: Diagnostic): LspDiagnostic =>
-    convertKept(snapshot, file, d, convertedOf.get(snapshot.bundle.root), undefined);
+    convertKept(snapshot, file, d, convertedOf.get(snapshot.bundle.root), false, createPrefixCache()).lsp;
 
   const publish = (bundle: BundleState): void => {
     const timer = timers.get(bundle.root);
@@ -147,18 +158,21 @@ export function createPublisher(options: PublisherOptions): Publisher {
     // Only files with diagnostics or an open version need a publication; every other file of the
     // bundle shows nothing, which is cleared below when it showed something before.
     const files = new Set<string>([...groups.keys(), ...snapshot.versions.keys()]);
-    const current = new Map<string, { file: string; diagnostics: LspDiagnostic[]; version: number | undefined }>();
-    const before = convertedOf.get(bundle.root);
-    const after = new Map<Diagnostic, Converted>();
+    const current = new Map<string, { file: string; converted: Converted[]; diagnostics: LspDiagnostic[]; version: number | undefined }>();
+    let known = convertedOf.get(bundle.root);
+    if (known === undefined) convertedOf.set(bundle.root, (known = new WeakMap()));
+    const prefixes = createPrefixCache();
     for (const file of files) {
       const list = groups.get(file) ?? [];
-      current.set(snapshot.uri(file), {
-        file,
-        diagnostics: list.map((d) => convertKept(snapshot, file, d, before, after)),
-        version: snapshot.versions.get(file),
-      });
+      const converted: Converted[] = new Array(list.length);
+      const diagnostics: LspDiagnostic[] = new Array(list.length);
+      for (let i = 0; i < list.length; i++) {
+        const kept = convertKept(snapshot, file, list[i], known, true, prefixes);
+        converted[i] = kept;
+        diagnostics[i] = kept.lsp;
+      }
+      current.set(snapshot.uri(file), { file, converted, diagnostics, version: snapshot.versions.get(file) });
     }
-    convertedOf.set(bundle.root, after);
     // Clear what shows nothing now (fixed, deleted, renamed) first: an open document's URI may
     // be spelled differently from the disk file's, and the newer spelling must win.
     const previous = urisOf.get(bundle.root) ?? new Set<string>();
@@ -166,7 +180,7 @@ export function createPublisher(options: PublisherOptions): Publisher {
       if (current.has(uri)) continue;
       if (published.get(uri)?.root === bundle.root) {
         published.delete(uri);
-        send({ uri, diagnostics: [] });
+        sendEmpty(send, uri);
       }
     }
     const now = new Set<string>();
@@ -175,7 +189,9 @@ export function createPublisher(options: PublisherOptions): Publisher {
       const empty = entry.diagnostics.length === 0 && entry.version === undefined;
       const unchanged = before ? before.version === entry.version && sameDiagnostics(before.diagnostics, entry.diagnostics) : empty;
       if (!unchanged) {
-        send({ uri, diagnostics: entry.diagnostics, ...(entry.version !== undefined ? { version: entry.version } : {}) });
+        const params: PublishDiagnosticsParams = { uri, diagnostics: entry.diagnostics, ...(entry.version !== undefined ? { version: entry.version } : {}) };
+        const converted = entry.converted;
+        send(params, () => publicationJson(uri, converted, entry.version));
       }
       if (empty) {
         published.delete(uri);
@@ -216,7 +232,7 @@ export function createPublisher(options: PublisherOptions): Publisher {
       for (const uri of urisOf.get(root) ?? []) {
         if (published.get(uri)?.root !== root) continue;
         published.delete(uri);
-        send({ uri, diagnostics: [] });
+        sendEmpty(send, uri);
       }
       urisOf.delete(root);
     },
@@ -233,30 +249,105 @@ interface Converted {
   readonly file: string;
   readonly docsUrl: string | undefined;
   readonly support: ClientSupport;
-  /** The text of `file`, then of each related location's file (their line indexes make the ranges). */
-  readonly texts: readonly (string | undefined)[];
+  /**
+   * The text of `file`, then of each related location's file (their line indexes make the
+   * ranges), as last checked: a check that passes moves them to the texts it was made against
+   * (they agree where the ranges read, so the conversion holds for both), so an entry keeps
+   * alive only the texts of the last publication that used it, not the one it was made in.
+   */
+  readonly texts: (string | undefined)[];
+  /**
+   * Per text, how much of it the ranges read: the conversion stays valid for any text that
+   * starts with the same `reads[i]` code units (0: it reads nothing of the text).
+   */
+  readonly reads: readonly number[];
   /** The URI of each related location's file. */
   readonly uris: readonly string[];
   readonly lsp: LspDiagnostic;
+  /** `JSON.stringify(lsp)` as UTF-8 bytes, made when first sent (outside the JavaScript heap, so thousands kept cost the collector nothing). */
+  json: Uint8Array | undefined;
 }
 
-function inputsOf(snapshot: Snapshot, file: string, d: Diagnostic): { texts: (string | undefined)[]; uris: string[] } {
+/**
+ * How much of a text a range of `span` reads: positions read the text before them and the code
+ * unit at them (a CRLF pair is never split), so one past the span's last offset.
+ */
+function readLength(span: { start: number; end: number } | undefined): number {
+  return span === undefined ? 0 : Math.max(span.start, span.end) + 1;
+}
+
+function inputsOf(snapshot: Snapshot, file: string, d: Diagnostic): { texts: (string | undefined)[]; reads: number[]; uris: string[] } {
   const texts = [snapshot.files.get(file)?.text];
+  const reads = [readLength(d.location.span)];
   const uris: string[] = [];
   for (const r of d.related ?? []) {
     texts.push(snapshot.files.get(r.file)?.text);
+    reads.push(readLength(r.span));
     uris.push(snapshot.uri(r.file));
   }
-  return { texts, uris };
+  return { texts, reads, uris };
 }
 
-function sameInputs(snapshot: Snapshot, file: string, d: Diagnostic, kept: Converted): boolean {
-  if (snapshot.files.get(file)?.text !== kept.texts[0]) return false;
+function sameInputs(snapshot: Snapshot, file: string, d: Diagnostic, kept: Converted, prefixes: PrefixCache): boolean {
+  const text = snapshot.files.get(file)?.text;
+  if (!sameReading(text, kept.texts[0], kept.reads[0], prefixes)) return false;
   const related = d.related ?? [];
+  if (related.length !== kept.uris.length) return false;
   for (let i = 0; i < related.length; i++) {
-    if (snapshot.files.get(related[i].file)?.text !== kept.texts[i + 1] || snapshot.uri(related[i].file) !== kept.uris[i]) return false;
+    if (snapshot.uri(related[i].file) !== kept.uris[i]) return false;
+    if (!sameReading(snapshot.files.get(related[i].file)?.text, kept.texts[i + 1], kept.reads[i + 1], prefixes)) return false;
   }
+  kept.texts[0] = text;
+  for (let i = 0; i < related.length; i++) kept.texts[i + 1] = snapshot.files.get(related[i].file)?.text;
   return true;
+}
+
+/** True when `now` and `before` agree on their first `length` code units (both absent counts as the same). */
+function sameReading(now: string | undefined, before: string | undefined, length: number, prefixes: PrefixCache): boolean {
+  if (now === before) return true;
+  if (now === undefined || before === undefined) return false;
+  if (length === 0) return true;
+  return prefixes(now, before) >= length;
+}
+
+/** The length of two texts' common prefix, remembered for the pairs of one publication (few: one per edited file). */
+type PrefixCache = (now: string, before: string) => number;
+
+function createPrefixCache(): PrefixCache {
+  const known: { now: string; before: string; length: number }[] = [];
+  return (now, before) => {
+    for (const entry of known) if (entry.now === now && entry.before === before) return entry.length;
+    const length = commonPrefixLength(now, before);
+    known.push({ now, before, length });
+    return length;
+  };
+}
+
+export function commonPrefixLength(a: string, b: string): number {
+  const limit = Math.min(a.length, b.length);
+  // whole chunks first (string comparison is native), then code unit by code unit
+  const chunk = 4096;
+  let i = 0;
+  while (i + chunk <= limit && a.slice(i, i + chunk) === b.slice(i, i + chunk)) i += chunk;
+  while (i < limit && a.charCodeAt(i) === b.charCodeAt(i)) i++;
+  return i;
+}
+
+const comma = Buffer.from(',');
+
+/**
+ * `JSON.stringify` of the publication `{ uri, diagnostics, version? }` as UTF-8 pieces: each
+ * diagnostic's kept JSON between the head and the tail, commas between them.
+ */
+function publicationJson(uri: string, converted: readonly Converted[], version: number | undefined): Uint8Array[] {
+  const parts: Uint8Array[] = [Buffer.from(`{"uri":${JSON.stringify(uri)},"diagnostics":[`)];
+  for (let i = 0; i < converted.length; i++) {
+    const entry = converted[i];
+    if (i > 0) parts.push(comma);
+    parts.push((entry.json ??= Buffer.from(JSON.stringify(entry.lsp))));
+  }
+  parts.push(Buffer.from(`]${version !== undefined ? `,"version":${JSON.stringify(version)}` : ''}}`));
+  return parts;
 }
 
 /** True when two lists show the same thing (compared field by field; cheaper than serialising thousands of them). */

@@ -17,7 +17,8 @@
  * and answers empty.
  *
  * Started as `node server/out/server.js --stdio` (or `--node-ipc` by the VS Code client;
- * `createConnection` reads the transport from argv).
+ * `createConnection` reads the transport from argv, except that on `--stdio` the server
+ * brings its own writer, which writes diagnostics from their kept JSON: ./wire.ts).
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -28,6 +29,7 @@ import {
   DidChangeWatchedFilesNotification,
   FileChangeType,
   ProposedFeatures,
+  StreamMessageWriter,
   TextDocumentSyncKind,
   type ClientCapabilities,
   type Connection,
@@ -42,6 +44,7 @@ import { findRoots, isBundleFile, isFolder, isRootMarker, readBundleFiles, readT
 import { applyChanges, type ClientSupport } from './convert';
 import { registerHandlers, completionTriggers, type FileAt, type ServerContext } from './handlers';
 import { compiled, compiledRequest, report, reportRequest, type BundleParams } from './requests';
+import { createPreparedTexts, preparedEncoder, routeConsole, type PreparedTexts } from './wire';
 
 export const serverName = 'darkprint-language-server';
 export const serverVersion = '0.1.0';
@@ -49,7 +52,11 @@ export const serverVersion = '0.1.0';
 /** Glob patterns of the files (and folders) whose changes on disk matter. */
 export const watchedPatterns: readonly string[] = ['**/*.{dot,gv,yaml,yml,json}', '**/cards', '**/ontology'];
 
-export function startServer(connection: Connection): void {
+/**
+ * Serves `connection`. `prepared`, when the connection's writer reads it (./wire.ts), receives
+ * the JSON of each diagnostics publication so that it is written without serialising the list.
+ */
+export function startServer(connection: Connection, prepared?: PreparedTexts): void {
   const log = (message: string): void => {
     try {
       connection.console.error(message);
@@ -83,7 +90,10 @@ export function startServer(connection: Connection): void {
   const defaultDocsUrl = findDocs();
   const publisher: Publisher = createPublisher({
     db,
-    send: (params) => void connection.sendDiagnostics(params),
+    send: (params, json) => {
+      prepared?.prepare(params, json);
+      void connection.sendDiagnostics(params);
+    },
     settings: () => settings,
     support: () => support,
     docsUrl: () => settings.docsUrl ?? defaultDocsUrl,
@@ -482,7 +492,17 @@ function findDocs(): string | undefined {
 }
 
 function main(): void {
-  const connection = createConnection(ProposedFeatures.all);
+  // On --stdio the writer is ours (same framing, prepared publications written from their JSON);
+  // every other transport is the one `createConnection` picks from argv.
+  const stdio = process.argv.slice(2).includes('--stdio');
+  const prepared = stdio ? createPreparedTexts() : undefined;
+  // Input stays the stream: given a stream, `createConnection` also ends the process when the
+  // client closes it. The output is a message writer, which the library takes in a stream's
+  // place at run time (vscode-jsonrpc's createMessageConnection checks each side on its own);
+  // only the typings lack the mixed overload.
+  const writer = prepared ? new StreamMessageWriter(process.stdout, { charset: 'utf-8', contentTypeEncoder: preparedEncoder(prepared) }) : undefined;
+  const connection = writer ? createConnection(ProposedFeatures.all, process.stdin, writer as unknown as NodeJS.WritableStream) : createConnection(ProposedFeatures.all);
+  if (stdio) routeConsole(connection.console);
   const report = (kind: string) => (error: unknown): void => {
     try {
       connection.console.error(`darkprint: ${kind}: ${describe(error)}`);
@@ -492,7 +512,7 @@ function main(): void {
   };
   process.on('uncaughtException', report('uncaught exception'));
   process.on('unhandledRejection', report('unhandled rejection'));
-  startServer(connection);
+  startServer(connection, prepared);
   connection.listen();
 }
 

@@ -9,10 +9,13 @@
  * read has changed (the same graph shape, vocabulary and configuration, and per node the same
  * span and the same card facts, see `sameCardFacts`), so an edit to a port or a dependency
  * costs one comparison pass; the whole result with its diagnostics moved, when only the nodes'
- * spans changed (text typed in the topology before them); otherwise the vocabulary facts of each card type, the autonomy
- * contribution of each node whose card did not change, the risk markers and outside tools
- * each card declares, and the criteria-leak similarity work
- * (./similarity.ts). The result is the same with or without it.
+ * spans changed (text typed in the topology before them); otherwise the vocabulary facts of each
+ * card type, what the metrics read of each card alone (`CardFacts`: taken from the last analysis
+ * by index while the card is the same object, so a pass does not read the cards at all), the
+ * autonomy contribution of each node whose card did not change, the relayed-criteria finding of
+ * each node whose gates and place read the same (./criteria.ts), the criteria-leak similarity
+ * work (./similarity.ts), and the merged order of the findings that stayed; every finding that
+ * reads as before is handed back as the earlier object. The result is the same with or without it.
  */
 import type { Diagnostic, DiagnosticLocation } from '../diagnostics';
 import { dedupeDiagnostics, sortDiagnostics } from '../diagnostics';
@@ -24,9 +27,12 @@ import type { Graph } from './graph';
 import { defaultAnalysisConfig, type AnalysisConfig } from './config';
 import { computeAutonomy, type AutonomyResult } from './autonomy';
 import { computePhaseCoverage, type PhaseCoverage } from './phase-coverage';
-import { computeSecurity, type CardSecurityFacts, type SecurityResult } from './security';
-import { anchorTerms } from './criteria';
+import { computeSecurity, type DeclaredMarker, type SecurityResult } from './security';
+import { findIterationCap } from '../check/iteration-cap';
+import { externalAccessTools } from '../vocabulary/core';
+import { anchorTerms, memoise, type RelayedMemo } from './criteria';
 import { createSimilarityMemo, type SimilarityMemo } from './similarity';
+import { interner, sortedDeduped, type SortMemo } from '../diagnostics/sort';
 
 export interface AnalysisNode {
   readonly id: string;
@@ -57,14 +63,20 @@ export interface Analysis {
 /** What `analyze` may reuse between analyses of one bundle. Opaque: create it with `createAnalysisMemo`. */
 export interface AnalysisMemo {
   readonly similarity: SimilarityMemo;
-  /** Per card object: what security reads of the card alone (security.ts). */
-  readonly cardFacts: WeakMap<Card, CardSecurityFacts>;
+  /** Per card object: what the metrics read of the card alone (`CardFacts`). */
+  readonly cardFacts: WeakMap<Card, CardFacts>;
   typeFacts?: { readonly vocabulary: Vocabulary; readonly facts: Map<string, TypeFacts> };
   last?: { readonly context: AnalysisContext; readonly config: AnalysisConfig; readonly analysis: Analysis };
+  /** The last merged list, for merging the next one (../diagnostics/sort.ts). */
+  readonly order: SortMemo;
+  /** The last security warnings in their order, for merging the next ones (./security.ts). */
+  readonly securityOrder: SortMemo;
+  /** The criteria-relayed findings of the last criteria check, by node id (./criteria.ts). */
+  readonly relayed: RelayedMemo;
 }
 
 export function createAnalysisMemo(): AnalysisMemo {
-  return { similarity: createSimilarityMemo(), cardFacts: new WeakMap() };
+  return { similarity: createSimilarityMemo(), cardFacts: new WeakMap(), order: {}, securityOrder: {}, relayed: {} };
 }
 
 export function analyze(input: AnalysisInput, config: AnalysisConfig = defaultAnalysisConfig, memo?: AnalysisMemo): Analysis {
@@ -79,7 +91,13 @@ export function analyze(input: AnalysisInput, config: AnalysisConfig = defaultAn
   const phaseCoverage = computePhaseCoverage(context);
   const security = computeSecurity(context, config);
   const autonomy = computeAutonomy(context, phaseCoverage, config, last !== undefined ? { context: last.context, autonomy: last.analysis.autonomy } : undefined);
-  const diagnostics = sortDiagnostics(dedupeDiagnostics([...security.diagnostics, ...autonomy.diagnostics]));
+  // a finding that reads as before is handed back as the same object (see ../diagnostics/sort.ts)
+  if (last !== undefined) {
+    const intern = interner(last.analysis.diagnostics);
+    internAll(security.diagnostics, intern);
+    internAll(autonomy.diagnostics, intern);
+  }
+  const diagnostics = sortedDeduped([...security.diagnostics, ...autonomy.diagnostics], memo?.order);
   const analysis = { security, autonomy, phaseCoverage, diagnostics };
   if (memo) memo.last = { context, config, analysis };
   return analysis;
@@ -131,6 +149,11 @@ function relocated(analysis: Analysis, context: AnalysisContext): Analysis {
   const autonomy = { ...analysis.autonomy, diagnostics: analysis.autonomy.diagnostics.map(move) };
   const diagnostics = sortDiagnostics(dedupeDiagnostics([...security.diagnostics, ...autonomy.diagnostics]));
   return { ...analysis, security, autonomy, diagnostics };
+}
+
+/** Replaces, in place, each diagnostic by `intern`'s answer. */
+function internAll(list: Diagnostic[], intern: (d: Diagnostic) => Diagnostic): void {
+  for (let i = 0; i < list.length; i++) list[i] = intern(list[i]);
 }
 
 /**
@@ -207,8 +230,12 @@ export interface AnalysisContext {
   nodeLocation(index: number): DiagnosticLocation;
   /** The criteria-leak similarity work kept between analyses, when the caller keeps a memo. */
   readonly similarity?: SimilarityMemo;
-  /** Per-card security facts kept between analyses, when the caller keeps a memo. */
-  readonly cardFacts?: WeakMap<Card, CardSecurityFacts>;
+  /** What the metrics read of each node's card alone (undefined for a node with no card). */
+  readonly facts: readonly (CardFacts | undefined)[];
+  /** The last criteria check's relayed findings, when the caller keeps a memo. */
+  readonly relayed?: RelayedMemo;
+  /** The last security warnings in order, when the caller keeps a memo. */
+  readonly securityOrder?: SortMemo;
 }
 
 export function analysisContext(input: AnalysisInput, memo?: AnalysisMemo): AnalysisContext {
@@ -232,20 +259,38 @@ export function analysisContext(input: AnalysisInput, memo?: AnalysisMemo): Anal
     if (memo.typeFacts === undefined || memo.typeFacts.vocabulary !== vocabulary) memo.typeFacts = { vocabulary, facts: typeFacts };
     typeFacts = memo.typeFacts.facts;
   }
+  // Each card's facts: the last analysis's at the same index when the card is the same object
+  // (no need to look the card up, or even read it), else the memo's for the card, else new.
+  const last = memo?.last?.context;
+  const lastCards = last !== undefined && last.vocabulary === vocabulary ? last.cards : undefined;
+  const lastFacts = last?.facts;
+  const facts: (CardFacts | undefined)[] = new Array(size);
+  const criteriaType = memoise((type: string) => vocabulary.isA(type, anchorTerms.acceptanceCriteria));
+  const externalTool = memoise((tool: string) => externalAccessTools.some((category) => vocabulary.isA(tool, category)));
   for (let i = 0; i < size; i++) {
     const node = aligned ? input.nodes[i] : byId.get(graph.ids[i]);
-    cards[i] = node?.card;
+    const card = node?.card;
+    cards[i] = card;
     spans[i] = node?.span;
-    const type = node?.card?.type;
-    if (type === undefined) continue;
-    let facts = typeFacts.get(type);
-    if (facts === undefined) {
-      facts = typeFactsOf(vocabulary, type);
-      typeFacts.set(type, facts);
+    if (card === undefined) continue;
+    let known = lastCards !== undefined && i < lastCards.length && lastCards[i] === card ? lastFacts![i] : undefined;
+    if (known === undefined) {
+      known = memo?.cardFacts.get(card);
+      if (known === undefined || known.vocabulary !== vocabulary) {
+        let type = typeFacts.get(card.type);
+        if (type === undefined) {
+          type = typeFactsOf(vocabulary, card.type);
+          typeFacts.set(card.type, type);
+        }
+        known = cardFactsOf(card, vocabulary, type, criteriaType, externalTool);
+        memo?.cardFacts.set(card, known);
+      }
     }
-    judge[i] = facts.judge ? 1 : 0;
-    humanTerm[i] = facts.human;
-    controlTerm[i] = facts.control;
+    facts[i] = known;
+    const type = known.type;
+    judge[i] = type.judge ? 1 : 0;
+    humanTerm[i] = type.human;
+    controlTerm[i] = type.control;
   }
 
   return {
@@ -267,7 +312,8 @@ export function analysisContext(input: AnalysisInput, memo?: AnalysisMemo): Anal
       const span = spans[index];
       return span ? { file, span, nodeId: graph.ids[index] } : { file, nodeId: graph.ids[index] };
     },
-    ...(memo !== undefined ? { similarity: memo.similarity, cardFacts: memo.cardFacts } : {}),
+    facts,
+    ...(memo !== undefined ? { similarity: memo.similarity, relayed: memo.relayed, securityOrder: memo.securityOrder } : {}),
   };
 }
 
@@ -275,6 +321,58 @@ interface TypeFacts {
   readonly human?: string;
   readonly control?: string;
   readonly judge: boolean;
+}
+
+/**
+ * What the metrics read of one card alone under one vocabulary, made once per card object and
+ * kept while the card is the same object (the loader hands back the same card for an unchanged
+ * file): a pass over thousands of nodes then reads one small object per node instead of each
+ * card's fields.
+ */
+export interface CardFacts {
+  readonly vocabulary: Vocabulary;
+  readonly type: TypeFacts;
+  /** Some output is typed under `acceptance-criteria` (./criteria.ts). */
+  readonly producer: boolean;
+  /** `params` declares an iteration cap (./security.ts). */
+  readonly capped: boolean;
+  /** The card's tools that reach outside the graph, distinct, in order (./security.ts). */
+  readonly externalTools: readonly string[];
+  /** The `params` keys that speak about criteria, in key order (./criteria.ts). */
+  readonly criteriaKeys: readonly string[];
+  /** Declared phases, trimmed, blank ones left out, in order (./phase-coverage.ts). */
+  readonly phases: readonly string[];
+  /** The card's spec (./criteria.ts compares specs). */
+  readonly spec: string;
+  /** The declared risk markers as the finding on node `nodeId` states them (./security.ts fills it: the hint names the node). */
+  declared?: { readonly nodeId: string; readonly markers: readonly DeclaredMarker[] };
+}
+
+/** `params` keys that speak about the criteria (`criteria`, `criterion`, `criteri`, …). */
+export const criteriaKey = /criteri/i;
+
+function cardFactsOf(
+  card: Card,
+  vocabulary: Vocabulary,
+  type: TypeFacts,
+  criteriaType: (type: string) => boolean,
+  externalTool: (tool: string) => boolean,
+): CardFacts {
+  const phases: string[] = [];
+  for (const declared of card.phases) {
+    const phase = declared.trim();
+    if (phase.length > 0) phases.push(phase);
+  }
+  return {
+    vocabulary,
+    type,
+    producer: card.outputs.some((port) => criteriaType(port.type)),
+    capped: findIterationCap(card.params) !== undefined,
+    externalTools: [...new Set(card.tools)].filter(externalTool),
+    criteriaKeys: Object.keys(card.params).filter((key) => criteriaKey.test(key)),
+    phases,
+    spec: card.spec,
+  };
 }
 
 function typeFactsOf(vocabulary: Vocabulary, type: string): TypeFacts {

@@ -81,8 +81,11 @@ export function computeAutonomy(
   const bands = config.autonomyBands;
   const contributions: AutonomyContribution[] = [];
   const lender = previous !== undefined && previous.context.vocabulary === context.vocabulary ? previous : undefined;
+  const ids = context.graph.ids;
+  const lenderIds = lender?.context.graph.ids;
   for (let i = 0; i < context.size; i++) {
-    const j = lender?.context.graph.index.get(context.graph.ids[i]);
+    // the same index first (an edit rarely moves the nodes before it), else the id's index
+    const j = lenderIds !== undefined && i < lenderIds.length && lenderIds[i] === ids[i] ? i : lender?.context.graph.index.get(ids[i]);
     const kept = j !== undefined && lender!.context.cards[j] === context.cards[i] ? lender!.autonomy.contributions[j] : undefined;
     contributions.push(kept ?? contributionOf(context, i));
   }

@@ -19,14 +19,16 @@
  * labelled walk from all producers at once for (a), one from all gates at once for (a2) (each
  * O(k · (nodes + edges)), typed arrays), and a similarity index that scores only spec pairs
  * sharing a shingle. The per-producer definition these replace is checked against them on
- * random graphs in the tests.
+ * random graphs in the tests. With a memo (`RelayedMemo`), a relayed finding whose node, place
+ * and gates read as in the last check is that check's object, not a new message.
  */
 import { compareCodeUnits, type Diagnostic } from '../diagnostics';
 import type { JsonValue, Port } from '../bundle/card-model';
+import type { Span } from '../text';
 import type { AnalysisConfig } from './config';
 import type { AnalysisContext } from './analyze';
 import { listIds } from './autonomy';
-import { labelledReach, type Graph, type LabelledReach } from './graph';
+import { labelledReach, sortAscending, type Graph, type LabelledReach } from './graph';
 import { findSimilarSpecs } from './similarity';
 
 /** One marker the graph establishes on one node, and how. */
@@ -59,8 +61,6 @@ export const anchorTerms = Object.freeze({
   validation: 'validation',
 });
 
-/** `params` keys that speak about the criteria (`criteria`, `criterion`, `criteri`, …). */
-const criteriaKey = /criteri/i;
 /** How deep the out-of-band check reads nested `params` values. */
 const paramScanDepth = 6;
 /** Routes longer than this are shown by their two ends. */
@@ -77,9 +77,9 @@ export function checkCriteria(context: AnalysisContext, config: AnalysisConfig):
   // ---- producers ----
   const producer = new Uint8Array(size);
   const producers: number[] = [];
+  const facts = context.facts;
   for (let i = 0; i < size; i++) {
-    const card = cards[i];
-    if (card !== undefined && card.outputs.some((port) => criteriaType(port.type))) {
+    if (facts[i]?.producer === true) {
       producer[i] = 1;
       producers.push(i);
     }
@@ -125,7 +125,7 @@ export function checkCriteria(context: AnalysisContext, config: AnalysisConfig):
     else generator[i] = 0;
   }
 
-  const directJudges = (i: number): number[] => graph.successors[i].filter((s) => s !== i && judge[s] === 1).sort((a, b) => a - b);
+  const directJudges = (i: number): number[] => sortAscending(graph.successors[i].filter((s) => s !== i && judge[s] === 1));
   const judgeClause = (i: number): { clause: string; judges: number[] } => {
     const direct = directJudges(i);
     if (direct.length > 0) {
@@ -171,7 +171,8 @@ export function checkCriteria(context: AnalysisContext, config: AnalysisConfig):
   for (let j = 0; j < size; j++) if (judge[j] && absorbed.count[j] > 0) gates.push(j);
   const gateCountsFor = (gate: number, v: number): boolean => absorbed.count[gate] > 1 || absorbed.labels[gate * 2] !== v;
   const relay = labelledReach(graph, gates, 4, () => true);
-  const relayed = new Map<number, { gates: number[]; more: boolean }>();
+  /** Per generator reached only through gates: the gates, and whether more may reach it. */
+  const relayed: ({ gates: number[]; more: boolean } | undefined)[] = new Array(size);
   for (const v of generators) {
     if (leaks.has(v) || relay.count[v] === 0) continue;
     const through: number[] = [];
@@ -187,7 +188,7 @@ export function checkCriteria(context: AnalysisContext, config: AnalysisConfig):
       if (found !== undefined) through.push(found);
     }
     if (through.length === 0) continue;
-    relayed.set(v, { gates: through.sort((a, b) => a - b), more });
+    relayed[v] = { gates: sortAscending(through), more };
   }
 
   for (const g of generators) {
@@ -211,22 +212,50 @@ export function checkCriteria(context: AnalysisContext, config: AnalysisConfig):
     });
   }
 
+  // A relayed finding reads the node's id and place and the gates' ids: the last check's finding
+  // for the same node id is handed back while those read the same.
+  const keptRelayed = context.relayed?.last;
+  const nextRelayed: (RelayedFinding | undefined)[] | undefined = context.relayed !== undefined ? new Array(size) : undefined;
+  /** The last check's finding for node id `id`, at index `g` now: the same index first (an edit rarely moves the nodes before it). */
+  let keptById: Map<string, RelayedFinding> | undefined;
+  const keptFor = (g: number): RelayedFinding | undefined => {
+    if (keptRelayed === undefined) return undefined;
+    const atIndex = g < keptRelayed.ids.length && keptRelayed.ids[g] === ids[g];
+    if (atIndex) return keptRelayed.findings[g];
+    if (keptById === undefined) {
+      keptById = new Map();
+      keptRelayed.findings.forEach((finding, i) => {
+        if (finding !== undefined) keptById!.set(keptRelayed.ids[i], finding);
+      });
+    }
+    return keptById.get(ids[g]);
+  };
   for (const g of generators) {
-    const through = relayed.get(g);
+    const through = relayed[g];
     if (through === undefined) continue;
     const names = through.gates.map((j) => ids[j]);
-    const one = names.length === 1 && !through.more;
-    const listed = through.more ? `${names.join(', ')} and possibly others` : listIds(names);
-    diagnostics.push({
-      code: 'analysis/criteria-relayed-through-judge',
-      severity: 'warning',
-      message:
-        `Acceptance criteria reach ${ids[g]} only through the validation ${one ? 'node' : 'nodes'} ${listed}: the criteria-leak check stops at a judge, ` +
-        `so whether ${one ? 'it passes' : 'they pass'} the criteria on to ${ids[g]}, whose own work is judged, depends on what ${one ? 'it emits' : 'they emit'}; ` +
-        `make ${one ? names[0] : 'each of them'} forward failure evidence only, never the criteria.`,
-      location: context.nodeLocation(g),
-    });
+    const span = context.spans[g];
+    const kept = keptFor(g);
+    let diagnostic: Diagnostic;
+    if (kept !== undefined && kept.more === through.more && kept.file === context.file && sameSpan(kept.span, span) && sameIds(kept.names, names)) {
+      diagnostic = kept.diagnostic;
+    } else {
+      const one = names.length === 1 && !through.more;
+      const listed = through.more ? `${names.join(', ')} and possibly others` : listIds(names);
+      diagnostic = {
+        code: 'analysis/criteria-relayed-through-judge',
+        severity: 'warning',
+        message:
+          `Acceptance criteria reach ${ids[g]} only through the validation ${one ? 'node' : 'nodes'} ${listed}: the criteria-leak check stops at a judge, ` +
+          `so whether ${one ? 'it passes' : 'they pass'} the criteria on to ${ids[g]}, whose own work is judged, depends on what ${one ? 'it emits' : 'they emit'}; ` +
+          `make ${one ? names[0] : 'each of them'} forward failure evidence only, never the criteria.`,
+        location: context.nodeLocation(g),
+      };
+    }
+    if (nextRelayed !== undefined) nextRelayed[g] = { names, more: through.more, file: context.file, span, diagnostic };
+    diagnostics.push(diagnostic);
   }
+  if (context.relayed !== undefined) context.relayed.last = { ids, findings: nextRelayed! };
 
   // ---- (d) one node writes the criteria and the work its judge reads ----
   // (the only place inputs are read, and only a judge's: `sameCardFacts` in ./analyze.ts relies on it)
@@ -288,7 +317,7 @@ export function checkCriteria(context: AnalysisContext, config: AnalysisConfig):
   // ---- (c2) criteria named in params that nothing in the graph produces ----
   // (the names are gathered only when some card has such a key: most bundles have none)
   const produced = new Set<string>();
-  const anyCriteriaKey = cards.some((card) => card !== undefined && Object.keys(card.params).some((key) => criteriaKey.test(key)));
+  const anyCriteriaKey = facts.some((known) => known !== undefined && known.criteriaKeys.length > 0);
   for (let i = 0; anyCriteriaKey && i < size; i++) {
     produced.add(ids[i].toLowerCase());
     const card = cards[i];
@@ -300,11 +329,11 @@ export function checkCriteria(context: AnalysisContext, config: AnalysisConfig):
       produced.add(`${card.id}.${port.name}`.toLowerCase());
     }
   }
-  for (let i = 0; i < size; i++) {
+  for (let i = 0; anyCriteriaKey && i < size; i++) {
     const card = cards[i];
-    if (card === undefined) continue;
-    for (const key of Object.keys(card.params)) {
-      if (!criteriaKey.test(key)) continue;
+    const keys = facts[i]?.criteriaKeys;
+    if (card === undefined || keys === undefined) continue;
+    for (const key of keys) {
       const named = stringLeaves(card.params[key], paramScanDepth)
         .map((value) => value.trim())
         .filter((value) => value.length > 0);
@@ -323,8 +352,8 @@ export function checkCriteria(context: AnalysisContext, config: AnalysisConfig):
   // ---- (b) a generator's spec restates a producer's ----
   const subjects = generators.filter((g) => !producer[g]);
   const hits = findSimilarSpecs(
-    subjects.map((g) => cards[g]!.spec),
-    producers.map((p) => cards[p]!.spec),
+    subjects.map((g) => facts[g]!.spec),
+    producers.map((p) => facts[p]!.spec),
     config.criteriaLeak.similarityThreshold,
     context.similarity,
   )
@@ -359,6 +388,30 @@ export function checkCriteria(context: AnalysisContext, config: AnalysisConfig):
   }
 
   return { inferences, diagnostics };
+}
+
+/** What `checkCriteria` keeps between checks: the relayed findings of the last one, by graph index, with the graph's ids. */
+export interface RelayedMemo {
+  last?: { readonly ids: readonly string[]; readonly findings: readonly (RelayedFinding | undefined)[] };
+}
+
+/** One relayed finding and everything its text and place were made from. */
+interface RelayedFinding {
+  readonly names: readonly string[];
+  readonly more: boolean;
+  readonly file: string;
+  readonly span: Span | undefined;
+  readonly diagnostic: Diagnostic;
+}
+
+function sameSpan(a: Span | undefined, b: Span | undefined): boolean {
+  return a === b || (a !== undefined && b !== undefined && a.start === b.start && a.end === b.end);
+}
+
+function sameIds(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 /** A route of node ids; `omitted` ids were left out of the middle of a long one. */

@@ -12,6 +12,20 @@ export interface Graph {
 }
 
 export function buildGraph(ids: readonly string[], edges: readonly { source: string; target: string }[]): Graph {
+  return graphOfEdges(ids, edges).graph;
+}
+
+/** A graph and, per edge given, where it landed. */
+export interface GraphOfEdges {
+  readonly graph: Graph;
+  /** Per edge, its source's then its target's index. */
+  readonly endpoints: Int32Array;
+  /** Per edge, 1 when it is the first of its (source, target) pair: the one the adjacency records. */
+  readonly first: Uint8Array;
+}
+
+/** `buildGraph`, also telling where each edge landed. */
+export function graphOfEdges(ids: readonly string[], edges: readonly { source: string; target: string }[]): GraphOfEdges {
   const index = new Map<string, number>();
   const order: string[] = [];
   const add = (id: string): number => {
@@ -24,27 +38,46 @@ export function buildGraph(ids: readonly string[], edges: readonly { source: str
     return i;
   };
   for (const id of ids) add(id);
-  for (const e of edges) {
-    add(e.source);
-    add(e.target);
+  const endpoints = new Int32Array(2 * edges.length);
+  for (let k = 0; k < edges.length; k++) {
+    endpoints[2 * k] = add(edges[k].source);
+    endpoints[2 * k + 1] = add(edges[k].target);
   }
-  const successors: number[][] = order.map(() => []);
-  const predecessors: number[][] = order.map(() => []);
-  const selfLoop = order.map(() => false);
-  const seen = new Set<number>();
   const n = order.length;
-  for (const e of edges) {
-    const s = index.get(e.source)!;
-    const t = index.get(e.target)!;
-    const key = s * n + t;
-    if (seen.has(key)) continue;
-    seen.add(key);
-    successors[s].push(t);
+  const successors: number[][] = [];
+  const predecessors: number[][] = [];
+  const selfLoop: boolean[] = [];
+  for (let i = 0; i < n; i++) {
+    successors.push([]);
+    predecessors.push([]);
+    selfLoop.push(false);
+  }
+  // parallel edges collapse: a pair is looked up in its source's successors (short lists), or
+  // in a set once a source has many
+  const wide = new Map<number, Set<number>>();
+  const first = new Uint8Array(edges.length);
+  for (let k = 0; k < edges.length; k++) {
+    const s = endpoints[2 * k];
+    const t = endpoints[2 * k + 1];
+    const out = successors[s];
+    if (out.length < wideFrom) {
+      if (out.includes(t)) continue;
+    } else {
+      let set = wide.get(s);
+      if (set === undefined) wide.set(s, (set = new Set(out)));
+      if (set.has(t)) continue;
+      set.add(t);
+    }
+    first[k] = 1;
+    out.push(t);
     predecessors[t].push(s);
     if (s === t) selfLoop[s] = true;
   }
-  return { ids: order, index, successors, predecessors, selfLoop };
+  return { graph: { ids: order, index, successors, predecessors, selfLoop }, endpoints, first };
 }
+
+/** Past this many successors, a node's pairs are looked up in a set. */
+const wideFrom = 16;
 
 /** In-degree 0 (a self-looped node is never a source), in graph order. */
 export function sources(graph: Graph): number[] {
@@ -91,46 +124,60 @@ export function stronglyConnected(graph: Graph, options: { all?: boolean } = {})
   const indexOf = new Int32Array(n).fill(-1);
   const low = new Int32Array(n);
   const onStack = new Uint8Array(n);
-  const stack: number[] = [];
+  const stack = new Int32Array(n);
+  let top = 0;
   const components: number[][] = [];
   let counter = 0;
-  const work: { v: number; i: number }[] = [];
+  // the depth-first frames, as two columns: the node, and how many of its successors were visited
+  const frameNode = new Int32Array(n);
+  const frameNext = new Int32Array(n);
+  let depth = 0;
   for (let root = 0; root < n; root++) {
     if (indexOf[root] !== -1) continue;
-    work.push({ v: root, i: 0 });
+    frameNode[0] = root;
+    frameNext[0] = 0;
+    depth = 1;
     indexOf[root] = low[root] = counter++;
-    stack.push(root);
+    stack[top++] = root;
     onStack[root] = 1;
-    while (work.length > 0) {
-      const frame = work[work.length - 1];
-      const succ = graph.successors[frame.v];
-      if (frame.i < succ.length) {
-        const w = succ[frame.i++];
+    while (depth > 0) {
+      const v = frameNode[depth - 1];
+      const succ = graph.successors[v];
+      if (frameNext[depth - 1] < succ.length) {
+        const w = succ[frameNext[depth - 1]++];
         if (indexOf[w] === -1) {
           indexOf[w] = low[w] = counter++;
-          stack.push(w);
+          stack[top++] = w;
           onStack[w] = 1;
-          work.push({ v: w, i: 0 });
+          frameNode[depth] = w;
+          frameNext[depth] = 0;
+          depth++;
         } else if (onStack[w]) {
-          low[frame.v] = Math.min(low[frame.v], indexOf[w]);
+          low[v] = Math.min(low[v], indexOf[w]);
         }
         continue;
       }
-      work.pop();
-      if (work.length > 0) {
-        const parent = work[work.length - 1].v;
-        low[parent] = Math.min(low[parent], low[frame.v]);
+      depth--;
+      if (depth > 0) {
+        const parent = frameNode[depth - 1];
+        low[parent] = Math.min(low[parent], low[v]);
       }
-      if (low[frame.v] === indexOf[frame.v]) {
+      if (low[v] === indexOf[v]) {
+        // a single node that is no cycle is dropped without building its component
+        if (!options.all && stack[top - 1] === v && !graph.selfLoop[v]) {
+          top--;
+          onStack[v] = 0;
+          continue;
+        }
         const component: number[] = [];
         let w: number;
         do {
-          w = stack.pop()!;
+          w = stack[--top];
           onStack[w] = 0;
           component.push(w);
-        } while (w !== frame.v);
+        } while (w !== v);
         if (options.all || component.length > 1 || graph.selfLoop[component[0]]) {
-          component.sort((a, b) => a - b);
+          sortAscending(component);
           components.push(component);
         }
       }
@@ -182,4 +229,23 @@ export function labelledReach(graph: Graph, sources: readonly number[], k: numbe
     for (const next of graph.successors[node]) offer(next, label, entry);
   }
   return { k, labels, count, parent };
+}
+
+/**
+ * Sorts numbers ascending in place and returns the list. Short lists (nearly every neighbour or
+ * cycle list) are sorted by insertion, which allocates nothing; `Array.prototype.sort` allocates
+ * a work area per call, which adds up over thousands of calls per analysis.
+ */
+export function sortAscending<T extends number[]>(list: T): T {
+  if (list.length > 16) return list.sort((a, b) => a - b);
+  for (let i = 1; i < list.length; i++) {
+    const value = list[i];
+    let j = i - 1;
+    while (j >= 0 && list[j] > value) {
+      list[j + 1] = list[j];
+      j--;
+    }
+    list[j + 1] = value;
+  }
+  return list;
 }

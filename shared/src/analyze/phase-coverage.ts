@@ -26,19 +26,16 @@ export function computePhaseCoverage(context: AnalysisContext): PhaseCoverage {
   for (const phase of phaseOrder) byPhase.set(phase, []);
   const unphased: string[] = [];
   for (let i = 0; i < context.size; i++) {
-    const card = context.cards[i];
-    if (card === undefined) continue;
+    // the card's phases, trimmed and without blank ones (see `CardFacts`)
+    const phases = context.facts[i]?.phases;
+    if (phases === undefined) continue;
     const id = context.graph.ids[i];
-    let placed = false;
-    for (const declared of card.phases) {
-      const phase = declared.trim();
-      if (phase.length === 0) continue;
-      placed = true;
+    for (const phase of phases) {
       const group = byPhase.get(phase);
       if (group === undefined) byPhase.set(phase, [id]);
       else if (group[group.length - 1] !== id) group.push(id);
     }
-    if (!placed) unphased.push(id);
+    if (phases.length === 0) unphased.push(id);
   }
   const covered: string[] = [];
   const missing: string[] = [];

@@ -12,14 +12,14 @@
 import type { Diagnostic, DiagnosticCode } from '../diagnostics';
 import type { Vocabulary } from '../vocabulary/types';
 import { compareCodeUnits as compare } from '../diagnostics';
-import { findIterationCap, iterationCapKeys } from '../check/iteration-cap';
-import { externalAccessTools } from '../vocabulary/core';
+import { iterationCapKeys } from '../check/iteration-cap';
 import { markerWeight } from '../vocabulary/view';
 import { configuredWeight, type AnalysisConfig } from './config';
 import type { AnalysisContext } from './analyze';
 import { listIds, round4 } from './autonomy';
-import { checkCriteria, criteriaLeakMarker, memoise, type Inference } from './criteria';
+import { checkCriteria, criteriaLeakMarker, type Inference } from './criteria';
 import { stronglyConnected } from './graph';
+import { sortedStably } from '../diagnostics/sort';
 
 export type SecurityLevel = 1 | 2 | 3 | 4;
 
@@ -73,22 +73,10 @@ const inferredCodes: ReadonlyMap<string, DiagnosticCode> = new Map<string, Diagn
 ]);
 
 /** One risk marker a card declares, as its node's finding states it. */
-interface DeclaredMarker {
+export interface DeclaredMarker {
   readonly marker: string;
   readonly clause: string;
   readonly hint: string;
-}
-
-/**
- * What the security metric reads of one card alone, kept between analyses (see `AnalysisMemo`):
- * valid for one vocabulary, and the declared markers for one node id (their hint names it).
- */
-export interface CardSecurityFacts {
-  readonly vocabulary: Vocabulary;
-  readonly nodeId?: string;
-  readonly declared?: readonly DeclaredMarker[];
-  /** The card's tools that reach outside the graph, distinct, in order. */
-  readonly externalTools?: readonly string[];
 }
 
 interface Hit {
@@ -138,55 +126,28 @@ export function computeSecurity(context: AnalysisContext, config: AnalysisConfig
   };
 
   // ---- declared ----
-  // what a card declares reads only the card, its node's id and the vocabulary: kept per card
-  const kept = context.cardFacts;
+  // what a card declares reads only the card, its node's id and the vocabulary: kept in the card's facts
+  const facts = context.facts;
   for (let i = 0; i < size; i++) {
-    const card = cards[i];
-    if (card === undefined) continue;
-    const facts = kept?.get(card);
-    if (facts?.declared !== undefined && facts.vocabulary === vocabulary && facts.nodeId === ids[i]) {
-      for (const { marker, clause, hint } of facts.declared) {
-        const hit = hitFor(marker, i);
-        hit.declared = true;
-        hit.clauses.push(clause);
-        hit.declaredHint ??= hint;
-      }
-      continue;
+    const known = facts[i];
+    if (known === undefined) continue;
+    let declared = known.declared;
+    if (declared === undefined || declared.nodeId !== ids[i]) {
+      declared = { nodeId: ids[i], markers: declaredMarkers(cards[i]!.riskMarkers, ids[i], vocabulary) };
+      known.declared = declared;
     }
-    const declared: DeclaredMarker[] = [];
-    for (const spelling of new Set(card.riskMarkers)) {
-      const term = vocabulary.resolve(spelling, 'risk-marker');
-      let marker = spelling;
-      let clause: string;
-      let hint: string;
-      if (term !== undefined) {
-        marker = term.id;
-        clause = term.id === spelling ? `declares the risk marker ${spelling}` : `declares ${spelling}, which the vocabulary replaces with the risk marker ${term.id}`;
-        hint = `Remove ${spelling} from risk_markers if ${ids[i]} no longer does this, or record in the card's notes why the risk is accepted.`;
-      } else {
-        const other = vocabulary.get(spelling);
-        clause =
-          other !== undefined
-            ? `declares ${spelling} as a risk marker, but the vocabulary defines it as a ${other.kind}`
-            : `declares ${spelling}, which the vocabulary does not define`;
-        hint =
-          other !== undefined
-            ? `Replace ${spelling} in risk_markers with a risk-marker term.`
-            : `Correct the spelling, or define ${spelling} in ontology/extensions.yaml as a risk-marker under a core marker, with a defaultWeight.`;
-      }
+    for (const { marker, clause, hint } of declared.markers) {
       const hit = hitFor(marker, i);
       hit.declared = true;
       hit.clauses.push(clause);
       hit.declaredHint ??= hint;
-      declared.push({ marker, clause, hint });
     }
-    if (kept !== undefined) kept.set(card, { ...(facts?.vocabulary === vocabulary ? facts : {}), vocabulary, nodeId: ids[i], declared });
   }
 
   // ---- inferred: cycles with no iteration cap ----
   const capAdvice = `a top-level params.${iterationCapKeys[0]} (or ${listIds(iterationCapKeys.slice(1)).replace(' and ', ' or ')})`;
   for (const component of stronglyConnected(graph)) {
-    if (component.some((i) => cards[i] !== undefined && findIterationCap(cards[i]!.params) !== undefined)) continue;
+    if (component.some((i) => facts[i]?.capped === true)) continue;
     const members = component.map((i) => ids[i]);
     for (const i of component) {
       const id = ids[i];
@@ -216,17 +177,9 @@ export function computeSecurity(context: AnalysisContext, config: AnalysisConfig
   }
 
   // ---- inferred: external data handed on unchecked ----
-  const externalTool = memoise((tool: string) => externalAccessTools.some((category) => vocabulary.isA(tool, category)));
   for (let i = 0; i < size; i++) {
-    const card = cards[i];
-    if (card === undefined) continue;
-    let facts = kept?.get(card);
-    if (facts?.vocabulary !== vocabulary || facts.externalTools === undefined) {
-      facts = { ...(facts?.vocabulary === vocabulary ? facts : {}), vocabulary, externalTools: [...new Set(card.tools)].filter(externalTool) };
-      kept?.set(card, facts);
-    }
-    const tools = facts.externalTools!;
-    if (tools.length === 0) continue;
+    const tools = facts[i]?.externalTools;
+    if (tools === undefined || tools.length === 0) continue;
     const consumers = graph.successors[i];
     const unchecked = consumers.filter((c) => c === i || context.judge[c] === 0);
     if (unchecked.length === 0) continue;
@@ -316,11 +269,43 @@ export function computeSecurity(context: AnalysisContext, config: AnalysisConfig
       ? `4 − 0.00 (no risk marker present across ${size} ${size === 1 ? 'node' : 'nodes'}) → ${level}`
       : `4 ${penalties.map((penalty) => `− ${penalty.weight.toFixed(2)} (${penalty.marker})`).join(' ')} → ${level}`;
 
-  diagnostics.sort(
-    (a, b) =>
-      compare(a.code, b.code) || compare(a.location.nodeId ?? '', b.location.nodeId ?? '') || compare(a.message, b.message),
-  );
-  return { level, raw, rationale, penalties, findings, diagnostics };
+  // the unchanged findings are the same objects as last time (see `RelayedMemo`): their order is merged, not sorted again
+  const sorted = sortedStably(diagnostics, securityOrder, context.securityOrder);
+  return { level, raw, rationale, penalties, findings, diagnostics: sorted };
+}
+
+/** The markers a card's `risk_markers` declare (each spelling once), as node `id`'s finding states them. */
+function declaredMarkers(riskMarkers: readonly string[], id: string, vocabulary: Vocabulary): DeclaredMarker[] {
+  const declared: DeclaredMarker[] = [];
+  for (const spelling of new Set(riskMarkers)) {
+    const term = vocabulary.resolve(spelling, 'risk-marker');
+    if (term !== undefined) {
+      declared.push({
+        marker: term.id,
+        clause: term.id === spelling ? `declares the risk marker ${spelling}` : `declares ${spelling}, which the vocabulary replaces with the risk marker ${term.id}`,
+        hint: `Remove ${spelling} from risk_markers if ${id} no longer does this, or record in the card's notes why the risk is accepted.`,
+      });
+      continue;
+    }
+    const other = vocabulary.get(spelling);
+    declared.push({
+      marker: spelling,
+      clause:
+        other !== undefined
+          ? `declares ${spelling} as a risk marker, but the vocabulary defines it as a ${other.kind}`
+          : `declares ${spelling}, which the vocabulary does not define`,
+      hint:
+        other !== undefined
+          ? `Replace ${spelling} in risk_markers with a risk-marker term.`
+          : `Correct the spelling, or define ${spelling} in ontology/extensions.yaml as a risk-marker under a core marker, with a defaultWeight.`,
+    });
+  }
+  return declared;
+}
+
+/** The order of the security warnings: code, node, message. */
+function securityOrder(a: Diagnostic, b: Diagnostic): number {
+  return compare(a.code, b.code) || compare(a.location.nodeId ?? '', b.location.nodeId ?? '') || compare(a.message, b.message);
 }
 
 /** `clamp(Math.round(raw), 1, 4)`: JavaScript rounding, so an exact .5 rounds up. */

@@ -16,11 +16,16 @@
  * change, keyed on object identity (the server hands back the same `CardReadResult` for an
  * unchanged card, and a card read gives the same `CardEntry`) or on what a parsed node or edge
  * reads (see `ResolutionMemo`), and the same diagnostic objects come back for unchanged
- * findings. The diagnostics, in content and order, and the analysis are the same with or
- * without a memo (scripts/incremental-load.test.ts checks it on random edit sequences).
+ * findings (a re-parse's lint, parse and entry/exit findings that read as before are handed back
+ * as the earlier objects too: ../diagnostics/sort.ts `interner`). The file classification is kept
+ * while the paths are the same (`classify`), kept pins skip their check while the cards map is
+ * the same object, and the final order merges the findings that stayed with the new ones rather
+ * than sorting all (`sortedDeduped`). The diagnostics, in content and order, and the analysis
+ * are the same with or without a memo (scripts/incremental-load.test.ts checks it on random edit
+ * sequences, one edit or several per load).
  */
 import type { Diagnostic, RelatedInformation } from '../diagnostics';
-import { dedupeDiagnostics, sortDiagnostics } from '../diagnostics';
+import { interner, sortedDeduped, type SortMemo } from '../diagnostics/sort';
 import type { Span } from '../text';
 import { parseDot } from '../syntax/dot-parser';
 import type { DotAttribute, DotEdge, DotNode, DotParseResult } from '../syntax/dot-model';
@@ -29,13 +34,13 @@ import { readCard } from '../check/card';
 import { checkVersionChain } from '../check/version-bump';
 import { createVocabulary, readExtensions, validateVocabulary } from '../vocabulary';
 import type { Vocabulary, Term } from '../vocabulary/types';
-import { buildGraph, reachableFrom, sinks, sources, type Graph } from '../analyze/graph';
+import { graphOfEdges, reachableFrom, sinks, sources, type Graph } from '../analyze/graph';
 import { analyze, createAnalysisMemo, type Analysis, type AnalysisMemo } from '../analyze';
 import { defaultAnalysisConfig, type AnalysisConfig } from '../analyze/config';
 import { blueprintDigest, cardDigest } from '../hash';
 import type { Card, CardReadResult, Port } from './card-model';
 import { parseCardRef, isExactVersion, cardIdPattern } from './card-ref';
-import { classifyFiles, baseName } from './classify';
+import { classifyFiles, baseName, type ClassifiedFiles } from './classify';
 import { readManifest } from './manifest';
 import type { Blueprint, CardEntry, ResolvedEdge, ResolvedNode, SourceFile } from './model';
 
@@ -78,6 +83,10 @@ export interface LoadMemo {
   analysis?: AnalysisMemo;
   /** The orphan-card findings of the last load, by card entry, and the topology file they name. */
   orphans?: { readonly file: string; readonly byEntry: Map<CardEntry, Diagnostic> };
+  /** The last load's sorted diagnostics, for merging the next ones (../diagnostics/sort.ts). */
+  order?: SortMemo;
+  /** The last load's files and their classification (see `classify`). */
+  classified?: { readonly files: readonly SourceFile[]; readonly result: ClassifiedFiles };
 }
 
 /** The cards of one load: what `readCards` gives, and what it needs to patch it. */
@@ -223,13 +232,34 @@ interface ResolutionMemo {
   readonly dependencies: ({ readonly entry: CardEntry; readonly suppliers: readonly (CardEntry | undefined)[]; readonly diagnostics: readonly Diagnostic[] } | undefined)[];
   /** What the topology alone decides. */
   readonly shape: TopologyShape;
+  /**
+   * The attributes resolution reads, looked up once per parse: per node its `nodeAttributes`,
+   * per edge its `edgeAttributes` (flat, in that order), for the next parse to compare with.
+   */
+  readonly attributes: ParsedAttributes;
+  /**
+   * The cards (`CardStage.cards`, a map replaced whenever a card's entry changes) that every
+   * kept node result was checked against or computed with: while a load reads the same map, the
+   * kept pins need no check.
+   */
+  cards?: ReadonlyMap<string, CardEntry>;
 }
 
 /** The graph of one parse and the findings that depend on nothing else. */
 interface TopologyShape {
   readonly graph: Graph;
+  /**
+   * True when graph index `i` is the parse's node `i` (the parse lists every id once, edge-only
+   * mentions included, in first-appearance order, as the graph does): then a node's results are
+   * found by index, without looking its id up.
+   */
+  readonly aligned: boolean;
+  /** Per edge of the parse, its source's then its target's graph index. */
+  readonly endpoints: Int32Array;
   /** Per graph node, the first edge from each of its predecessors, in `graph.predecessors` order. */
   readonly firstEdges: readonly (readonly DotEdge[])[];
+  /** The same edges by their index in the parse. */
+  readonly firstEdgeIndexes: readonly (readonly number[])[];
   /** Entries, exits and reachability. */
   readonly diagnostics: readonly Diagnostic[];
 }
@@ -270,7 +300,7 @@ const topologyFallback = 'topology.dot';
 
 /** Loads a bundle folder's files: classification, vocabulary, manifest, resolution, analysis. */
 export function loadBundle(files: readonly SourceFile[], options: LoadOptions = {}): LoadResult {
-  const classified = classifyFiles(files);
+  const classified = classify(files, options.memo);
   const diagnostics: Diagnostic[] = [...classified.diagnostics];
   const memo = options.memo;
 
@@ -313,19 +343,22 @@ export function loadBundle(files: readonly SourceFile[], options: LoadOptions = 
       message: 'The bundle has no topology: add a topology.dot that declares `digraph <name> { … }` with one node per card.',
       location: { file: topologyFallback },
     });
-    return { diagnostics: sortDiagnostics(dedupeDiagnostics(diagnostics)) };
+    return { diagnostics: sortedDeduped(diagnostics, memo ? (memo.order ??= {}) : undefined) };
   }
   const file = topologyFile.path;
   let topology = memo?.topology;
   if (!topology || topology.path !== file || topology.text !== topologyFile.text) {
     const parsed = parseDot(topologyFile.text);
     const directed = parsed.graph !== undefined && parsed.graph.directed;
+    // findings that read as in the last parse come back as the same objects
+    const lintOf = interner(topology?.lint ?? []);
+    const locatedOf = interner(topology?.located ?? []);
     topology = {
       path: file,
       text: topologyFile.text,
       parse: parsed,
-      lint: directed ? lintAttractor(parsed, topologyFile.text, file) : [],
-      located: parsed.diagnostics.map((d) => ({ ...d, location: { ...d.location, file } })),
+      lint: directed ? lintAttractor(parsed, topologyFile.text, file).map(lintOf) : [],
+      located: parsed.diagnostics.map((d) => locatedOf({ ...d, location: { ...d.location, file } })),
     };
     if (memo) memo.topology = topology;
   }
@@ -333,50 +366,57 @@ export function loadBundle(files: readonly SourceFile[], options: LoadOptions = 
   diagnostics.push(...topology.located);
   const graphModel = parse.graph;
   if (!graphModel || !graphModel.directed) {
-    return { diagnostics: sortDiagnostics(dedupeDiagnostics(diagnostics)) };
+    return { diagnostics: sortedDeduped(diagnostics, memo ? (memo.order ??= {}) : undefined) };
   }
 
   // Cards, in file-name order; identity is the card's own id@version.
   const read = options.readCard ?? ((f: SourceFile, v: Vocabulary) => readCard(f, v));
   const stage = readCards(classified.cards, vocabulary, read, memo);
   const { cardFiles, cards } = stage;
-  for (const found of stage.perFile) for (const d of found) diagnostics.push(d);
-  for (const d of stage.versions) diagnostics.push(d);
+  for (let i = 0; i < stage.perFile.length; i++) pushAll(diagnostics, stage.perFile[i]);
+  pushAll(diagnostics, stage.versions);
   for (const f of classified.reservedUnderCards) diagnostics.push(...misfiledCard(f, read(f, vocabulary)));
 
   let resolution = memo?.resolution;
   if (memo && (!resolution || resolution.vocabulary !== vocabulary || resolution.parse !== parse || resolution.file !== file)) {
     const previous = resolution;
-    const shape = previous?.parse === parse && previous.file === file ? previous.shape : topologyShape(graphModel, file);
-    resolution = { vocabulary, file, parse, nodes: [], edges: [], dependencies: [], shape };
-    if (previous && previous.vocabulary === vocabulary && previous.file === file) carryOver(previous, resolution, graphModel);
+    const shape = previous?.parse === parse && previous.file === file ? previous.shape : topologyShape(graphModel, file, previous?.shape);
+    const attributes = previous?.parse === parse ? previous.attributes : readAttributes(graphModel);
+    resolution = { vocabulary, file, parse, nodes: [], edges: [], dependencies: [], shape, attributes };
+    if (previous && previous.vocabulary === vocabulary && previous.file === file) {
+      carryOver(previous, resolution, graphModel);
+      // the carried pins were checked against the cards of the previous load
+      resolution.cards = previous.cards;
+    }
     memo.resolution = resolution;
   }
 
   // Nodes -> cards.
   const nodes: ResolvedNode[] = [];
   const usedRefs = new Set<string>();
+  const trusted = resolution !== undefined && resolution.cards === cards;
   for (let n = 0; n < graphModel.nodes.length; n++) {
     const dot = graphModel.nodes[n];
     const kept = resolution?.nodes[n];
-    if (kept && cards.get(kept.resolved.ref!) === kept.resolved.entry) {
-      for (const d of kept.diagnostics) diagnostics.push(d);
+    if (kept && (trusted || cards.get(kept.resolved.ref!) === kept.resolved.entry)) {
+      pushAll(diagnostics, kept.diagnostics);
       usedRefs.add(kept.resolved.entry.ref!);
       nodes.push(kept.resolved);
       continue;
     }
     const pointed = pointNode(dot, cards, file);
-    for (const d of pointed.diagnostics) diagnostics.push(d);
+    pushAll(diagnostics, pointed.diagnostics);
     if (pointed.entry) usedRefs.add(pointed.entry.ref);
     const resolved: ResolvedNode = { id: dot.id, dot, ...(pointed.ref ? { ref: pointed.ref } : {}), ...(pointed.entry ? { entry: pointed.entry } : {}) };
     nodes.push(resolved);
     // a pin that found no card reads the other cards' versions: only a found card is kept
     if (resolution) resolution.nodes[n] = pointed.entry ? { resolved: resolved as ResolvedNode & { entry: CardEntry }, diagnostics: pointed.diagnostics } : undefined;
   }
+  if (resolution) resolution.cards = cards;
   const orphans = new Map<CardEntry, Diagnostic>();
   const keptOrphans = memo?.orphans?.file === file ? memo.orphans.byEntry : undefined;
-  for (const entry of cards.values()) {
-    if (usedRefs.has(entry.ref!)) continue;
+  cards.forEach((entry) => {
+    if (usedRefs.has(entry.ref!)) return;
     const orphan: Diagnostic = keptOrphans?.get(entry) ?? {
       code: 'bundle/orphan-card',
       severity: 'warning',
@@ -385,9 +425,10 @@ export function loadBundle(files: readonly SourceFile[], options: LoadOptions = 
     };
     orphans.set(entry, orphan);
     diagnostics.push(orphan);
-  }
+  });
   if (memo) memo.orphans = { file, byEntry: orphans };
-  const nodeById = new Map(nodes.map((n) => [n.id, n] as const));
+  const nodeById = new Map<string, ResolvedNode>();
+  for (let n = 0; n < nodes.length; n++) nodeById.set(nodes[n].id, nodes[n]);
   // A `parallel` node runs every arm, so its fan-out needs no guard: the lint cannot know the
   // card's type, resolution can.
   for (const d of topology.lint) {
@@ -399,19 +440,23 @@ export function loadBundle(files: readonly SourceFile[], options: LoadOptions = 
   }
 
   // Edges: ports, types, prohibitions.
+  const shape = resolution?.shape ?? topologyShape(graphModel, file);
+  const graph = shape.graph;
+  /** The resolved node at a graph index. */
+  const nodeAt = shape.aligned ? (index: number): ResolvedNode | undefined => nodes[index] : (index: number) => nodeById.get(graph.ids[index]);
   const edges: ResolvedEdge[] = [];
   for (let e = 0; e < graphModel.edges.length; e++) {
     const dot = graphModel.edges[e];
-    const source = nodeById.get(dot.source);
-    const target = nodeById.get(dot.target);
+    const source = nodeAt(shape.endpoints[2 * e]);
+    const target = nodeAt(shape.endpoints[2 * e + 1]);
     const kept = resolution?.edges[e];
     if (kept && kept.source === source?.entry && kept.target === target?.entry) {
-      for (const d of kept.diagnostics) diagnostics.push(d);
+      pushAll(diagnostics, kept.diagnostics);
       edges.push(kept.resolved);
       continue;
     }
     const checked = checkEdge(dot, source, target, vocabulary, file);
-    for (const d of checked.diagnostics) diagnostics.push(d);
+    pushAll(diagnostics, checked.diagnostics);
     const resolved: ResolvedEdge = {
       dot,
       source: dot.source,
@@ -425,27 +470,25 @@ export function loadBundle(files: readonly SourceFile[], options: LoadOptions = 
     if (resolution) resolution.edges[e] = { source: source?.entry, target: target?.entry, resolved, diagnostics: checked.diagnostics };
   }
 
-  const shape = resolution?.shape ?? topologyShape(graphModel, file);
-  const graph = shape.graph;
   for (let n = 0; n < nodes.length; n++) {
     const node = nodes[n];
     const entry = node.entry;
     if (!entry) continue;
-    const index = graph.index.get(node.id);
+    const index = shape.aligned ? n : graph.index.get(node.id);
     if (index === undefined) continue;
     const predecessors = graph.predecessors[index];
     const kept = resolution?.dependencies[n];
     let found: readonly Diagnostic[];
-    if (kept && kept.entry === entry && sameSuppliers(kept.suppliers, predecessors, graph, nodeById)) {
+    if (kept && kept.entry === entry && sameSuppliers(kept.suppliers, predecessors, nodeAt)) {
       found = kept.diagnostics;
     } else {
-      const suppliers = predecessors.map((p) => nodeById.get(graph.ids[p])?.entry);
+      const suppliers = predecessors.map((p) => nodeAt(p)?.entry);
       found = checkDependencies(node, entry, suppliers, graph, shape.firstEdges[index], file);
       if (resolution) resolution.dependencies[n] = { entry, suppliers, diagnostics: found };
     }
-    for (const d of found) diagnostics.push(d);
+    pushAll(diagnostics, found);
   }
-  for (const d of shape.diagnostics) diagnostics.push(d);
+  pushAll(diagnostics, shape.diagnostics);
 
   // The blueprint digest hashes the whole topology text: computed when first asked for (export,
   // report), not on every load of an edited bundle.
@@ -479,9 +522,9 @@ export function loadBundle(files: readonly SourceFile[], options: LoadOptions = 
   const analysis = analyze(
     {
       graph,
-      nodes: graph.ids.map((id) => {
-        const n = nodeById.get(id);
-        return { id, ...(n?.entry ? { card: n.entry.card } : {}), ...(n ? { span: n.dot.span } : {}) };
+      nodes: graph.ids.map((id, index) => {
+        const n = nodeAt(index);
+        return n === undefined ? { id } : n.entry ? { id, card: n.entry.card, span: n.dot.span } : { id, span: n.dot.span };
       }),
       vocabulary,
       file,
@@ -489,9 +532,51 @@ export function loadBundle(files: readonly SourceFile[], options: LoadOptions = 
     options.config ?? defaultAnalysisConfig,
     memo ? (memo.analysis ??= createAnalysisMemo()) : undefined,
   );
-  for (const d of analysis.diagnostics) diagnostics.push(d);
-  return { blueprint, analysis, diagnostics: sortDiagnostics(dedupeDiagnostics(diagnostics)) };
+  pushAll(diagnostics, analysis.diagnostics);
+  return { blueprint, analysis, diagnostics: sortedDeduped(diagnostics, memo ? (memo.order ??= {}) : undefined) };
 }
+
+/**
+ * `classifyFiles`, reusing the last load's classification when the files come in the same order
+ * with the same paths: classification reads paths, and texts only to compare two local
+ * vocabularies, so the last result with each replaced file object swapped in is the same
+ * (unless a replaced file is a vocabulary candidate: then it is classified again).
+ */
+function classify(files: readonly SourceFile[], memo: LoadMemo | undefined): ClassifiedFiles {
+  const last = memo?.classified;
+  let result: ClassifiedFiles | undefined;
+  if (last !== undefined && last.files.length === files.length) {
+    let replaced: Map<SourceFile, SourceFile> | undefined = new Map();
+    for (let i = 0; i < files.length && replaced !== undefined; i++) {
+      const before = last.files[i];
+      const file = files[i];
+      if (file === before) continue;
+      if (file.path !== before.path || file.path === 'ontology/extensions.yaml' || (!file.path.includes('/') && vocabularyFile.test(file.path))) replaced = undefined;
+      else replaced.set(before, file);
+    }
+    if (replaced !== undefined) {
+      const swap = (f: SourceFile | undefined): SourceFile | undefined => (f === undefined ? undefined : (replaced!.get(f) ?? f));
+      const old = last.result;
+      result =
+        replaced.size === 0
+          ? old
+          : {
+              ...old,
+              topology: swap(old.topology),
+              manifest: swap(old.manifest),
+              vocabulary: swap(old.vocabulary),
+              cards: old.cards.map((f) => replaced!.get(f) ?? f),
+              reservedUnderCards: old.reservedUnderCards.map((f) => replaced!.get(f) ?? f),
+            };
+    }
+  }
+  result ??= classifyFiles(files);
+  if (memo) memo.classified = { files, result };
+  return result;
+}
+
+/** A root-level file name `classifyFiles` may take for the local vocabulary. */
+const vocabularyFile = /^extensions\.(ya?ml|json)$/i;
 
 /**
  * Moves to a new parse the results of the nodes and edges that read the same at the same
@@ -502,26 +587,62 @@ function carryOver(previous: ResolutionMemo, next: ResolutionMemo, graphModel: N
   const before = previous.parse.graph;
   if (!before) return;
   const count = Math.min(before.nodes.length, graphModel.nodes.length);
+  const was = previous.attributes;
+  const now = next.attributes;
+  /** Per node index: 1 when the id is the same, 2 when the node reads the same altogether. */
+  const sameNode = new Uint8Array(count);
   for (let n = 0; n < count; n++) {
     const dot = graphModel.nodes[n];
     const old = before.nodes[n];
+    if (old.id !== dot.id) continue;
+    sameNode[n] = 1;
+    if (!sameSpan(old.span, dot.span) || !sameAttributes(was.nodes, now.nodes, n * nodeAttributes.length, nodeAttributes.length)) continue;
+    sameNode[n] = 2;
     const kept = previous.nodes[n];
-    if (!sameNodeSyntax(old, dot)) continue;
     if (kept) {
       const { ref, entry } = kept.resolved;
       next.nodes[n] = { resolved: ref === undefined ? { id: dot.id, dot, entry } : { id: dot.id, dot, ref, entry }, diagnostics: kept.diagnostics };
     }
-    const dependencies = previous.dependencies[n];
-    if (dependencies && sameSupplierEdges(previous.shape, next.shape, dot.id)) next.dependencies[n] = dependencies;
   }
   const edges = Math.min(before.edges.length, graphModel.edges.length);
+  /** Per edge index: 1 when the edge reads the same (endpoints, span, attributes). */
+  const sameEdge = new Uint8Array(edges);
   for (let e = 0; e < edges; e++) {
     const dot = graphModel.edges[e];
+    const old = before.edges[e];
+    if (old.source !== dot.source || old.target !== dot.target || !sameSpan(old.span, dot.span) || !sameAttributes(was.edges, now.edges, e * edgeAttributes.length, edgeAttributes.length)) continue;
+    sameEdge[e] = 1;
     const kept = previous.edges[e];
-    if (kept && sameEdgeSyntax(before.edges[e], dot)) {
-      next.edges[e] = { source: kept.source, target: kept.target, resolved: withDot(kept.resolved, dot), diagnostics: kept.diagnostics };
+    if (kept) next.edges[e] = { source: kept.source, target: kept.target, resolved: withDot(kept.resolved, dot), diagnostics: kept.diagnostics };
+  }
+  for (let n = 0; n < count; n++) {
+    const dependencies = previous.dependencies[n];
+    if (dependencies === undefined || sameNode[n] !== 2) continue;
+    if (sameSuppliersByIndex(previous.shape, next.shape, n, sameNode, sameEdge) || sameSupplierEdges(previous.shape, next.shape, n, graphModel.nodes[n].id)) {
+      next.dependencies[n] = dependencies;
     }
   }
+}
+
+/**
+ * The quick form of `sameSupplierEdges` when both shapes index nodes as their parses do: the
+ * same predecessors at the same indexes with the same ids, and the same first edge from each,
+ * by index, reading the same (so its span is the same). False says only "not shown this way".
+ */
+function sameSuppliersByIndex(before: TopologyShape, after: TopologyShape, n: number, sameNode: Uint8Array, sameEdge: Uint8Array): boolean {
+  if (!before.aligned || !after.aligned) return false;
+  const x = before.graph.predecessors[n];
+  const y = after.graph.predecessors[n];
+  if (x.length !== y.length) return false;
+  const first = before.firstEdgeIndexes[n];
+  const second = after.firstEdgeIndexes[n];
+  for (let k = 0; k < x.length; k++) {
+    const p = x[k];
+    if (p !== y[k] || p >= sameNode.length || sameNode[p] === 0) return false;
+    const e = first[k];
+    if (e !== second[k] || e >= sameEdge.length || sameEdge[e] === 0) return false;
+  }
+  return true;
 }
 
 /** The resolved edge for a new parse's edge that reads the same. */
@@ -538,16 +659,34 @@ function withDot(resolved: ResolvedEdge, dot: DotEdge): ResolvedEdge {
 const nodeAttributes: readonly string[] = ['card', 'version', 'digest'];
 const edgeAttributes: readonly string[] = ['out', 'in', 'label', 'condition', 'weight'];
 
-function sameNodeSyntax(a: DotNode, b: DotNode): boolean {
-  return a.id === b.id && sameSpan(a.span, b.span) && sameAttributes(a.attrs, b.attrs, nodeAttributes);
+/**
+ * Appends `found` to `to`. An indexed loop: in `loadBundle` a `for…of` per node and per edge
+ * leaves an iterator behind each time, thousands per load.
+ */
+function pushAll(to: Diagnostic[], found: readonly Diagnostic[]): void {
+  for (let i = 0; i < found.length; i++) to.push(found[i]);
 }
 
-function sameEdgeSyntax(a: DotEdge, b: DotEdge): boolean {
-  return a.source === b.source && a.target === b.target && sameSpan(a.span, b.span) && sameAttributes(a.attrs, b.attrs, edgeAttributes);
+/** What `readAttributes` gives: per node `nodeAttributes.length` entries, per edge `edgeAttributes.length`. */
+interface ParsedAttributes {
+  readonly nodes: readonly (DotAttribute | undefined)[];
+  readonly edges: readonly (DotAttribute | undefined)[];
 }
 
-function sameAttributes(a: DotNode['attrs'], b: DotNode['attrs'], keys: readonly string[]): boolean {
-  for (let k = 0; k < keys.length; k++) if (!sameAttribute(a.get(keys[k]), b.get(keys[k]))) return false;
+/** The attributes resolution reads of every node and edge of a parse, in two flat lists. */
+function readAttributes(graphModel: NonNullable<DotParseResult['graph']>): ParsedAttributes {
+  const nodes: (DotAttribute | undefined)[] = new Array(graphModel.nodes.length * nodeAttributes.length);
+  let i = 0;
+  for (const node of graphModel.nodes) for (const key of nodeAttributes) nodes[i++] = node.attrs.get(key);
+  const edges: (DotAttribute | undefined)[] = new Array(graphModel.edges.length * edgeAttributes.length);
+  i = 0;
+  for (const edge of graphModel.edges) for (const key of edgeAttributes) edges[i++] = edge.attrs.get(key);
+  return { nodes, edges };
+}
+
+/** True when the `count` attributes from `start` read the same in both lists. */
+function sameAttributes(a: ParsedAttributes['nodes'], b: ParsedAttributes['nodes'], start: number, count: number): boolean {
+  for (let k = start; k < start + count; k++) if (!sameAttribute(a[k], b[k])) return false;
   return true;
 }
 
@@ -560,10 +699,10 @@ function sameSpan(a: Span, b: Span): boolean {
   return a.start === b.start && a.end === b.end;
 }
 
-/** True when the node has the same predecessors, in order, and the same first edge from each, in both shapes. */
-function sameSupplierEdges(before: TopologyShape, after: TopologyShape, id: string): boolean {
-  const i = before.graph.index.get(id);
-  const j = after.graph.index.get(id);
+/** True when the node (the parses' node `n` in both) has the same predecessors, in order, and the same first edge from each, in both shapes. */
+function sameSupplierEdges(before: TopologyShape, after: TopologyShape, n: number, id: string): boolean {
+  const i = before.aligned ? n : before.graph.index.get(id);
+  const j = after.aligned ? n : after.graph.index.get(id);
   if (i === undefined || j === undefined) return false;
   const x = before.graph.predecessors[i];
   const y = after.graph.predecessors[j];
@@ -577,26 +716,27 @@ function sameSupplierEdges(before: TopologyShape, after: TopologyShape, id: stri
 }
 
 /** The graph of a parse, and the findings about entries, exits and reachability. */
-function topologyShape(graphModel: NonNullable<DotParseResult['graph']>, file: string): TopologyShape {
-  const graph = buildGraph(
+function topologyShape(graphModel: NonNullable<DotParseResult['graph']>, file: string, previous?: TopologyShape): TopologyShape {
+  const { graph, endpoints, first } = graphOfEdges(
     graphModel.nodes.map((n) => n.id),
     graphModel.edges,
   );
-  // the first edge of each (source, target) pair, as `buildGraph` records predecessors
-  const firstEdges: DotEdge[][] = graph.ids.map(() => []);
-  const seen = new Set<number>();
-  const size = graph.ids.length;
-  for (const e of graphModel.edges) {
-    const source = graph.index.get(e.source)!;
-    const target = graph.index.get(e.target)!;
-    const pair = source * size + target;
-    if (seen.has(pair)) continue;
-    seen.add(pair);
-    firstEdges[target].push(e);
+  const aligned = graph.ids.length === graphModel.nodes.length;
+  // the first edge of each (source, target) pair, as the graph records predecessors
+  const firstEdges: DotEdge[][] = [];
+  const firstEdgeIndexes: number[][] = [];
+  for (let i = 0; i < graph.ids.length; i++) {
+    firstEdges.push([]);
+    firstEdgeIndexes.push([]);
+  }
+  for (let k = 0; k < graphModel.edges.length; k++) {
+    if (first[k] !== 1) continue;
+    firstEdges[endpoints[2 * k + 1]].push(graphModel.edges[k]);
+    firstEdgeIndexes[endpoints[2 * k + 1]].push(k);
   }
   const diagnostics: Diagnostic[] = [];
   if (graph.ids.length > 0) {
-    const dotById = new Map(graphModel.nodes.map((n) => [n.id, n] as const));
+    const dotById = aligned ? undefined : new Map(graphModel.nodes.map((n) => [n.id, n] as const));
     const entries = sources(graph);
     if (entries.length === 0) {
       diagnostics.push({
@@ -609,7 +749,7 @@ function topologyShape(graphModel: NonNullable<DotParseResult['graph']>, file: s
       const reached = reachableFrom(graph, entries);
       for (let i = 0; i < graph.ids.length; i++) {
         if (reached[i]) continue;
-        const node = dotById.get(graph.ids[i]);
+        const node = dotById === undefined ? graphModel.nodes[i] : dotById.get(graph.ids[i]);
         diagnostics.push({
           code: 'bundle/unreachable-node',
           severity: 'warning',
@@ -627,13 +767,17 @@ function topologyShape(graphModel: NonNullable<DotParseResult['graph']>, file: s
       });
     }
   }
-  return { graph, firstEdges, diagnostics };
+  if (previous !== undefined && diagnostics.length > 0) {
+    const intern = interner(previous.diagnostics);
+    for (let i = 0; i < diagnostics.length; i++) diagnostics[i] = intern(diagnostics[i]);
+  }
+  return { graph, aligned, endpoints, firstEdges, firstEdgeIndexes, diagnostics };
 }
 
 /** True when the predecessors' entries are still `kept`, in order. */
-function sameSuppliers(kept: readonly (CardEntry | undefined)[], predecessors: readonly number[], graph: Graph, nodeById: ReadonlyMap<string, ResolvedNode>): boolean {
+function sameSuppliers(kept: readonly (CardEntry | undefined)[], predecessors: readonly number[], nodeAt: (index: number) => ResolvedNode | undefined): boolean {
   if (kept.length !== predecessors.length) return false;
-  for (let i = 0; i < kept.length; i++) if (kept[i] !== nodeById.get(graph.ids[predecessors[i]])?.entry) return false;
+  for (let i = 0; i < kept.length; i++) if (kept[i] !== nodeAt(predecessors[i])?.entry) return false;
   return true;
 }
 

@@ -1,0 +1,233 @@
+/**
+ * What the publisher reuses from one publication to the next (the LSP form of each unchanged
+ * diagnostic, kept while the files it points into read the same up to its ranges, and its JSON
+ * text), and the JSON it hands the wire (../src/wire.ts), as data. Each case starts from a
+ * workspace fixture and applies steps (the files a step lists replace theirs); after every step
+ * what a client would show from a publisher that has lived through all the steps must equal what
+ * it shows from a publisher that starts afresh on the same files, and every publication's
+ * prepared JSON must be byte for byte `JSON.stringify` of its parameters, and of the whole
+ * JSON-RPC message once through the writer's encoder.
+ */
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { NotificationMessage, PublishDiagnosticsParams, ResponseMessage } from 'vscode-languageserver/node';
+import { parseFixture } from '../../shared/test/support/fixture';
+import { addBundle, createDatabase, setOpenDocument, type Database } from '../src/database';
+import { createPublisher, commonPrefixLength, type Publisher } from '../src/publish';
+import { defaultSettings } from '../src/settings';
+import type { ClientSupport } from '../src/convert';
+import { createPreparedTexts, preparedEncoder } from '../src/wire';
+import { reviewerCard, writerCard } from './support/cards';
+
+interface Case {
+  readonly name: string;
+  /** The workspace at start (`//- path` sections). */
+  readonly initial: string;
+  /** Files opened in the editor from the start (their edits arrive as open documents). */
+  readonly open: readonly string[];
+  /** Each step: the files it replaces, as a fixture. */
+  readonly steps: readonly { readonly name: string; readonly files: string }[];
+}
+
+const root = path.resolve('/workspace/bundle');
+const support: ClientSupport = {
+  relatedInformation: true,
+  codeDescription: true,
+  documentChanges: false,
+  renameFiles: false,
+  markdown: true,
+  hierarchicalSymbols: false,
+  completionEditRange: true,
+};
+
+/**
+ * A topology with findings at its start (one node with no card: located findings of the
+ * resolution and of the analysis), in its middle and at its end, in the given line ending.
+ */
+function topology(options: { readonly head?: string; readonly indent?: string; readonly tail?: string; readonly newline?: string; readonly reviewerInput?: string } = {}): string {
+  const lines = [
+    'digraph g {',
+    `${options.head ?? ''}${options.indent ?? '  '}lost [card="lost@1.0.0"];`,
+    '  writer [card="writer@1.0.0"];',
+    '  reviewer [card="reviewer@1.0.0"];',
+    `  writer -> reviewer${options.reviewerInput === undefined ? '' : ` [in="${options.reviewerInput}"]`};`,
+    '  writer -> lost [label="late"];',
+    `${options.tail ?? ''}}`,
+    '',
+  ];
+  return `//- topology.dot\n${lines.join(options.newline ?? '\n')}`;
+}
+
+const cards = writerCard() + reviewerCard({ dependencies: '[writer]' });
+
+const cases: Case[] = [
+  {
+    name: 'typing at the end of the topology, then taking it back',
+    initial: topology() + cards,
+    open: ['topology.dot'],
+    steps: [
+      { name: 'a node with a missing card is added before the brace', files: topology({ tail: '  extra [card="missing@1.0.0"];\n' }) },
+      { name: 'a second one', files: topology({ tail: '  extra [card="missing@1.0.0"];\n  more [card="missing@1.0.0"];\n' }) },
+      { name: 'both removed', files: topology() },
+    ],
+  },
+  {
+    name: 'typing at the start of the topology moves every range after it',
+    initial: topology() + cards,
+    open: ['topology.dot'],
+    steps: [
+      { name: 'a comment line first', files: topology({ head: '  // note\n' }) },
+      { name: 'a longer comment on the same line', files: topology({ head: '  /* a longer note */' }) },
+      { name: 'back as it was', files: topology() },
+      // every offset stays, every line after it moves: only the ranges change
+      { name: 'an indenting space becomes a line break', files: topology({ indent: '\n ' }) },
+      { name: 'back as it was', files: topology() },
+    ],
+  },
+  {
+    name: 'line endings change next to the findings',
+    initial: topology({ newline: '\r\n' }) + cards,
+    open: ['topology.dot'],
+    steps: [
+      { name: 'LF only', files: topology() },
+      { name: 'CR only', files: topology({ newline: '\r' }) },
+      { name: 'CRLF again', files: topology({ newline: '\r\n' }) },
+    ],
+  },
+  {
+    name: 'a card edit adds and removes a finding in the topology that points into the card',
+    initial: topology() + cards,
+    open: ['cards/reviewer@1.0.0.yaml'],
+    steps: [
+      { name: 'the input type no longer fits', files: reviewerCard({ inputType: 'code', dependencies: '[writer]' }) },
+      { name: 'a port pinned that the card lacks, with related information into the card', files: topology({ reviewerInput: 'nothing' }) },
+      { name: 'lines added at the top of the card move the related ranges only', files: `${reviewerCard({ inputType: 'code', dependencies: '[writer]' })}# a\n`.replace('id: reviewer', '# one\n# two\nid: reviewer') },
+      { name: 'all fixed', files: topology() + reviewerCard({ dependencies: '[writer]' }) },
+    ],
+  },
+];
+
+/** What a client shows: the last publication per URI. */
+type Shown = Map<string, PublishDiagnosticsParams>;
+
+interface Harness {
+  readonly db: Database;
+  readonly publisher: Publisher;
+  readonly shown: Shown;
+  /** Every publication sent, with its prepared JSON. */
+  readonly sent: { params: PublishDiagnosticsParams; json: () => readonly Uint8Array[] }[];
+}
+
+function harness(files: ReadonlyMap<string, string>, open: readonly string[], versions: Map<string, number>): Harness {
+  const db = createDatabase((file) => pathToFileURL(file).href);
+  const shown: Shown = new Map();
+  const sent: Harness['sent'] = [];
+  const publisher = createPublisher({
+    db,
+    send: (params, json) => {
+      sent.push({ params, json });
+      if (params.diagnostics.length === 0 && params.version === undefined) shown.delete(params.uri);
+      else shown.set(params.uri, params);
+    },
+    settings: () => ({ ...defaultSettings, debounceMs: 0 }),
+    support: () => support,
+    docsUrl: () => 'file:///docs/diagnostics.md',
+    log: (message) => assert.fail(message),
+  });
+  const disk = new Map([...files].filter(([relative]) => !open.includes(relative)));
+  addBundle(db, root, disk);
+  for (const relative of open) setOpenDocument(db, path.join(root, relative), documentOf(relative, files.get(relative) ?? '', versions));
+  return { db, publisher, shown, sent };
+}
+
+function documentOf(relative: string, text: string, versions: Map<string, number>): { uri: string; version: number; text: string } {
+  const version = versions.get(relative) ?? 1;
+  return { uri: pathToFileURL(path.join(root, relative)).href, version, text };
+}
+
+/** Checks the prepared JSON of every publication, as the server's stdio writer would write it. */
+async function checkWire(sent: Harness['sent']): Promise<void> {
+  const prepared = createPreparedTexts();
+  const encoder = preparedEncoder(prepared);
+  for (const { params, json } of sent) {
+    assert.equal(Buffer.concat(json()).toString('utf-8'), JSON.stringify(params), `prepared JSON of ${params.uri}`);
+    prepared.prepare(params, json);
+    const message = { jsonrpc: '2.0', method: 'textDocument/publishDiagnostics', params };
+    const written = Buffer.from(await encoder.encode(message, { charset: 'utf-8' })).toString('utf-8');
+    assert.equal(written, JSON.stringify(message), 'the message the writer encodes');
+    assert.deepEqual(JSON.parse(written), JSON.parse(JSON.stringify(message)));
+  }
+}
+
+async function check(testCase: Case): Promise<void> {
+  const files = new Map(parseFixture(testCase.initial).files.map((f) => [f.path, f.text] as const));
+  const versions = new Map<string, number>();
+  const live = harness(files, testCase.open, versions);
+  live.publisher.publish(live.db.bundles.get(root)!);
+  await checkWire(live.sent.splice(0));
+  for (const step of testCase.steps) {
+    for (const f of parseFixture(step.files).files) {
+      files.set(f.path, f.text);
+      if (testCase.open.includes(f.path)) {
+        versions.set(f.path, (versions.get(f.path) ?? 1) + 1);
+        setOpenDocument(live.db, path.join(root, f.path), documentOf(f.path, f.text, versions));
+      } else {
+        const bundle = live.db.bundles.get(root)!;
+        bundle.disk.set(f.path, { path: f.path, text: f.text });
+        bundle.revision++;
+      }
+    }
+    live.publisher.publish(live.db.bundles.get(root)!);
+    await checkWire(live.sent.splice(0));
+    const fresh = harness(files, testCase.open, versions);
+    fresh.publisher.publish(fresh.db.bundles.get(root)!);
+    assert.deepEqual(live.shown, fresh.shown, `${testCase.name}: after "${step.name}" the reused publications differ from fresh ones`);
+  }
+}
+
+describe('publisher reuse', () => {
+  for (const testCase of cases) it(testCase.name, () => check(testCase));
+});
+
+describe('wire: prepared messages', () => {
+  const table: { readonly name: string; readonly message: NotificationMessage | ResponseMessage; readonly prepared: boolean }[] = [
+    { name: 'a prepared notification is written from its text', message: { jsonrpc: '2.0', method: 'textDocument/publishDiagnostics', params: { uri: 'file:///a', diagnostics: [] } }, prepared: true },
+    { name: 'a notification that was not prepared is serialised', message: { jsonrpc: '2.0', method: 'window/logMessage', params: { type: 3, message: 'x"y' } }, prepared: false },
+    { name: 'a response is serialised', message: { jsonrpc: '2.0', id: 1, result: { uri: 'file:///b' } }, prepared: false },
+  ];
+  for (const row of table) {
+    it(row.name, async () => {
+      const prepared = createPreparedTexts();
+      const params = 'params' in row.message ? row.message.params : undefined;
+      let used = false;
+      if (row.prepared && typeof params === 'object' && params !== null) {
+        prepared.prepare(params, () => {
+          used = true;
+          return [Buffer.from(JSON.stringify(params))];
+        });
+      }
+      const written = Buffer.from(await preparedEncoder(prepared).encode(row.message, { charset: 'utf-8' })).toString('utf-8');
+      assert.equal(written, JSON.stringify(row.message));
+      assert.equal(used, row.prepared);
+    });
+  }
+});
+
+describe('commonPrefixLength', () => {
+  const table: readonly [string, string, number][] = [
+    ['', '', 0],
+    ['abc', 'abd', 2],
+    ['abc', 'abc', 3],
+    ['abc', 'abcdef', 3],
+    ['x'.repeat(5000) + 'a', 'x'.repeat(5000) + 'b', 5000],
+    ['x'.repeat(8192), 'x'.repeat(8192), 8192],
+    ['x'.repeat(4096) + 'y'.repeat(10), 'x'.repeat(4095) + 'z', 4095],
+  ];
+  for (const [a, b, expected] of table) {
+    it(`${a.length} and ${b.length} code units share ${expected}`, () => {
+      assert.equal(commonPrefixLength(a, b), expected);
+      assert.equal(commonPrefixLength(b, a), expected);
+    });
+  }
+});

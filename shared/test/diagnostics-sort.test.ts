@@ -1,0 +1,91 @@
+/**
+ * The incremental helpers of src/diagnostics/sort.ts, as data: `sortedDeduped` and
+ * `sortedStably` must give exactly what a full sort gives, whatever the memo holds; `interner`
+ * must hand back an earlier object only for a diagnostic equal to it in every field.
+ */
+import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import type { Diagnostic } from '../src/diagnostics';
+import { dedupeDiagnostics, sortDiagnostics } from '../src/diagnostics';
+import { identical, interner, sortedDeduped, sortedStably, type SortMemo } from '../src/diagnostics/sort';
+
+const d = (code: Diagnostic['code'], start: number | undefined, message: string, extra: Partial<Diagnostic> = {}): Diagnostic => ({
+  code,
+  severity: 'warning',
+  message,
+  location: start === undefined ? { file: 'topology.dot' } : { file: 'topology.dot', span: { start, end: start + 1 } },
+  ...extra,
+});
+
+const a = d('bundle/unreachable-node', 5, 'a');
+const b = d('bundle/unreachable-node', 9, 'b');
+const c = d('analysis/unresolved-node', 9, 'c');
+const e = d('bundle/missing-card', 2, 'e', { severity: 'error' });
+const tie1 = d('bundle/unreachable-node', 7, 'tie one');
+const tie2 = d('bundle/unreachable-node', 7, 'tie two');
+const copyOfA = d('bundle/unreachable-node', 5, 'a');
+
+/** Each row: the diagnostics of two loads in a row; the second result must equal the full sort. */
+const orders: { readonly name: string; readonly first: readonly Diagnostic[]; readonly second: readonly Diagnostic[] }[] = [
+  { name: 'the same list again', first: [b, a, c], second: [b, a, c] },
+  { name: 'one finding added', first: [b, a], second: [b, e, a] },
+  { name: 'one finding gone', first: [b, a, c, e], second: [b, c, e] },
+  { name: 'ties keep the new input order', first: [tie1, tie2, a], second: [tie2, a, tie1] },
+  { name: 'an exact duplicate is dropped, first kept', first: [a, b], second: [copyOfA, b, a] },
+  { name: 'everything new', first: [a], second: [e, c, b] },
+  { name: 'the same object twice', first: [a, b], second: [a, b, a] },
+];
+
+describe('diagnostics: incremental sort', () => {
+  for (const row of orders) {
+    it(row.name, () => {
+      const memo: SortMemo = {};
+      assert.deepEqual(sortedDeduped(row.first, memo), sortDiagnostics(dedupeDiagnostics(row.first)));
+      const second = sortedDeduped(row.second, memo);
+      const full = sortDiagnostics(dedupeDiagnostics(row.second));
+      assert.equal(second.length, full.length);
+      second.forEach((x, i) => assert.equal(x, full[i], `position ${i}`));
+    });
+  }
+
+  it('any memo gives the stable sort (random lists)', () => {
+    const pool = fc.array(fc.record({ key: fc.nat({ max: 5 }), id: fc.nat() }), { maxLength: 30 });
+    fc.assert(
+      fc.property(pool, fc.array(fc.nat(), { maxLength: 40 }), fc.array(fc.nat(), { maxLength: 40 }), (items, firstPicks, secondPicks) => {
+        if (items.length === 0) return;
+        const pick = (picks: number[]): { key: number; id: number }[] => [...new Set(picks.map((p) => items[p % items.length]))];
+        const order = (x: { key: number }, y: { key: number }): number => x.key - y.key;
+        const memo: SortMemo<{ key: number; id: number }> = {};
+        sortedStably(pick(firstPicks), order, memo);
+        const list = pick(secondPicks);
+        const result = sortedStably(list, order, memo);
+        const expected = list.slice().sort(order);
+        result.forEach((x, i) => assert.equal(x, expected[i]));
+        assert.equal(result.length, expected.length);
+      }),
+    );
+  });
+});
+
+/** Each row: a diagnostic recomputed, and whether it reads exactly as `a`. */
+const interning: { readonly name: string; readonly candidate: Diagnostic; readonly same: boolean }[] = [
+  { name: 'a copy', candidate: copyOfA, same: true },
+  { name: 'another span', candidate: d('bundle/unreachable-node', 6, 'a'), same: false },
+  { name: 'another severity', candidate: d('bundle/unreachable-node', 5, 'a', { severity: 'error' }), same: false },
+  { name: 'a hint', candidate: d('bundle/unreachable-node', 5, 'a', { hint: 'h' }), same: false },
+  { name: 'a hint key holding undefined', candidate: { ...copyOfA, hint: undefined }, same: false },
+  { name: 'a node id in the location', candidate: { ...copyOfA, location: { ...copyOfA.location, nodeId: 'x' } }, same: false },
+  { name: 'related information', candidate: { ...copyOfA, related: [{ file: 'topology.dot', span: { start: 0, end: 1 }, message: 'r' }] }, same: false },
+  { name: 'another code', candidate: d('analysis/unresolved-node', 5, 'a'), same: false },
+];
+
+describe('diagnostics: interner', () => {
+  for (const row of interning) {
+    it(`${row.name} ${row.same ? 'is' : 'is not'} handed back as the earlier object`, () => {
+      const intern = interner([b, a, c]);
+      assert.equal(intern(row.candidate) === a, row.same);
+      assert.equal(identical(row.candidate, a), row.same);
+      assert.equal(intern(b), b);
+    });
+  }
+});
