@@ -25,8 +25,8 @@
  * ≤ 10 ms p95; at 5,000 nodes RSS ≤ 300 MB. Figures are wall-clock milliseconds on this
  * machine; they are printed, never asserted. An edit's figure includes this client reading and
  * parsing the topology's publication (about 1 MB of JSON at 2,000 nodes); over stdio the server
- * writes publications from each diagnostic's kept JSON (server/src/wire.ts), which the VS Code
- * client's ipc transport does not use.
+ * writes publications from each diagnostic's kept JSON (server/src/wire.ts), as it does for the
+ * VS Code client, which starts it on stdio too.
  */
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';

@@ -65,9 +65,11 @@ let client: LanguageClient | undefined;
 
 export function activate(context: vscode.ExtensionContext): DarkPrintApi {
   const serverModule = context.asAbsolutePath(path.join('server', 'out', 'server.js'));
+  // stdio, as for any other client: on it the server writes diagnostics lists from their kept
+  // JSON (server/src/wire.ts), where over ipc Node would serialise every list again.
   const serverOptions: ServerOptions = {
-    run: { module: serverModule, transport: TransportKind.ipc },
-    debug: { module: serverModule, transport: TransportKind.ipc, options: { execArgv: ['--nolazy', '--inspect=6009'] } },
+    run: { module: serverModule, transport: TransportKind.stdio },
+    debug: { module: serverModule, transport: TransportKind.stdio, options: { execArgv: ['--nolazy', '--inspect=6009'] } },
   };
   const watchers = ['**/*.{dot,gv}', '**/cards/**/*.{yaml,yml,json}', '**/blueprint.yaml', '**/ontology/extensions.yaml'].map((glob) =>
     vscode.workspace.createFileSystemWatcher(glob),

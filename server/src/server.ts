@@ -16,7 +16,7 @@
  * client or a file contains may stop the server: every handler is guarded, logs the exception
  * and answers empty.
  *
- * Started as `node server/out/server.js --stdio` (or `--node-ipc` by the VS Code client;
+ * Started as `node server/out/server.js --stdio`, by the VS Code client too (`--node-ipc` also works;
  * `createConnection` reads the transport from argv, except that on `--stdio` the server
  * brings its own writer, which writes diagnostics from their kept JSON: ./wire.ts).
  */
