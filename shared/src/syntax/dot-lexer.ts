@@ -98,18 +98,6 @@ function codeOf(kind: DotTokenKind): number {
   return dotTokenKinds.indexOf(kind);
 }
 
-/** The codes the lexer writes, by kind name. */
-const code = {
-  id: DotTokenCode.Id,
-  number: DotTokenCode.Number,
-  string: DotTokenCode.String,
-  html: DotTokenCode.Html,
-  keyword: DotTokenCode.Keyword,
-  arrow: DotTokenCode.Arrow,
-  line: DotTokenCode.Line,
-  unknown: DotTokenCode.Unknown,
-} as const;
-
 /** The one-character tokens' codes, by character code (looked up once per punctuation token). */
 const punctuationCodes: Uint8Array = (() => {
   const table = new Uint8Array(128);
@@ -222,7 +210,7 @@ export function lexDot(text: string, file = 'topology.dot'): DotLexResult {
         while (i < length && isDotIdPart(text.charCodeAt(i))) i++;
       }
       if (hyphenated) pushFlagged('id', start, i, undefined, 'hyphenated');
-      else push(isKeywordAt(text, start, i) ? code.keyword : code.id, start, i);
+      else push(isKeywordAt(text, start, i) ? DotTokenCode.Keyword : DotTokenCode.Id, start, i);
       continue;
     }
 
@@ -285,7 +273,7 @@ export function lexDot(text: string, file = 'topology.dot'): DotLexResult {
         fail({ start, end: start + 1 }, 'This HTML-like `<…>` value is never closed with `>`; close it, or write the value as a quoted string.');
         i = end;
       } else {
-        push(code.html, start, j + 1);
+        push(DotTokenCode.Html, start, j + 1);
         if (++htmlCount <= maxParseErrors + 1) diagnostics.push({
           code: 'dot/unsupported',
           severity: diagnosticInfo('dot/unsupported').severity,
@@ -302,12 +290,12 @@ export function lexDot(text: string, file = 'topology.dot'): DotLexResult {
       const next = text.charCodeAt(i + 1);
       if (next === 62 /* > */) {
         i += 2;
-        push(code.arrow, start, i);
+        push(DotTokenCode.Arrow, start, i);
         continue;
       }
       if (next === 45) {
         i += 2;
-        push(code.line, start, i);
+        push(DotTokenCode.Line, start, i);
         continue;
       }
       if (isDigit(next) || (next === 46 && isDigit(text.charCodeAt(i + 2)))) {
@@ -315,7 +303,7 @@ export function lexDot(text: string, file = 'topology.dot'): DotLexResult {
         continue;
       }
       i++;
-      push(code.unknown, start, i);
+      push(DotTokenCode.Unknown, start, i);
       fail({ start, end: i }, 'A lone `-` is not DOT: an edge is written `->`, and an id with a hyphen must be renamed (use `_`) or quoted.');
       continue;
     }
@@ -328,7 +316,7 @@ export function lexDot(text: string, file = 'topology.dot'): DotLexResult {
     // ---- anything else: one `unknown` token per run of unreadable characters ----
     i++;
     while (i < length && isUnreadable(text.charCodeAt(i), text.charCodeAt(i + 1))) i++;
-    push(code.unknown, start, i);
+    push(DotTokenCode.Unknown, start, i);
     fail({ start, end: i }, unknownMessage(text.slice(start, i)));
   }
 
@@ -361,7 +349,7 @@ export function lexDot(text: string, file = 'topology.dot'): DotLexResult {
     if (j < length && isDotIdStart(text.charCodeAt(j))) {
       while (j < length && isDotIdPart(text.charCodeAt(j))) j++;
     }
-    push(code.number, from, j);
+    push(DotTokenCode.Number, from, j);
     return j;
   }
 
@@ -375,7 +363,7 @@ export function lexDot(text: string, file = 'topology.dot'): DotLexResult {
         if (nextBackslash < j) nextBackslash = indexOrEnd('\\', j);
         if (nextReturn < j) nextReturn = indexOrEnd('\r', j);
         if (close < nextBackslash && close < nextReturn) {
-          push(code.string, from, close + 1);
+          push(DotTokenCode.String, from, close + 1);
           return close + 1;
         }
       }
@@ -388,10 +376,10 @@ export function lexDot(text: string, file = 'topology.dot'): DotLexResult {
       const d = text.charCodeAt(j);
       if (d === 34) {
         const end = j + 1;
-        if (parts === undefined) push(code.string, from, end);
+        if (parts === undefined) push(DotTokenCode.String, from, end);
         else {
           parts.push(text.slice(chunkStart, j));
-          pushValued(code.string, from, end, parts.join(''));
+          pushValued(DotTokenCode.String, from, end, parts.join(''));
         }
         return end;
       }
