@@ -23,6 +23,7 @@
  */
 import type { Diagnostic as LspDiagnostic, PublishDiagnosticsParams } from 'vscode-languageserver';
 import { applyPolicy, type Diagnostic } from '../../shared/src/diagnostics';
+import { commonPrefixLength } from '../../shared/src/text';
 import { snapshotOf, type BundleState, type Database, type Snapshot } from './database';
 import { toLspDiagnostic, type ClientSupport } from './convert';
 import type { Settings } from './settings';
@@ -321,16 +322,6 @@ function createPrefixCache(): PrefixCache {
     known.push({ now, before, length });
     return length;
   };
-}
-
-export function commonPrefixLength(a: string, b: string): number {
-  const limit = Math.min(a.length, b.length);
-  // whole chunks first (string comparison is native), then code unit by code unit
-  const chunk = 4096;
-  let i = 0;
-  while (i + chunk <= limit && a.slice(i, i + chunk) === b.slice(i, i + chunk)) i += chunk;
-  while (i < limit && a.charCodeAt(i) === b.charCodeAt(i)) i++;
-  return i;
 }
 
 const comma = Buffer.from(',');

@@ -348,7 +348,8 @@ export function loadBundle(files: readonly SourceFile[], options: LoadOptions = 
   const file = topologyFile.path;
   let topology = memo?.topology;
   if (!topology || topology.path !== file || topology.text !== topologyFile.text) {
-    const parsed = parseDot(topologyFile.text);
+    // a parse of the same file starts after the statements the texts share (see `parseDot`)
+    const parsed = parseDot(topologyFile.text, undefined, topology?.path === file ? topology.parse : undefined);
     const directed = parsed.graph !== undefined && parsed.graph.directed;
     // findings that read as in the last parse come back as the same objects
     const lintOf = interner(topology?.lint ?? []);

@@ -105,24 +105,47 @@ const punctuationCodes: Uint8Array = (() => {
   return table;
 })();
 
-export function lexDot(text: string, file = 'topology.dot'): DotLexResult {
+/**
+ * Where `lexDot` may start instead of at the beginning: the first `token` tokens of an earlier
+ * table of a text that reads the same up to that token's start (and a little beyond, see
+ * `parseDot`). The earlier table must hold no unterminated literal and no unreadable character
+ * before that token: the caller (the parser's resume) checks that its lexing reported nothing.
+ */
+export interface LexResume {
+  readonly table: DotTokenTable;
+  readonly token: number;
+}
+
+export function lexDot(text: string, file = 'topology.dot', resume?: LexResume): DotLexResult {
   // Kinds and offsets live in typed arrays (nothing for the garbage collector to trace), grown
   // by doubling from a guess of one token per four characters, and cut to size at the end.
   let count = 0;
-  let kinds = new Uint8Array(Math.max(64, Math.ceil(text.length / 4)));
+  let kinds = new Uint8Array(Math.max(64, Math.ceil(text.length / 4), resume === undefined ? 0 : resume.token + 64));
   let starts = new Int32Array(kinds.length);
   let ends = new Int32Array(kinds.length);
   /** Values that differ from what `valueOf` derives (escaped and unterminated strings, unclosed HTML). */
   const values = new Map<number, string>();
   const flags = new Map<number, 'hyphenated' | 'unterminated'>();
   const comments: DotToken[] = [];
+  let i = text.charCodeAt(0) === 0xfeff ? 1 : 0;
+  if (resume !== undefined && resume.token > 0 && resume.token < resume.table.count) {
+    // The earlier tokens are copied as they are (their offsets hold: the text before them is the same).
+    const earlier = resume.table;
+    count = resume.token;
+    kinds.set(earlier.kinds.subarray(0, count));
+    starts.set(earlier.starts.subarray(0, count));
+    ends.set(earlier.ends.subarray(0, count));
+    for (const [index, value] of earlier.values) if (index < count) values.set(index, value);
+    for (const [index, flag] of earlier.flags) if (index < count) flags.set(index, flag);
+    i = earlier.starts[count];
+    for (const comment of earlier.comments) if (comment.span.start < i) comments.push(comment);
+  }
   const diagnostics: Diagnostic[] = [];
   const length = text.length;
   let parseErrorCount = 0;
   let htmlCount = 0;
   let unclosedStringFrom = Number.POSITIVE_INFINITY;
   let htmlToLineEnd = false;
-  let i = text.charCodeAt(0) === 0xfeff ? 1 : 0;
   /** Where the next backslash and the next CR are (the text's length when there is none): searched once, not per string. */
   let nextBackslash = -1;
   let nextReturn = -1;

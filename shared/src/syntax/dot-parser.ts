@@ -17,10 +17,10 @@
  */
 import type { Diagnostic, DiagnosticCode } from '../diagnostics';
 import { diagnosticInfo } from '../diagnostics';
-import type { Span } from '../text';
+import { commonPrefixLength, type Span } from '../text';
 import { suggestNodeId } from '../compile/attractor-table';
 import { lexDot, maxParseErrors, tokenFlag, tokenSpan, tokenText, tokenValue, type DotLexResult } from './dot-lexer';
-import { DotTokenCode as Code, type DotAttribute, type DotEdge, type DotGraph, type DotNode, type DotParseResult } from './dot-model';
+import { DotTokenCode as Code, type DotAttribute, type DotEdge, type DotGraph, type DotNode, type DotParseResult, type DotTokenTable } from './dot-model';
 
 /** Subgraphs nested deeper than this are a parse error (E§2). */
 export const maxSubgraphDepth = 100;
@@ -28,8 +28,16 @@ export const maxSubgraphDepth = 100;
 /** Distinct default attributes one scope keeps (see `withDefaults`). */
 export const maxDefaultKeys = 100;
 
-export function parseDot(text: string, file = 'topology.dot'): DotParseResult {
-  const lexed = lexDot(text, file);
+/**
+ * Parses `text`. Given `previous`, an earlier parse of the same file, it starts after the
+ * top-level statements the two texts share instead of at the beginning (see `resumeAt`): those
+ * statements' nodes, edges, tokens and findings are taken from `previous`, the nodes that no
+ * later statement names again as the same objects. The result is the same as without
+ * `previous` (a property test in dot-parser-resume.test.ts holds the two together).
+ */
+export function parseDot(text: string, file = 'topology.dot', previous?: DotParseResult): DotParseResult {
+  const start = previous === undefined ? undefined : resumeAt(previous, text, file);
+  const lexed = lexDot(text, file, start === undefined ? undefined : { table: start.table, token: start.token });
   const table = lexed.table;
   const codes = table.kinds;
   const starts = table.starts;
@@ -66,6 +74,12 @@ export function parseDot(text: string, file = 'topology.dot'): DotParseResult {
    */
   const mentionLog: string[] = [];
   let openSubgraphs = 0;
+  /** Per top-level statement: its first token, and the root defaults in force there (what a later parse resumes from). */
+  const topStatements: number[] = start === undefined ? [] : start.statements;
+  const topNodeDefaults: ReadonlyMap<string, DotAttribute>[] = start === undefined ? [] : start.nodeDefaults;
+  const topEdgeDefaults: ReadonlyMap<string, DotAttribute>[] = start === undefined ? [] : start.edgeDefaults;
+  /** Nodes taken from `previous` and not yet named again: copied before they change (see `own`). */
+  const shared: Set<NodeBuilder> = start === undefined ? new Set() : start.shared;
 
   // ------------------------------------------------------------------ diagnostics
 
@@ -76,6 +90,12 @@ export function parseDot(text: string, file = 'topology.dot'): DotParseResult {
   }
   /** Non-error dot/* findings: at most `maxParseErrors` per code are built; the rest are only counted. */
   const reportCounts = new Map<DiagnosticCode, number>([['dot/unsupported', lexed.htmlCount]]);
+  if (start !== undefined) {
+    for (const d of start.diagnostics) {
+      other.push(d);
+      reportCounts.set(d.code, (reportCounts.get(d.code) ?? 0) + 1);
+    }
+  }
   function report(code: DiagnosticCode, build: () => Diagnostic): void {
     const seen = (reportCounts.get(code) ?? 0) + 1;
     reportCounts.set(code, seen);
@@ -465,8 +485,9 @@ export function parseDot(text: string, file = 'topology.dot'): DotParseResult {
     explicit?: ReadonlyMap<string, DotAttribute>,
     statement?: Span,
   ): NodeBuilder {
-    const node = nodes.get(read.value);
-    if (node === undefined) return addNode(read, idError, defaults, explicit, statement);
+    const found = nodes.get(read.value);
+    if (found === undefined) return addNode(read, idError, defaults, explicit, statement);
+    const node = shared.size > 0 ? own(found) : found;
     node.occurrences.push(read.span);
     if (statement !== undefined) node.statements.push(statement);
     collect(read.value);
@@ -497,8 +518,18 @@ export function parseDot(text: string, file = 'topology.dot'): DotParseResult {
   }
 
 
+  /** A node taken from `previous`, copied (and the copy put in its place) before it changes. */
+  function own(node: NodeBuilder): NodeBuilder {
+    if (!shared.delete(node)) return node;
+    const copy: NodeBuilder = { id: node.id, span: node.span, quoted: node.quoted, attrs: node.attrs, occurrences: node.occurrences.slice(), statements: node.statements.slice() };
+    if (node.idError !== undefined) copy.idError = node.idError;
+    nodes.set(node.id, copy);
+    return copy;
+  }
+
   /** A node statement with attributes for a node that already exists (E§13 re-declaration). */
-  function redeclareNode(existing: NodeBuilder, read: ReadValue, defaults: ReadonlyMap<string, DotAttribute>, explicit: ReadonlyMap<string, DotAttribute>, statement: Span): void {
+  function redeclareNode(found: NodeBuilder, read: ReadValue, defaults: ReadonlyMap<string, DotAttribute>, explicit: ReadonlyMap<string, DotAttribute>, statement: Span): void {
+    const existing = shared.size > 0 ? own(found) : found;
     existing.occurrences.push(read.span);
     existing.statements.push(statement);
     collect(read.value);
@@ -564,6 +595,11 @@ export function parseDot(text: string, file = 'topology.dot'): DotParseResult {
         continue;
       }
       const start = pos;
+      if (scope.depth === 0) {
+        topStatements.push(start);
+        topNodeDefaults.push(scope.node);
+        topEdgeDefaults.push(scope.edge);
+      }
       if (parseStatement(scope)) {
         if (codes[pos] === Code.Semicolon) pos++;
       } else {
@@ -829,6 +865,7 @@ export function parseDot(text: string, file = 'topology.dot'): DotParseResult {
   // ------------------------------------------------------------------ the graph
 
   function parseGraph(): DotGraph | undefined {
+    if (start !== undefined) return resumeGraph(start);
     // Find the header: `[strict] (graph|digraph)`. Anything before it is reported once.
     let header = 0;
     while (header < count && codes[header] !== Code.LBrace && !(keywordAt(header) === 'strict' || keywordAt(header) === 'digraph' || keywordAt(header) === 'graph')) header++;
@@ -892,7 +929,25 @@ export function parseDot(text: string, file = 'topology.dot'): DotParseResult {
       fail(pos < count ? spanAt(pos) : open, `Expected \`{\` after the graph header, found ${describe(pos)}; open the graph body with \`{\`.`);
     }
 
-    const root: Scope = { node: new Map(), edge: new Map(), depth: 0 };
+    return parseBody({ node: new Map(), edge: new Map(), depth: 0 }, open, keywordSpan, strictSpan, name, nameSpan);
+  }
+
+  /** The graph of `start`'s parse from its first statement on, its earlier statements read from `previous`. */
+  function resumeGraph(from: ResumeStart): DotGraph {
+    for (const node of from.nodes) nodes.set(node.id, node);
+    for (const edge of from.edges) {
+      edges.push(edge);
+      if (edge.source === edge.target) selfLoops.add(edge.source);
+    }
+    for (const [key, attr] of from.graphAttrs) graphAttrs.set(key, attr);
+    pos = from.token;
+    const graph = from.graph;
+    return parseBody({ node: from.rootNode, edge: from.rootEdge, depth: 0 }, from.open, graph.keywordSpan, undefined, graph.name, graph.nameSpan);
+  }
+
+  /** The statements of the graph body from `pos` on, its closing `}`, and the graph. */
+  function parseBody(root: Scope, open: Span, keywordSpan: Span, strictSpan: Span | undefined, name: string | undefined, nameSpan: Span | undefined): DotGraph {
+    openSpan = open;
     parseStatements(root);
     if (pos < count) {
       pos++; // parseStatements stops only at the end or at a `}`: this one closes the graph
@@ -913,7 +968,20 @@ export function parseDot(text: string, file = 'topology.dot'): DotParseResult {
     return graph;
   }
 
+  /** The `{` that opens the graph body, once read. */
+  let openSpan: Span | undefined;
   const graph = parseGraph();
+  // What a later parse needs to resume from this one: kept only for a file that reads cleanly
+  // (no parse error, no finding but duplicate nodes and self-loops, no `strict`, directed), so
+  // that the state after any top-level statement is plain to rebuild from the result.
+  const resumable =
+    graph !== undefined && openSpan !== undefined && lexed.diagnostics.length === 0 && lexed.parseErrorCount === 0 && parseErrorCount === 0 &&
+    !strict && directed && !notDirectedReported && !portsReported && !unclosedReported && !defaultsCapReported && pos >= count &&
+    [...reportCounts].every(([code, seen]) => seen === 0 || ((code === 'dot/duplicate-node' || code === 'dot/self-loop') && seen <= maxParseErrors));
+  const resume: Resumable | undefined = resumable && openSpan !== undefined
+    ? { text, file, open: openSpan, statements: topStatements, nodeDefaults: topNodeDefaults, edgeDefaults: topEdgeDefaults }
+    : undefined;
+  shared.clear();
   // Drop the working containers' references: any of them the garbage collector has already
   // moved to the old generation would otherwise keep this parse's newer objects alive through
   // later young collections, long after the result itself is gone.
@@ -966,7 +1034,9 @@ export function parseDot(text: string, file = 'topology.dot'): DotParseResult {
     });
   }
   diagnostics.sort((a, b) => (a.location.span?.start ?? -1) - (b.location.span?.start ?? -1));
-  return parseResult(lexed, graph, diagnostics, trailing);
+  const result = parseResult(lexed, graph, diagnostics, trailing);
+  if (resume !== undefined) resumables.set(result, resume);
+  return result;
 }
 
 /**
@@ -984,6 +1054,130 @@ function parseResult(lexed: DotLexResult, graph: DotGraph | undefined, diagnosti
     get tokens() {
       return lexed.tokens;
     },
+  };
+}
+
+// ---------------------------------------------------------------------- resuming
+
+/** What a later parse of the same file needs to start after the statements it shares with a parse. */
+interface Resumable {
+  readonly text: string;
+  readonly file: string;
+  /** The `{` that opens the graph body. */
+  readonly open: Span;
+  /** The first token of each top-level statement, in order. */
+  readonly statements: readonly number[];
+  /** The root defaults in force at each of those statements. */
+  readonly nodeDefaults: readonly ReadonlyMap<string, DotAttribute>[];
+  readonly edgeDefaults: readonly ReadonlyMap<string, DotAttribute>[];
+}
+
+/** Kept beside each parse that can be resumed from, so the model itself carries nothing extra. */
+const resumables = new WeakMap<DotParseResult, Resumable>();
+
+/** A parse's state before one of its top-level statements, rebuilt from its result. */
+interface ResumeStart {
+  readonly graph: DotGraph;
+  readonly table: DotTokenTable;
+  readonly open: Span;
+  /** The statement's first token. */
+  readonly token: number;
+  readonly rootNode: ReadonlyMap<string, DotAttribute>;
+  readonly rootEdge: ReadonlyMap<string, DotAttribute>;
+  /** The records of the statements before it (new arrays, for the new parse to extend). */
+  readonly statements: number[];
+  readonly nodeDefaults: ReadonlyMap<string, DotAttribute>[];
+  readonly edgeDefaults: ReadonlyMap<string, DotAttribute>[];
+  /** The nodes named before it, in order: earlier objects where no later statement named them, else copies cut to what came before. */
+  readonly nodes: readonly NodeBuilder[];
+  /** Those of `nodes` that are the earlier objects. */
+  readonly shared: Set<NodeBuilder>;
+  readonly edges: readonly DotEdge[];
+  readonly graphAttrs: readonly (readonly [string, DotAttribute])[];
+  /** The findings before it (duplicate nodes and self-loops only: see `resumable`). */
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+/**
+ * How many tokens after a statement's first one must also read the same before a parse resumes
+ * there: the statement before it decided where it ends by looking at the tokens that follow it
+ * (an edge operator, another `[`, a `;`), never more than two.
+ */
+const resumeMargin = 3;
+
+/**
+ * Where a parse of `text` can start, given `previous`: the last top-level statement whose first
+ * `resumeMargin + 1` tokens end before the first character where the texts differ. Undefined when
+ * `previous` cannot be resumed from (not clean, another file), when that leaves nothing to reuse,
+ * or when a later statement changed what a node or the graph read before it (a re-declaration,
+ * a graph attribute after it): then the parse starts at the beginning.
+ */
+function resumeAt(previous: DotParseResult, text: string, file: string): ResumeStart | undefined {
+  const info = resumables.get(previous);
+  const graph = previous.graph;
+  if (info === undefined || graph === undefined || info.file !== file) return undefined;
+  const same = commonPrefixLength(info.text, text);
+  const table = previous.table;
+  const statements = info.statements;
+  // the number of statements whose guarded tokens all end before `same` (their ends grow with the statement)
+  let low = 0;
+  let high = statements.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    const guard = statements[middle] + resumeMargin;
+    if (guard < table.count && table.ends[guard] < same) low = middle + 1;
+    else high = middle;
+  }
+  const at = low - 1;
+  if (at < 1) return undefined;
+  const token = statements[at];
+  const offset = table.starts[token];
+  const graphAttrs: (readonly [string, DotAttribute])[] = [];
+  for (const entry of graph.graphAttrs) {
+    if (entry[1].keySpan.start >= offset) return undefined;
+    graphAttrs.push(entry);
+  }
+  const nodes: NodeBuilder[] = [];
+  const shared = new Set<NodeBuilder>();
+  for (const node of graph.nodes) {
+    if (node.span.start >= offset) break;
+    const declared = node.statements;
+    if (declared.length > 0 && declared[declared.length - 1].start >= offset) return undefined;
+    const occurrences = node.occurrences;
+    if (occurrences[occurrences.length - 1].start < offset) {
+      // the model's node is the builder it was made from (see `nodeShape`); this one is never changed in place
+      const builder = node as NodeBuilder;
+      nodes.push(builder);
+      shared.add(builder);
+      continue;
+    }
+    let before = occurrences.length - 1;
+    while (occurrences[before - 1].start >= offset) before--;
+    const copy: NodeBuilder = { id: node.id, span: node.span, quoted: node.quoted, attrs: node.attrs, occurrences: occurrences.slice(0, before), statements: declared.slice() };
+    if (node.idError !== undefined) copy.idError = node.idError;
+    nodes.push(copy);
+  }
+  const edges: DotEdge[] = [];
+  for (const edge of graph.edges) {
+    if (edge.span.start >= offset) break;
+    edges.push(edge);
+  }
+  const diagnostics = previous.diagnostics.filter((d) => d.location.span !== undefined && d.location.span.start < offset);
+  return {
+    graph,
+    table,
+    open: info.open,
+    token,
+    rootNode: info.nodeDefaults[at],
+    rootEdge: info.edgeDefaults[at],
+    statements: statements.slice(0, at),
+    nodeDefaults: info.nodeDefaults.slice(0, at),
+    edgeDefaults: info.edgeDefaults.slice(0, at),
+    nodes,
+    shared,
+    edges,
+    graphAttrs,
+    diagnostics,
   };
 }
 

@@ -70,3 +70,14 @@ export function lineIndex(text: string): LineIndex {
     },
   };
 }
+
+/** How many code units `a` and `b` share from their start. */
+export function commonPrefixLength(a: string, b: string): number {
+  const limit = Math.min(a.length, b.length);
+  // whole chunks first (string comparison is native), then code unit by code unit
+  const chunk = 4096;
+  let i = 0;
+  while (i + chunk <= limit && a.slice(i, i + chunk) === b.slice(i, i + chunk)) i += chunk;
+  while (i < limit && a.charCodeAt(i) === b.charCodeAt(i)) i++;
+  return i;
+}

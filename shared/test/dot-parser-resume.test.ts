@@ -1,0 +1,131 @@
+/**
+ * `parseDot(text, file, previous)` starts after the top-level statements `text` shares with
+ * `previous` (see `resumeAt` in ../src/syntax/dot-parser.ts). Its result must be the one a parse
+ * from the beginning gives, and `previous` must not change. A property test holds the two
+ * together over random topologies and random edits; the table below checks where a parse does
+ * reuse the earlier nodes (the same objects) and where it must start over.
+ */
+import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import { parseDot } from '../src/syntax/dot-parser';
+import type { DotAttributes, DotGraph, DotParseResult } from '../src/syntax/dot-model';
+
+/** Everything a parse hands out, as plain data (attribute maps as entry lists, in order). */
+function plain(result: DotParseResult): unknown {
+  const attrs = (map: DotAttributes): unknown => [...map.entries()];
+  const graph = (g: DotGraph | undefined): unknown =>
+    g === undefined
+      ? undefined
+      : {
+          ...g,
+          graphAttrs: attrs(g.graphAttrs),
+          nodes: g.nodes.map((n) => ({ ...n, attrs: attrs(n.attrs) })),
+          edges: g.edges.map((e) => ({ ...e, attrs: attrs(e.attrs) })),
+        };
+  const table = result.table;
+  return {
+    graph: graph(result.graph),
+    diagnostics: result.diagnostics,
+    trailing: result.trailing,
+    table: { count: table.count, kinds: [...table.kinds], starts: [...table.starts], ends: [...table.ends], values: [...table.values], flags: [...table.flags], comments: table.comments },
+    tokens: result.tokens,
+  };
+}
+
+/** Parses `after` from `before`'s parse and from the beginning, and checks they agree and that `before`'s parse is untouched. */
+function checkResume(before: string, after: string): { resumed: DotParseResult; previous: DotParseResult } {
+  const previous = parseDot(before);
+  const snapshot = plain(previous);
+  const resumed = parseDot(after, 'topology.dot', previous);
+  assert.deepStrictEqual(plain(resumed), plain(parseDot(after)), `resumed parse differs for:\n--- before\n${before}\n--- after\n${after}`);
+  assert.deepStrictEqual(plain(previous), snapshot, 'the earlier parse changed');
+  return { resumed, previous };
+}
+
+// ---- random topologies ----------------------------------------------------------------------
+
+const ids = ['a', 'b', 'c', 'd', 'e', '"q r"', 'n1'];
+const statement = fc.oneof(
+  fc.tuple(fc.constantFrom(...ids), fc.constantFrom('', ' [card="x@1.0.0"]', ' [label="L", shape=box]', ' [card="y@2.0.0", label="a\\"b"]')).map(([id, list]) => `${id}${list};`),
+  fc.tuple(fc.constantFrom(...ids), fc.constantFrom(...ids), fc.constantFrom('', ' [label="go"]', ' [condition="outcome=success", weight=2]')).map(([s, t, list]) => `${s} -> ${t}${list}`),
+  fc.tuple(fc.constantFrom(...ids), fc.constantFrom(...ids), fc.constantFrom(...ids)).map(([s, t, u]) => `${s} -> ${t} -> ${u};`),
+  fc.constantFrom('node [shape=box];', 'edge [style=dashed]', 'rankdir=LR;', 'graph [label="g"];', '// a comment', '# another', '/* block */'),
+  fc.tuple(fc.constantFrom('cluster_1', 'cluster_2'), fc.constantFrom(...ids), fc.constantFrom(...ids)).map(([name, s, t]) => `subgraph ${name} { label="u"; ${s} [card="z@1.0.0"]; ${t}; }`),
+  fc.tuple(fc.constantFrom(...ids), fc.constantFrom(...ids)).map(([s, t]) => `{ ${s} ${t} } -> ${s};`),
+);
+const topology = fc.array(statement, { minLength: 1, maxLength: 14 }).map((lines) => `digraph g {\n${lines.map((l) => `  ${l}\n`).join('')}}\n`);
+
+/** An edit: at a fraction of the text, delete some characters and insert a piece. */
+const pieces = ['', ' ', '\n', ';', '}', '{', '[', ']', '"', '->', '=', 'x', 'a', 'b -> c', 'node [color=red]', 'strict', 'a [card="k@1.0.0"]', '/*', '#', 'subgraph s {', 'bench_extra [card="missing-card@1.0.0"];\n'];
+const edit = fc.record({ at: fc.double({ min: 0, max: 1, noNaN: true }), remove: fc.nat({ max: 6 }), insert: fc.constantFrom(...pieces) });
+function applyEdit(text: string, e: { at: number; remove: number; insert: string }): string {
+  const at = Math.floor(e.at * text.length);
+  return text.slice(0, at) + e.insert + text.slice(at + e.remove);
+}
+
+describe('DOT parser: resuming from an earlier parse', () => {
+  it('gives the result of a parse from the beginning, for any edit of any topology', () => {
+    fc.assert(
+      fc.property(topology, edit, (text, e) => {
+        checkResume(text, applyEdit(text, e));
+      }),
+      { numRuns: 1500 },
+    );
+  });
+
+  it('stays exact over a run of edits, each parse resuming from the one before', () => {
+    fc.assert(
+      fc.property(topology, fc.array(edit, { minLength: 1, maxLength: 8 }), (text, edits) => {
+        let previous = parseDot(text);
+        let current = text;
+        for (const e of edits) {
+          current = applyEdit(current, e);
+          const resumed = parseDot(current, 'topology.dot', previous);
+          assert.deepStrictEqual(plain(resumed), plain(parseDot(current)), `resumed parse differs for:\n${current}`);
+          previous = resumed;
+        }
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  // Where a parse reuses the earlier nodes, and where it has to start over. `reused` lists the
+  // node ids whose objects must be the earlier ones; an empty list means nothing may be reused.
+  const base = [
+    'digraph g {',
+    '  node [shape=box];',
+    '  a [card="a@1.0.0"];',
+    '  b [card="b@1.0.0"];',
+    '  c [card="c@1.0.0"];',
+    '  d [card="d@1.0.0"];',
+    '  a -> b;',
+    '  b -> c [label="next"];',
+    '}',
+    '',
+  ].join('\n');
+  const cases: readonly { readonly name: string; readonly after: string; readonly reused: readonly string[] }[] = [
+    { name: 'a node added before the closing brace', after: base.replace('\n}', '\n  e [card="missing-card@1.0.0"];\n}'), reused: ['a', 'd'] },
+    { name: 'an edge label changed in the last statement', after: base.replace('"next"', '"then"'), reused: ['a', 'd'] },
+    { name: 'a character typed at the end of the file', after: `${base}x`, reused: ['a', 'd'] },
+    { name: 'an edit in the first statement', after: base.replace('shape=box', 'shape=oval'), reused: [] },
+    { name: 'a node re-declared after the edit point', after: base.replace('\n}', '\n  a [card="other@1.0.0"];\n}'), reused: ['d'] },
+    { name: 'a graph attribute set after the edit point', after: base.replace('\n}', '\n  label="late";\n}'), reused: ['a', 'd'] },
+  ];
+  for (const c of cases) {
+    it(`reuses what it may when ${c.name}`, () => {
+      const { resumed, previous } = checkResume(base, c.after);
+      const before = new Map(previous.graph!.nodes.map((n) => [n.id, n] as const));
+      for (const id of c.reused) assert.equal(resumed.graph!.nodes.find((n) => n.id === id), before.get(id), `${id} is not the earlier object`);
+      if (c.reused.length === 0) for (const n of resumed.graph!.nodes) assert.notEqual(n, before.get(n.id), `${n.id} was reused`);
+    });
+  }
+
+  it('starts over after a parse that reported a parse error, and from another file', () => {
+    const broken = base.replace('a -> b;', 'a -> ;');
+    checkResume(broken, broken.replace('"next"', '"then"'));
+    const previous = parseDot(base);
+    const elsewhere = parseDot(base.replace('"next"', '"then"'), 'other.dot', previous);
+    assert.notEqual(elsewhere.graph!.nodes[0], previous.graph!.nodes[0]);
+    assert.deepStrictEqual(plain(elsewhere), plain(parseDot(base.replace('"next"', '"then"'), 'other.dot')));
+  });
+});
