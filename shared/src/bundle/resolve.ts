@@ -28,7 +28,7 @@ import type { Diagnostic, RelatedInformation } from '../diagnostics';
 import { interner, sortedDeduped, type SortMemo } from '../diagnostics/sort';
 import type { Span } from '../text';
 import { parseDot } from '../syntax/dot-parser';
-import type { DotAttribute, DotEdge, DotNode, DotParseResult } from '../syntax/dot-model';
+import type { DotAttribute, DotAttributes, DotEdge, DotNode, DotParseResult } from '../syntax/dot-model';
 import { lintAttractor } from '../check/attractor-lint';
 import { readCard } from '../check/card';
 import { checkVersionChain } from '../check/version-bump';
@@ -233,11 +233,6 @@ interface ResolutionMemo {
   /** What the topology alone decides. */
   readonly shape: TopologyShape;
   /**
-   * The attributes resolution reads, looked up once per parse: per node its `nodeAttributes`,
-   * per edge its `edgeAttributes` (flat, in that order), for the next parse to compare with.
-   */
-  readonly attributes: ParsedAttributes;
-  /**
    * The cards (`CardStage.cards`, a map replaced whenever a card's entry changes) that every
    * kept node result was checked against or computed with: while a load reads the same map, the
    * kept pins need no check.
@@ -382,8 +377,7 @@ export function loadBundle(files: readonly SourceFile[], options: LoadOptions = 
   if (memo && (!resolution || resolution.vocabulary !== vocabulary || resolution.parse !== parse || resolution.file !== file)) {
     const previous = resolution;
     const shape = previous?.parse === parse && previous.file === file ? previous.shape : topologyShape(graphModel, file, previous?.shape);
-    const attributes = previous?.parse === parse ? previous.attributes : readAttributes(graphModel);
-    resolution = { vocabulary, file, parse, nodes: [], edges: [], dependencies: [], shape, attributes };
+    resolution = { vocabulary, file, parse, nodes: [], edges: [], dependencies: [], shape };
     if (previous && previous.vocabulary === vocabulary && previous.file === file) {
       carryOver(previous, resolution, graphModel);
       // the carried pins were checked against the cards of the previous load
@@ -588,16 +582,20 @@ function carryOver(previous: ResolutionMemo, next: ResolutionMemo, graphModel: N
   const before = previous.parse.graph;
   if (!before) return;
   const count = Math.min(before.nodes.length, graphModel.nodes.length);
-  const was = previous.attributes;
-  const now = next.attributes;
   /** Per node index: 1 when the id is the same, 2 when the node reads the same altogether. */
   const sameNode = new Uint8Array(count);
   for (let n = 0; n < count; n++) {
     const dot = graphModel.nodes[n];
     const old = before.nodes[n];
+    // a parse that resumed after unchanged statements hands their nodes back as the same objects
+    if (old === dot) {
+      sameNode[n] = 2;
+      next.nodes[n] = previous.nodes[n];
+      continue;
+    }
     if (old.id !== dot.id) continue;
     sameNode[n] = 1;
-    if (!sameSpan(old.span, dot.span) || !sameAttributes(was.nodes, now.nodes, n * nodeAttributes.length, nodeAttributes.length)) continue;
+    if (!sameSpan(old.span, dot.span) || !sameAttributes(old.attrs, dot.attrs, nodeAttributes)) continue;
     sameNode[n] = 2;
     const kept = previous.nodes[n];
     if (kept) {
@@ -611,7 +609,12 @@ function carryOver(previous: ResolutionMemo, next: ResolutionMemo, graphModel: N
   for (let e = 0; e < edges; e++) {
     const dot = graphModel.edges[e];
     const old = before.edges[e];
-    if (old.source !== dot.source || old.target !== dot.target || !sameSpan(old.span, dot.span) || !sameAttributes(was.edges, now.edges, e * edgeAttributes.length, edgeAttributes.length)) continue;
+    if (old === dot) {
+      sameEdge[e] = 1;
+      next.edges[e] = previous.edges[e];
+      continue;
+    }
+    if (old.source !== dot.source || old.target !== dot.target || !sameSpan(old.span, dot.span) || !sameAttributes(old.attrs, dot.attrs, edgeAttributes)) continue;
     sameEdge[e] = 1;
     const kept = previous.edges[e];
     if (kept) next.edges[e] = { source: kept.source, target: kept.target, resolved: withDot(kept.resolved, dot), diagnostics: kept.diagnostics };
@@ -668,26 +671,9 @@ function pushAll(to: Diagnostic[], found: readonly Diagnostic[]): void {
   for (let i = 0; i < found.length; i++) to.push(found[i]);
 }
 
-/** What `readAttributes` gives: per node `nodeAttributes.length` entries, per edge `edgeAttributes.length`. */
-interface ParsedAttributes {
-  readonly nodes: readonly (DotAttribute | undefined)[];
-  readonly edges: readonly (DotAttribute | undefined)[];
-}
-
-/** The attributes resolution reads of every node and edge of a parse, in two flat lists. */
-function readAttributes(graphModel: NonNullable<DotParseResult['graph']>): ParsedAttributes {
-  const nodes: (DotAttribute | undefined)[] = new Array(graphModel.nodes.length * nodeAttributes.length);
-  let i = 0;
-  for (const node of graphModel.nodes) for (const key of nodeAttributes) nodes[i++] = node.attrs.get(key);
-  const edges: (DotAttribute | undefined)[] = new Array(graphModel.edges.length * edgeAttributes.length);
-  i = 0;
-  for (const edge of graphModel.edges) for (const key of edgeAttributes) edges[i++] = edge.attrs.get(key);
-  return { nodes, edges };
-}
-
-/** True when the `count` attributes from `start` read the same in both lists. */
-function sameAttributes(a: ParsedAttributes['nodes'], b: ParsedAttributes['nodes'], start: number, count: number): boolean {
-  for (let k = start; k < start + count; k++) if (!sameAttribute(a[k], b[k])) return false;
+/** True when the attributes `keys` read the same in both maps. */
+function sameAttributes(a: DotAttributes, b: DotAttributes, keys: readonly string[]): boolean {
+  for (let k = 0; k < keys.length; k++) if (!sameAttribute(a.get(keys[k]), b.get(keys[k]))) return false;
   return true;
 }
 

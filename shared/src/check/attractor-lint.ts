@@ -52,7 +52,8 @@ export function lintAttractor(parse: DotParseResult, text: string, file = 'topol
 // ---------------------------------------------------------------------- reporting
 
 interface Reporter {
-  add(code: DiagnosticCode, message: string, span: Span, extra?: Omit<DiagnosticLocation, 'file' | 'span'>): void;
+  /** A finding; its message may be given as a function, called only for the findings that are listed. */
+  add(code: DiagnosticCode, message: string | (() => string), span: Span, extra?: Omit<DiagnosticLocation, 'file' | 'span'>): void;
   finish(): Diagnostic[];
 }
 
@@ -64,7 +65,7 @@ function createReporter(file: string): Reporter {
       const seen = (counts.get(code) ?? 0) + 1;
       counts.set(code, seen);
       if (seen > maxFindingsPerCode) return;
-      found.push({ code, severity: diagnosticInfo(code).severity, message, location: { file, span, ...extra } });
+      found.push({ code, severity: diagnosticInfo(code).severity, message: typeof message === 'string' ? message : message(), location: { file, span, ...extra } });
     },
     finish() {
       for (const [code, seen] of counts) {
@@ -107,7 +108,7 @@ function checkNodeIds(graph: DotGraph, report: Reporter): void {
       const role = id === 'start' || id === 'Start' ? 'entry' : 'exit';
       report.add(
         'attractor/boundary-node-id',
-        `Attractor treats a node named \`${id}\` as the pipeline's ${role}, so the exporter renames this node to \`n_${id}\` and the compiled file no longer matches the topology; rename it, e.g. to \`${suggestNodeId(id, taken)}\`.`,
+        () => `Attractor treats a node named \`${id}\` as the pipeline's ${role}, so the exporter renames this node to \`n_${id}\` and the compiled file no longer matches the topology; rename it, e.g. to \`${suggestNodeId(id, taken)}\`.`,
         node.span,
         { nodeId: id },
       );
@@ -116,7 +117,7 @@ function checkNodeIds(graph: DotGraph, report: Reporter): void {
     if (isAttractorKeyword(id)) {
       report.add(
         'attractor/bad-node-id',
-        `Node id \`${id}\` is a DOT keyword, so Attractor reads a statement starting with it as something other than a node; rename it, e.g. to \`${suggestNodeId(id, taken)}\`.`,
+        () => `Node id \`${id}\` is a DOT keyword, so Attractor reads a statement starting with it as something other than a node; rename it, e.g. to \`${suggestNodeId(id, taken)}\`.`,
         node.span,
         { nodeId: id },
       );
@@ -125,7 +126,7 @@ function checkNodeIds(graph: DotGraph, report: Reporter): void {
     if (!isAttractorIdentifier(id)) {
       report.add(
         'attractor/bad-node-id',
-        `Node id \`${id}\` is not an Attractor identifier (letters, digits and \`_\`, not starting with a digit); rename it, e.g. to \`${suggestNodeId(id, taken)}\`, and keep the readable name in the card.`,
+        () => `Node id \`${id}\` is not an Attractor identifier (letters, digits and \`_\`, not starting with a digit); rename it, e.g. to \`${suggestNodeId(id, taken)}\`, and keep the readable name in the card.`,
         node.span,
         { nodeId: id },
       );
@@ -135,36 +136,59 @@ function checkNodeIds(graph: DotGraph, report: Reporter): void {
 
 function checkNodeAttributes(graph: DotGraph, report: Reporter): void {
   const reportedKeys = new Set<number>();
-  for (const node of graph.nodes) {
+  let node = graph.nodes[0];
+  // (one callback for every node, and `forEach`, which walks an attribute view without copying it)
+  const check = (attr: DotAttribute): void => {
+    if (attr.key === 'type' || drawingAttributes.has(attr.key) || !isReservedAttribute('node', attr.key)) return;
+    // A default (`node [timeout=…]`) reaches many nodes but is written once: report it once.
+    if (reportedKeys.has(attr.keySpan.start)) return;
+    reportedKeys.add(attr.keySpan.start);
+    const id = node.id;
+    report.add(
+      'attractor/ignored-attribute',
+      () => `\`${attr.key}\` on ${attr.fromDefault ? 'the node defaults' : `node \`${id}\``} does nothing: the exporter writes Attractor attributes from the card, never from the topology; set it on the card, or by hand in the compiled file.`,
+      attr.keySpan,
+      { nodeId: id },
+    );
+  };
+  for (let n = 0; n < graph.nodes.length; n++) {
+    node = graph.nodes[n];
     const type = node.attrs.get('type');
     if (type !== undefined) {
+      const id = node.id;
       report.add(
         'attractor/reserved-attribute',
-        `Node \`${node.id}\` sets \`type\`, which Attractor reads as a handler override, while a node's type belongs in its card; remove \`type\` from the topology.`,
+        () => `Node \`${id}\` sets \`type\`, which Attractor reads as a handler override, while a node's type belongs in its card; remove \`type\` from the topology.`,
         type.keySpan,
-        { nodeId: node.id },
+        { nodeId: id },
       );
     }
-    for (const attr of node.attrs.values()) {
-      if (attr.key === 'type' || drawingAttributes.has(attr.key) || !isReservedAttribute('node', attr.key)) continue;
-      // A default (`node [timeout=…]`) reaches many nodes but is written once: report it once.
-      if (reportedKeys.has(attr.keySpan.start)) continue;
-      reportedKeys.add(attr.keySpan.start);
-      report.add(
-        'attractor/ignored-attribute',
-        `\`${attr.key}\` on ${attr.fromDefault ? 'the node defaults' : `node \`${node.id}\``} does nothing: the exporter writes Attractor attributes from the card, never from the topology; set it on the card, or by hand in the compiled file.`,
-        attr.keySpan,
-        { nodeId: node.id },
-      );
-    }
+    node.attrs.forEach(check);
   }
 }
 
 function checkEdges(graph: DotGraph, report: Reporter): void {
-  const outgoing = new Map<string, { target: string; span: Span; guarded: boolean }[]>();
+  // Per source id: how many edges leave it, and how many of those carry neither guard (their
+  // targets are gathered only once a fork is listed).
+  const arms = new Map<string, { total: number; open: number }>();
+  const edges = graph.edges;
+  let openTargets: Map<string, Set<string>> | undefined;
+  const targetsOf = (id: string): readonly string[] => {
+    if (openTargets === undefined) {
+      openTargets = new Map();
+      for (const edge of edges) {
+        if (isSet(edge.attrs.get('condition')) || isSet(edge.attrs.get('weight'))) continue;
+        let targets = openTargets.get(edge.source);
+        if (targets === undefined) openTargets.set(edge.source, (targets = new Set()));
+        targets.add(edge.target);
+      }
+    }
+    return [...(openTargets.get(id) ?? [])];
+  };
   // A pipeline repeats a few conditions (`outcome=success`) on many edges: each is parsed once.
   const problemsOf = new Map<string, ReturnType<typeof checkCondition>>();
-  for (const edge of graph.edges) {
+  for (let e = 0; e < edges.length; e++) {
+    const edge = edges[e];
     const condition = edge.attrs.get('condition');
     if (condition !== undefined) {
       let problems = problemsOf.get(condition.value);
@@ -172,28 +196,28 @@ function checkEdges(graph: DotGraph, report: Reporter): void {
       for (const problem of problems) {
         report.add(
           'attractor/condition-syntax',
-          `The condition on edge \`${edge.source} -> ${edge.target}\` does not parse: ${problem.message}`,
+          () => `The condition on edge \`${edge.source} -> ${edge.target}\` does not parse: ${problem.message}`,
           condition.valueSpan,
           { edge: { source: edge.source, target: edge.target } },
         );
       }
     }
-    let arms = outgoing.get(edge.source);
-    if (arms === undefined) outgoing.set(edge.source, (arms = []));
-    arms.push({ target: edge.target, span: edge.span, guarded: isSet(condition) || isSet(edge.attrs.get('weight')) });
+    let counts = arms.get(edge.source);
+    if (counts === undefined) arms.set(edge.source, (counts = { total: 0, open: 0 }));
+    counts.total++;
+    if (!isSet(condition) && !isSet(edge.attrs.get('weight'))) counts.open++;
   }
   for (const node of graph.nodes) {
-    const arms = outgoing.get(node.id);
-    if (arms === undefined || arms.length < 2) continue;
-    const open = arms.filter((a) => !a.guarded);
-    if (open.length === 0) continue;
-    const names = [...new Set(open.map((a) => `\`${a.target}\``))].join(', ');
-    report.add(
-      'attractor/unguarded-fork',
-      `Node \`${node.id}\` has ${arms.length} outgoing edges and the one${open.length > 1 ? 's' : ''} to ${names} carr${open.length > 1 ? 'y' : 'ies'} neither \`condition\` nor \`weight\`, so an Attractor runner may choose between arms by how the target ids sort; give every arm a \`condition\` (or a \`weight\`).`,
-      node.span,
-      { nodeId: node.id },
-    );
+    const id = node.id;
+    const counts = arms.get(id);
+    if (counts === undefined || counts.total < 2 || counts.open === 0) continue;
+    const total = counts.total;
+    const unguarded = counts.open;
+    const message = (): string => {
+      const names = targetsOf(id).map((target) => `\`${target}\``).join(', ');
+      return `Node \`${id}\` has ${total} outgoing edges and the one${unguarded > 1 ? 's' : ''} to ${names} carr${unguarded > 1 ? 'y' : 'ies'} neither \`condition\` nor \`weight\`, so an Attractor runner may choose between arms by how the target ids sort; give every arm a \`condition\` (or a \`weight\`).`;
+    };
+    report.add('attractor/unguarded-fork', message, node.span, { nodeId: id });
   }
 }
 
@@ -242,7 +266,7 @@ function scanTokens(graph: DotGraph, table: DotTokenTable, text: string, report:
           const bare = isAttractorIdentifier(value) && !isAttractorKeyword(value);
           report.add(
             'attractor/quoted-node-id',
-            bare
+            () => bare
               ? `Node id \`${written}\` is quoted, and Attractor only reads bare node ids; write \`${value}\` without the quotes.`
               : `Node id \`${written}\` is quoted, and Attractor only reads bare node ids; rename the node to an identifier such as \`${suggestNodeId(value, (c) => nodeIds.has(c))}\` and write it without quotes.`,
             tokenSpan(table, i),

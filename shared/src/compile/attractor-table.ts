@@ -104,15 +104,24 @@ export const reservedAttributes: Readonly<Record<AttractorScope, readonly string
   edge: namesOf('edge'),
 });
 
-const attributeIndex: ReadonlyMap<string, AttractorAttribute> = new Map(attractorAttributes.map((a) => [`${a.scope} ${a.name}`, a]));
+/** The table by scope, then by name (looked up per attribute of every node and edge, so no key is built per lookup). */
+const attributeIndex: ReadonlyMap<AttractorScope, ReadonlyMap<string, AttractorAttribute>> = (() => {
+  const index = new Map<AttractorScope, Map<string, AttractorAttribute>>();
+  for (const a of attractorAttributes) {
+    let names = index.get(a.scope);
+    if (names === undefined) index.set(a.scope, (names = new Map()));
+    names.set(a.name, a);
+  }
+  return index;
+})();
 
 /** The table entry for a reserved attribute, or undefined when `name` is not reserved in `scope` (exact, case-sensitive). */
 export function attractorAttribute(scope: AttractorScope, name: string): AttractorAttribute | undefined {
-  return attributeIndex.get(`${scope} ${name}`);
+  return attributeIndex.get(scope)?.get(name);
 }
 
 export function isReservedAttribute(scope: AttractorScope, name: string): boolean {
-  return attributeIndex.has(`${scope} ${name}`);
+  return attributeIndex.get(scope)?.has(name) ?? false;
 }
 
 /** DOT statement keywords; compared case-insensitively. */

@@ -1289,8 +1289,14 @@ class LayeredMap<K, V> implements ReadonlyMap<K, V> {
     return this.own.has(key) || this.base.has(key);
   }
 
+  /** Walks the view without copying it (the lint calls this for every node). */
   forEach(callback: (value: V, key: K, map: ReadonlyMap<K, V>) => void, thisArg?: unknown): void {
-    for (const [key, value] of this.entries()) callback.call(thisArg, value, key, this);
+    const own = this.own;
+    const base = this.base;
+    base.forEach((value, key) => callback.call(thisArg, own.has(key) ? (own.get(key) as V) : value, key, this));
+    own.forEach((value, key) => {
+      if (!base.has(key)) callback.call(thisArg, value, key, this);
+    });
   }
 
   // (array iterators over a snapshot, not generators; see `AttributeList`)
