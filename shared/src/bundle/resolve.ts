@@ -34,7 +34,7 @@ import { readCard } from '../check/card';
 import { checkVersionChain } from '../check/version-bump';
 import { createVocabulary, readExtensions, validateVocabulary } from '../vocabulary';
 import type { Vocabulary, Term } from '../vocabulary/types';
-import { graphOfEdges, reachableFrom, sinks, sources, type Graph } from '../analyze/graph';
+import type { Graph } from '../analyze/graph';
 import { analyze, createAnalysisMemo, type Analysis, type AnalysisMemo } from '../analyze';
 import { defaultAnalysisConfig, type AnalysisConfig } from '../analyze/config';
 import { blueprintDigest, cardDigest } from '../hash';
@@ -43,6 +43,7 @@ import { parseCardRef, isExactVersion, cardIdPattern } from './card-ref';
 import { classifyFiles, baseName, type ClassifiedFiles } from './classify';
 import { readManifest } from './manifest';
 import type { Blueprint, CardEntry, ResolvedEdge, ResolvedNode, SourceFile } from './model';
+import { firstEdgesOf, topologyShape, type TopologyShape } from './topology-shape';
 
 export interface LoadOptions {
   /** The bundle folder's name, for the stub manifest. */
@@ -238,25 +239,6 @@ interface ResolutionMemo {
    * kept pins need no check.
    */
   cards?: ReadonlyMap<string, CardEntry>;
-}
-
-/** The graph of one parse and the findings that depend on nothing else. */
-interface TopologyShape {
-  readonly graph: Graph;
-  /**
-   * True when graph index `i` is the parse's node `i` (the parse lists every id once, edge-only
-   * mentions included, in first-appearance order, as the graph does): then a node's results are
-   * found by index, without looking its id up.
-   */
-  readonly aligned: boolean;
-  /** Per edge of the parse, its source's then its target's graph index. */
-  readonly endpoints: Int32Array;
-  /** Per graph node, the first edge from each of its predecessors, in `graph.predecessors` order. */
-  readonly firstEdges: readonly (readonly DotEdge[])[];
-  /** The same edges by their index in the parse. */
-  readonly firstEdgeIndexes: readonly (readonly number[])[];
-  /** Entries, exits and reachability. */
-  readonly diagnostics: readonly Diagnostic[];
 }
 
 export function createLoadMemo(): LoadMemo {
@@ -478,7 +460,7 @@ export function loadBundle(files: readonly SourceFile[], options: LoadOptions = 
       found = kept.diagnostics;
     } else {
       const suppliers = predecessors.map((p) => nodeAt(p)?.entry);
-      found = checkDependencies(node, entry, suppliers, graph, shape.firstEdges[index], file);
+      found = checkDependencies(node, entry, suppliers, graph, firstEdgesOf(shape, index), file);
       if (resolution) resolution.dependencies[n] = { entry, suppliers, diagnostics: found };
     }
     pushAll(diagnostics, found);
@@ -694,71 +676,12 @@ function sameSupplierEdges(before: TopologyShape, after: TopologyShape, n: numbe
   const x = before.graph.predecessors[i];
   const y = after.graph.predecessors[j];
   if (x.length !== y.length) return false;
-  const first = before.firstEdges[i];
-  const second = after.firstEdges[j];
+  const first = before.firstEdgeIndexes[i];
+  const second = after.firstEdgeIndexes[j];
   for (let k = 0; k < x.length; k++) {
-    if (before.graph.ids[x[k]] !== after.graph.ids[y[k]] || !sameSpan(first[k].span, second[k].span)) return false;
+    if (before.graph.ids[x[k]] !== after.graph.ids[y[k]] || !sameSpan(before.edges[first[k]].span, after.edges[second[k]].span)) return false;
   }
   return true;
-}
-
-/** The graph of a parse, and the findings about entries, exits and reachability. */
-function topologyShape(graphModel: NonNullable<DotParseResult['graph']>, file: string, previous?: TopologyShape): TopologyShape {
-  const { graph, endpoints, first } = graphOfEdges(
-    graphModel.nodes.map((n) => n.id),
-    graphModel.edges,
-  );
-  const aligned = graph.ids.length === graphModel.nodes.length;
-  // the first edge of each (source, target) pair, as the graph records predecessors
-  const firstEdges: DotEdge[][] = [];
-  const firstEdgeIndexes: number[][] = [];
-  for (let i = 0; i < graph.ids.length; i++) {
-    firstEdges.push([]);
-    firstEdgeIndexes.push([]);
-  }
-  for (let k = 0; k < graphModel.edges.length; k++) {
-    if (first[k] !== 1) continue;
-    firstEdges[endpoints[2 * k + 1]].push(graphModel.edges[k]);
-    firstEdgeIndexes[endpoints[2 * k + 1]].push(k);
-  }
-  const diagnostics: Diagnostic[] = [];
-  if (graph.ids.length > 0) {
-    const dotById = aligned ? undefined : new Map(graphModel.nodes.map((n) => [n.id, n] as const));
-    const entries = sources(graph);
-    if (entries.length === 0) {
-      diagnostics.push({
-        code: 'bundle/no-entry',
-        severity: 'warning',
-        message: 'Every node has an incoming edge, so the pipeline has no place to start; remove the edge into the node that should run first.',
-        location: { file, span: graphModel.keywordSpan },
-      });
-    } else {
-      const reached = reachableFrom(graph, entries);
-      for (let i = 0; i < graph.ids.length; i++) {
-        if (reached[i]) continue;
-        const node = dotById === undefined ? graphModel.nodes[i] : dotById.get(graph.ids[i]);
-        diagnostics.push({
-          code: 'bundle/unreachable-node',
-          severity: 'warning',
-          message: `No path leads from an entry node to ${graph.ids[i]}, so it never runs; add an edge into it from a node that runs, or remove it.`,
-          location: { file, nodeId: graph.ids[i], ...(node ? { span: node.span } : {}) },
-        });
-      }
-    }
-    if (sinks(graph).length === 0) {
-      diagnostics.push({
-        code: 'bundle/no-exit',
-        severity: 'warning',
-        message: 'Every node has an outgoing edge, so the pipeline has no place to finish; let the final node end without outgoing edges.',
-        location: { file, span: graphModel.keywordSpan },
-      });
-    }
-  }
-  if (previous !== undefined && diagnostics.length > 0) {
-    const intern = interner(previous.diagnostics);
-    for (let i = 0; i < diagnostics.length; i++) diagnostics[i] = intern(diagnostics[i]);
-  }
-  return { graph, aligned, endpoints, firstEdges, firstEdgeIndexes, diagnostics };
 }
 
 /** True when the predecessors' entries are still `kept`, in order. */
