@@ -98,8 +98,9 @@ function checkHeader(graph: DotGraph, parse: DotParseResult, report: Reporter): 
 }
 
 function checkNodeIds(graph: DotGraph, report: Reporter): void {
-  const ids = new Set(graph.nodes.map((n) => n.id));
-  const taken = (candidate: string): boolean => ids.has(candidate);
+  // (the ids are gathered only when a listed finding suggests a new name)
+  let ids: ReadonlySet<string> | undefined;
+  const taken = (candidate: string): boolean => (ids ??= new Set(graph.nodes.map((n) => n.id))).has(candidate);
   for (const node of graph.nodes) {
     // A hyphenated or keyword id already has a dot/parse-error that names it and says how to rename it.
     if (node.idError !== undefined) continue;
@@ -247,7 +248,8 @@ function scanTokens(graph: DotGraph, table: DotTokenTable, text: string, report:
   }
   hashComment(Number.POSITIVE_INFINITY);
 
-  const nodeIds = new Set(graph.nodes.map((n) => n.id));
+  let ids: ReadonlySet<string> | undefined;
+  const isNodeId = (value: string): boolean => (ids ??= new Set(graph.nodes.map((n) => n.id))).has(value);
   for (let i = 0; i < count; i++) {
     switch (table.kinds[i]) {
       case Code.LBracket:
@@ -260,15 +262,17 @@ function scanTokens(graph: DotGraph, table: DotTokenTable, text: string, report:
         if (kindOf(table, i - 1) === Code.Equals) checkNumberValue(table, i, report);
         break;
       case Code.String: {
+        // (most strings are attribute values, which the position rules out before the value is read)
+        if (!isNodePosition(table, i)) break;
         const value = tokenValue(table, i);
-        if (nodeIds.has(value) && isNodePosition(table, i)) {
+        if (isNodeId(value)) {
           const written = tokenText(table, i);
           const bare = isAttractorIdentifier(value) && !isAttractorKeyword(value);
           report.add(
             'attractor/quoted-node-id',
             () => bare
               ? `Node id \`${written}\` is quoted, and Attractor only reads bare node ids; write \`${value}\` without the quotes.`
-              : `Node id \`${written}\` is quoted, and Attractor only reads bare node ids; rename the node to an identifier such as \`${suggestNodeId(value, (c) => nodeIds.has(c))}\` and write it without quotes.`,
+              : `Node id \`${written}\` is quoted, and Attractor only reads bare node ids; rename the node to an identifier such as \`${suggestNodeId(value, isNodeId)}\` and write it without quotes.`,
             tokenSpan(table, i),
             { nodeId: value },
           );
