@@ -25,7 +25,7 @@ import type { Diagnostic as LspDiagnostic, PublishDiagnosticsParams } from 'vsco
 import { applyPolicy, type Diagnostic } from '../../shared/src/diagnostics';
 import { commonPrefixLength } from '../../shared/src/text';
 import { snapshotOf, type BundleState, type Database, type Snapshot } from './database';
-import { toLspDiagnostic, type ClientSupport } from './convert';
+import { toLspDiagnostic, toRange, toSeverity, type ClientSupport } from './convert';
 import type { Settings } from './settings';
 
 export interface PublisherOptions {
@@ -62,6 +62,8 @@ interface Published {
   readonly root: string;
   readonly version: number | undefined;
   readonly diagnostics: readonly LspDiagnostic[];
+  /** Their conversions, for the next publication of the file to match against (see `sameAs`). */
+  readonly converted: readonly Converted[];
 }
 
 /** Clears a file: an empty list, whose JSON is written directly. */
@@ -131,14 +133,34 @@ export function createPublisher(options: PublisherOptions): Publisher {
     return groups;
   };
 
-  /** Converts `d`, reusing its conversion in `known` when still valid, and records a new one there (when given). */
-  const convertKept = (snapshot: Snapshot, file: string, d: Diagnostic, known: WeakMap<Diagnostic, Converted> | undefined, record: boolean, prefixes: PrefixCache): Converted => {
+  /**
+   * Converts `d`, reusing its conversion in `known` when still valid, else that of the entry of
+   * `before` (the last publication of the file) at `at` or at `at - shift` when it converts the
+   * same, and records a new one there (when given).
+   */
+  const convertKept = (
+    snapshot: Snapshot,
+    file: string,
+    d: Diagnostic,
+    known: WeakMap<Diagnostic, Converted> | undefined,
+    record: boolean,
+    prefixes: PrefixCache,
+    before: readonly Converted[] = [],
+    at = 0,
+    shift = 0,
+  ): Converted => {
     const docsUrl = options.docsUrl();
     const support = options.support();
     let kept = known?.get(d);
     if (!kept || kept.file !== file || kept.docsUrl !== docsUrl || kept.support !== support || !sameInputs(snapshot, file, d, kept, prefixes)) {
-      const lsp = toLspDiagnostic(d, file, { files: snapshot, support, ...(docsUrl ? { docsUrl } : {}) });
-      kept = { file, docsUrl, support, ...inputsOf(snapshot, file, d), lsp, json: undefined };
+      const matches = (c: Converted | undefined): c is Converted => c !== undefined && c.file === file && c.docsUrl === docsUrl && c.support === support && sameAs(snapshot, file, d, c.lsp);
+      const candidate = matches(before[at]) ? before[at] : shift !== 0 && matches(before[at - shift]) ? before[at - shift] : undefined;
+      if (candidate !== undefined) {
+        kept = { file, docsUrl, support, ...inputsOf(snapshot, file, d), lsp: candidate.lsp, json: candidate.json };
+      } else {
+        const lsp = toLspDiagnostic(d, file, { files: snapshot, support, ...(docsUrl ? { docsUrl } : {}) });
+        kept = { file, docsUrl, support, ...inputsOf(snapshot, file, d), lsp, json: undefined };
+      }
       if (record) known?.set(d, kept);
     }
     return kept;
@@ -167,8 +189,14 @@ export function createPublisher(options: PublisherOptions): Publisher {
       const list = groups.get(file) ?? [];
       const converted: Converted[] = new Array(list.length);
       const diagnostics: LspDiagnostic[] = new Array(list.length);
+      // The last publication of the file, in the same order: a finding that an edit moved along
+      // its line (a new diagnostic object with the same range) is matched with its entry there,
+      // at the same place in the list, or at the same place counted from the end (findings were
+      // added or removed before it).
+      const before = published.get(snapshot.uri(file))?.converted ?? [];
+      const shift = list.length - before.length;
       for (let i = 0; i < list.length; i++) {
-        const kept = convertKept(snapshot, file, list[i], known, true, prefixes);
+        const kept = convertKept(snapshot, file, list[i], known, true, prefixes, before, i, shift);
         converted[i] = kept;
         diagnostics[i] = kept.lsp;
       }
@@ -197,7 +225,7 @@ export function createPublisher(options: PublisherOptions): Publisher {
       if (empty) {
         published.delete(uri);
       } else {
-        published.set(uri, { root: bundle.root, version: entry.version, diagnostics: entry.diagnostics });
+        published.set(uri, { root: bundle.root, version: entry.version, diagnostics: entry.diagnostics, converted: entry.converted });
         now.add(uri);
       }
     }
@@ -275,6 +303,19 @@ interface Converted {
  */
 function readLength(span: { start: number; end: number } | undefined): number {
   return span === undefined ? 0 : Math.max(span.start, span.end) + 1;
+}
+
+/**
+ * True when `d` converts to `lsp`: the same code, severity, message and range, and no related
+ * locations (those are converted again). Cheaper than converting: two positions are looked up.
+ */
+function sameAs(snapshot: Snapshot, file: string, d: Diagnostic, lsp: LspDiagnostic): boolean {
+  if (d.code !== lsp.code || (d.related !== undefined && d.related.length > 0) || lsp.relatedInformation !== undefined) return false;
+  if (toSeverity(d.severity) !== lsp.severity) return false;
+  if (lsp.message !== (d.hint ? `${d.message}\n${d.hint}` : d.message)) return false;
+  const range = toRange(snapshot.lineIndex(file), d.location.span ?? { start: 0, end: 0 });
+  const other = lsp.range;
+  return range.start.line === other.start.line && range.start.character === other.start.character && range.end.line === other.end.line && range.end.character === other.end.character;
 }
 
 function inputsOf(snapshot: Snapshot, file: string, d: Diagnostic): { texts: (string | undefined)[]; reads: number[]; uris: string[] } {

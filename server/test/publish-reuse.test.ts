@@ -27,8 +27,12 @@ interface Case {
   readonly initial: string;
   /** Files opened in the editor from the start (their edits arrive as open documents). */
   readonly open: readonly string[];
-  /** Each step: the files it replaces, as a fixture. */
-  readonly steps: readonly { readonly name: string; readonly files: string }[];
+  /**
+   * Each step: the files it replaces, as a fixture; with `keepsAfterLine`, every topology finding
+   * below that line (0-based) that reads as one shown before the step (the same code, message
+   * and range) must be shown as that same LSP object.
+   */
+  readonly steps: readonly { readonly name: string; readonly files: string; readonly keepsAfterLine?: number }[];
 }
 
 const root = path.resolve('/workspace/bundle');
@@ -84,6 +88,17 @@ const cases: Case[] = [
       // every offset stays, every line after it moves: only the ranges change
       { name: 'an indenting space becomes a line break', files: topology({ indent: '\n ' }) },
       { name: 'back as it was', files: topology() },
+    ],
+  },
+  {
+    name: 'typing along a line of the topology keeps the LSP form of the findings on the lines below',
+    initial: topology() + cards,
+    open: ['topology.dot'],
+    steps: [
+      { name: 'a comment before the first node, on its line', files: topology({ head: '  /* note */' }), keepsAfterLine: 1 },
+      { name: 'a longer one', files: topology({ head: '  /* a longer note */' }), keepsAfterLine: 1 },
+      { name: 'a node added on the last line moves the findings after it in the list', files: topology({ head: '  /* a longer note */', tail: '  extra [card="missing@1.0.0"]; ' }), keepsAfterLine: 1 },
+      { name: 'back as it was', files: topology(), keepsAfterLine: 1 },
     ],
   },
   {
@@ -179,8 +194,22 @@ async function check(testCase: Case): Promise<void> {
         bundle.revision++;
       }
     }
+    const topologyUri = pathToFileURL(path.join(root, 'topology.dot')).href;
+    const shownBefore = live.shown.get(topologyUri)?.diagnostics ?? [];
     live.publisher.publish(live.db.bundles.get(root)!);
     await checkWire(live.sent.splice(0));
+    if (step.keepsAfterLine !== undefined) {
+      const below = (live.shown.get(topologyUri)?.diagnostics ?? []).filter((d) => d.range.start.line > step.keepsAfterLine!);
+      assert.ok(below.length > 0, `${testCase.name}: after "${step.name}" no finding is below line ${step.keepsAfterLine}`);
+      let kept = 0;
+      for (const d of below) {
+        const same = shownBefore.find((b) => b.code === d.code && b.message === d.message && JSON.stringify(b.range) === JSON.stringify(d.range));
+        if (same === undefined) continue;
+        assert.equal(d, same, `${testCase.name}: after "${step.name}" ${d.code} at line ${d.range.start.line} was converted again`);
+        kept++;
+      }
+      assert.ok(kept > 0, `${testCase.name}: after "${step.name}" no finding below line ${step.keepsAfterLine} reads as before`);
+    }
     const fresh = harness(files, testCase.open, versions);
     fresh.publisher.publish(fresh.db.bundles.get(root)!);
     assert.deepEqual(live.shown, fresh.shown, `${testCase.name}: after "${step.name}" the reused publications differ from fresh ones`);
