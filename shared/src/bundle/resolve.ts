@@ -26,7 +26,7 @@
  */
 import type { Diagnostic, RelatedInformation } from '../diagnostics';
 import { interner, sortedDeduped, type SortMemo } from '../diagnostics/sort';
-import type { Span } from '../text';
+import { commonPrefixLength, commonSuffixLength, type Span } from '../text';
 import { parseDot } from '../syntax/dot-parser';
 import type { DotAttribute, DotAttributes, DotEdge, DotNode, DotParseResult } from '../syntax/dot-model';
 import { lintAttractor } from '../check/attractor-lint';
@@ -558,11 +558,21 @@ const vocabularyFile = /^extensions\.(ya?ml|json)$/i;
 /**
  * Moves to a new parse the results of the nodes and edges that read the same at the same
  * position (every input their checks read is compared), and the dependency findings of a node
- * whose predecessors, and the first edges from them, read the same.
+ * whose predecessors, and the first edges from them, read the same. "The same position" allows
+ * for the edit: a span after the changed text may have moved by what the edit added or removed
+ * (`TextMove`), and the findings carried over move with it.
  */
 function carryOver(previous: ResolutionMemo, next: ResolutionMemo, graphModel: NonNullable<DotParseResult['graph']>): void {
   const before = previous.parse.graph;
   if (!before) return;
+  const move = textMove(previous.parse.table.source, next.parse.table.source);
+  const samePlace = (old: Span, now: Span): boolean => sameMovedSpan(old, now, move);
+  /** True when the attributes `keys` read the same in both maps, their values where the edit moved them. */
+  const sameAttributes = (a: DotAttributes, b: DotAttributes, keys: readonly string[]): boolean => {
+    for (let k = 0; k < keys.length; k++) if (!sameMovedAttribute(a.get(keys[k]), b.get(keys[k]), move)) return false;
+    return true;
+  };
+  const file = next.file;
   const count = Math.min(before.nodes.length, graphModel.nodes.length);
   /** Per node index: 1 when the id is the same, 2 when the node reads the same altogether. */
   const sameNode = new Uint8Array(count);
@@ -577,12 +587,13 @@ function carryOver(previous: ResolutionMemo, next: ResolutionMemo, graphModel: N
     }
     if (old.id !== dot.id) continue;
     sameNode[n] = 1;
-    if (!sameSpan(old.span, dot.span) || !sameAttributes(old.attrs, dot.attrs, nodeAttributes)) continue;
+    if (!samePlace(old.span, dot.span) || !sameAttributes(old.attrs, dot.attrs, nodeAttributes)) continue;
     sameNode[n] = 2;
     const kept = previous.nodes[n];
-    if (kept) {
+    const diagnostics = kept && movedDiagnostics(kept.diagnostics, file, move);
+    if (kept && diagnostics) {
       const { ref, entry } = kept.resolved;
-      next.nodes[n] = { resolved: ref === undefined ? { id: dot.id, dot, entry } : { id: dot.id, dot, ref, entry }, diagnostics: kept.diagnostics };
+      next.nodes[n] = { resolved: ref === undefined ? { id: dot.id, dot, entry } : { id: dot.id, dot, ref, entry }, diagnostics };
     }
   }
   const edges = Math.min(before.edges.length, graphModel.edges.length);
@@ -596,18 +607,90 @@ function carryOver(previous: ResolutionMemo, next: ResolutionMemo, graphModel: N
       next.edges[e] = previous.edges[e];
       continue;
     }
-    if (old.source !== dot.source || old.target !== dot.target || !sameSpan(old.span, dot.span) || !sameAttributes(old.attrs, dot.attrs, edgeAttributes)) continue;
+    if (old.source !== dot.source || old.target !== dot.target || !samePlace(old.span, dot.span) || !sameAttributes(old.attrs, dot.attrs, edgeAttributes)) continue;
     sameEdge[e] = 1;
     const kept = previous.edges[e];
-    if (kept) next.edges[e] = { source: kept.source, target: kept.target, resolved: withDot(kept.resolved, dot), diagnostics: kept.diagnostics };
+    const diagnostics = kept && movedDiagnostics(kept.diagnostics, file, move);
+    if (kept && diagnostics) next.edges[e] = { source: kept.source, target: kept.target, resolved: withDot(kept.resolved, dot), diagnostics };
   }
   for (let n = 0; n < count; n++) {
     const dependencies = previous.dependencies[n];
     if (dependencies === undefined || sameNode[n] !== 2) continue;
-    if (sameSuppliersByIndex(previous.shape, next.shape, n, sameNode, sameEdge) || sameSupplierEdges(previous.shape, next.shape, n, graphModel.nodes[n].id)) {
-      next.dependencies[n] = dependencies;
+    if (sameSuppliersByIndex(previous.shape, next.shape, n, sameNode, sameEdge) || sameSupplierEdges(previous.shape, next.shape, n, graphModel.nodes[n].id, move)) {
+      const diagnostics = movedDiagnostics(dependencies.diagnostics, file, move);
+      if (diagnostics) next.dependencies[n] = diagnostics === dependencies.diagnostics ? dependencies : { ...dependencies, diagnostics };
     }
   }
+}
+
+/**
+ * Where a text changed: offsets before `before` read the same in the new text, and offsets from
+ * `after` (in the old text) read the same `delta` code units further on.
+ */
+interface TextMove {
+  readonly before: number;
+  readonly after: number;
+  readonly delta: number;
+}
+
+function textMove(old: string, now: string): TextMove {
+  const before = commonPrefixLength(old, now);
+  const suffix = commonSuffixLength(old, now, Math.min(old.length, now.length) - before);
+  return { before, after: old.length - suffix, delta: now.length - old.length };
+}
+
+/** Where an old span is in the new text; undefined when it reaches into what changed. */
+function movedSpan(span: Span, move: TextMove): Span | undefined {
+  if (span.end <= move.before) return span;
+  if (span.start >= move.after) return move.delta === 0 ? span : { start: span.start + move.delta, end: span.end + move.delta };
+  return undefined;
+}
+
+/** True when the old span `old`, moved with the edit, is `now`. */
+function sameMovedSpan(old: Span, now: Span, move: TextMove): boolean {
+  if (old.end <= move.before) return old.start === now.start && old.end === now.end;
+  if (old.start >= move.after) return old.start + move.delta === now.start && old.end + move.delta === now.end;
+  return false;
+}
+
+function sameMovedAttribute(a: DotAttribute | undefined, b: DotAttribute | undefined, move: TextMove): boolean {
+  if (a === undefined || b === undefined) return a === b;
+  return a.value === b.value && a.fromDefault === b.fromDefault && sameMovedSpan(a.valueSpan, b.valueSpan, move);
+}
+
+/**
+ * Findings kept for something that reads the same, moved with the edit where they point into
+ * `file` (the same objects when nothing moves); undefined when one points into what changed.
+ */
+function movedDiagnostics(list: readonly Diagnostic[], file: string, move: TextMove): readonly Diagnostic[] | undefined {
+  let out: Diagnostic[] | undefined;
+  for (let i = 0; i < list.length; i++) {
+    const d = list[i];
+    const moved = movedDiagnostic(d, file, move);
+    if (moved === undefined) return undefined;
+    if (moved !== d) (out ??= list.slice(0, i)).push(moved);
+    else out?.push(d);
+  }
+  return out ?? list;
+}
+
+function movedDiagnostic(d: Diagnostic, file: string, move: TextMove): Diagnostic | undefined {
+  const at = d.location.file === file && d.location.span !== undefined ? movedSpan(d.location.span, move) : d.location.span;
+  if (at === undefined && d.location.span !== undefined) return undefined;
+  let related = d.related;
+  if (related !== undefined) {
+    let copy: RelatedInformation[] | undefined;
+    for (let i = 0; i < related.length; i++) {
+      const r = related[i];
+      const span = r.file === file ? movedSpan(r.span, move) : r.span;
+      if (span === undefined) return undefined;
+      if (span !== r.span) (copy ??= related.slice(0, i)).push({ ...r, span });
+      else copy?.push(r);
+    }
+    related = copy ?? related;
+  }
+  if (at === d.location.span && related === d.related) return d;
+  return { ...d, location: { ...d.location, ...(at !== undefined ? { span: at } : {}) }, ...(related !== undefined ? { related } : {}) };
 }
 
 /**
@@ -653,23 +736,8 @@ function pushAll(to: Diagnostic[], found: readonly Diagnostic[]): void {
   for (let i = 0; i < found.length; i++) to.push(found[i]);
 }
 
-/** True when the attributes `keys` read the same in both maps. */
-function sameAttributes(a: DotAttributes, b: DotAttributes, keys: readonly string[]): boolean {
-  for (let k = 0; k < keys.length; k++) if (!sameAttribute(a.get(keys[k]), b.get(keys[k]))) return false;
-  return true;
-}
-
-function sameAttribute(a: DotAttribute | undefined, b: DotAttribute | undefined): boolean {
-  if (a === undefined || b === undefined) return a === b;
-  return a.value === b.value && a.fromDefault === b.fromDefault && sameSpan(a.valueSpan, b.valueSpan);
-}
-
-function sameSpan(a: Span, b: Span): boolean {
-  return a.start === b.start && a.end === b.end;
-}
-
-/** True when the node (the parses' node `n` in both) has the same predecessors, in order, and the same first edge from each, in both shapes. */
-function sameSupplierEdges(before: TopologyShape, after: TopologyShape, n: number, id: string): boolean {
+/** True when the node (the parses' node `n` in both) has the same predecessors, in order, and the same first edge from each (moved with the edit), in both shapes. */
+function sameSupplierEdges(before: TopologyShape, after: TopologyShape, n: number, id: string, move: TextMove): boolean {
   const i = before.aligned ? n : before.graph.index.get(id);
   const j = after.aligned ? n : after.graph.index.get(id);
   if (i === undefined || j === undefined) return false;
@@ -679,7 +747,7 @@ function sameSupplierEdges(before: TopologyShape, after: TopologyShape, n: numbe
   const first = before.firstEdgeIndexes[i];
   const second = after.firstEdgeIndexes[j];
   for (let k = 0; k < x.length; k++) {
-    if (before.graph.ids[x[k]] !== after.graph.ids[y[k]] || !sameSpan(before.edges[first[k]].span, after.edges[second[k]].span)) return false;
+    if (before.graph.ids[x[k]] !== after.graph.ids[y[k]] || !sameMovedSpan(before.edges[first[k]].span, after.edges[second[k]].span, move)) return false;
   }
   return true;
 }

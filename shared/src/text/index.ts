@@ -81,3 +81,12 @@ export function commonPrefixLength(a: string, b: string): number {
   while (i < limit && a.charCodeAt(i) === b.charCodeAt(i)) i++;
   return i;
 }
+
+/** How many code units `a` and `b` share at their end, counting at most `limit` (default: the shorter length). */
+export function commonSuffixLength(a: string, b: string, limit = Math.min(a.length, b.length)): number {
+  const chunk = 4096;
+  let i = 0;
+  while (i + chunk <= limit && a.slice(a.length - i - chunk, a.length - i) === b.slice(b.length - i - chunk, b.length - i)) i += chunk;
+  while (i < limit && a.charCodeAt(a.length - 1 - i) === b.charCodeAt(b.length - 1 - i)) i++;
+  return i;
+}
