@@ -8,8 +8,12 @@
  *   the first whole-bundle check);
  * - card edit: a card's input type is broken or fixed → the card's diagnostics at the new
  *   version AND the topology's changed diagnostics have arrived (p50/p95);
- * - topology edit: a node with a missing card is added or removed → the topology's
- *   diagnostics at the new version (p50/p95);
+ * - topology edit: a node with a missing card is added before the closing `}` or removed → the
+ *   topology's diagnostics at the new version (p50/p95);
+ * - mid-file edits, in a second table, timed the same way in the middle of the topology (the
+ *   cluster of the middle unit), where everything after the edit moves: text typed into a label
+ *   (the line count stays), and a node with a missing card added on a line of its own or removed
+ *   (every line after it moves, and so does every node after it in the graph);
  * - warm-up: the first 10 edits of each kind are timed but left out of the two figures above,
  *   and printed on their own (their median): V8 compiles the edit path's code only after it has
  *   run a few times, so the first edits after start-up measure the compiler, not the steady
@@ -57,6 +61,9 @@ interface Figures {
   readonly initial: number;
   readonly cardEdit: readonly number[];
   readonly topologyEdit: readonly number[];
+  /** Mid-file edits (see the header): text typed into a label, a node added on its own line. */
+  readonly middleTyped: readonly number[];
+  readonly middleNode: readonly number[];
   /** The warm-up edits, timed alike (see `warmupEdits`). */
   readonly cardWarmup: readonly number[];
   readonly topologyWarmup: readonly number[];
@@ -97,6 +104,8 @@ async function main(args: readonly string[]): Promise<number> {
       results.push(figures);
       printRow(figures, results.length === 1);
     }
+    process.stdout.write('\nMid-file topology edits (in the cluster of the middle unit), p50/p95 ms:\n');
+    for (const f of results) printMiddle(f, f === results[0]);
     process.stdout.write(`\nload average during the run: ${loadavg().map((l) => l.toFixed(2)).join(', ')} (${runs} runs per figure)\n`);
     return 0;
   } finally {
@@ -190,17 +199,27 @@ async function measure(entry: string, dir: string, nodes: number, runs: number):
     ]);
     (i < warmupEdits ? cardWarmup : cardEdit).push(Math.max(a, b) - t0);
   }
-  const topologyEdit: number[] = [];
-  const topologyWarmup: number[] = [];
-  for (let i = 0; i < warmupEdits + runs * 2; i++) {
-    const from = arrivals.length;
-    const t0 = performance.now();
-    topologyVersion++;
-    await connection.sendNotification('textDocument/didChange', { textDocument: { uri: topologyUri, version: topologyVersion }, contentChanges: [{ text: i % 2 === 0 ? brokenTopology : topologyText }] });
-    const version = topologyVersion;
-    const at = await arrival(from, (p) => p.uri === topologyUri && p.version === version);
-    (i < warmupEdits ? topologyWarmup : topologyEdit).push(at - t0);
-  }
+  /** Alternates the topology between `variant` and its text: the times of the warm-up edits, then of the rest. */
+  const topologyEdits = async (variant: string): Promise<{ warmup: number[]; measured: number[] }> => {
+    const warmup: number[] = [];
+    const measured: number[] = [];
+    for (let i = 0; i < warmupEdits + runs * 2; i++) {
+      const from = arrivals.length;
+      const t0 = performance.now();
+      topologyVersion++;
+      await connection.sendNotification('textDocument/didChange', { textDocument: { uri: topologyUri, version: topologyVersion }, contentChanges: [{ text: i % 2 === 0 ? variant : topologyText }] });
+      const version = topologyVersion;
+      const at = await arrival(from, (p) => p.uri === topologyUri && p.version === version);
+      (i < warmupEdits ? warmup : measured).push(at - t0);
+    }
+    return { warmup, measured };
+  };
+  const { warmup: topologyWarmup, measured: topologyEdit } = await topologyEdits(brokenTopology);
+  // the middle unit's cluster label: `label="unit K";`
+  const middleLabel = `label="unit ${Math.floor(Math.ceil(nodes / 10) / 2)}";`;
+  if (!topologyText.includes(middleLabel)) throw new Error(`bench-lsp: the topology has no ${middleLabel}`);
+  const { measured: middleTyped } = await topologyEdits(topologyText.replace(middleLabel, middleLabel.replace('";', ' (edited)";')));
+  const { measured: middleNode } = await topologyEdits(topologyText.replace(middleLabel, `${middleLabel}\n    bench_middle [card="missing-card@1.0.0"];`));
   // The topology is back to its original text: complete inside a pin and hover on a node id.
   const pinLine = topologyText.split('\n').findIndex((l) => l.includes(`[card="builder-${Math.floor(nodes / 20)}@`));
   const pinCharacter = topologyText.split('\n')[pinLine].indexOf('card="') + 'card="'.length + 3;
@@ -222,7 +241,7 @@ async function measure(entry: string, dir: string, nodes: number, runs: number):
   await connection.sendNotification('exit');
   await new Promise((resolve) => child.on('exit', resolve));
   connection.dispose();
-  return { nodes, initial, cardEdit, topologyEdit, cardWarmup, topologyWarmup, completion, hover, rssMb: rss, peakMb: peak };
+  return { nodes, initial, cardEdit, topologyEdit, middleTyped, middleNode, cardWarmup, topologyWarmup, completion, hover, rssMb: rss, peakMb: peak };
 }
 
 /** Resident and peak resident memory of a process in MB (Linux /proc). */
@@ -251,6 +270,14 @@ function printRow(f: Figures, header: boolean): void {
   process.stdout.write(
     `${row([String(f.nodes), f.initial.toFixed(0), `${percentile(f.cardWarmup, 50).toFixed(1)} / ${percentile(f.topologyWarmup, 50).toFixed(1)}`, pair(f.cardEdit), pair(f.topologyEdit), pair(f.completion), pair(f.hover), `${f.rssMb.toFixed(0)} (${f.peakMb.toFixed(0)})`])}\n`,
   );
+}
+
+function printMiddle(f: Figures, header: boolean): void {
+  const pair = (values: readonly number[]): string => `${percentile(values, 50).toFixed(1)} / ${percentile(values, 95).toFixed(1)}`;
+  const widths = [6, 26, 34];
+  const row = (cells: string[]): string => cells.map((c, i) => c.padStart(widths[i])).join('  ');
+  if (header) process.stdout.write(`${row(['nodes', 'text typed into a label', 'a node added on its own line'])}\n`);
+  process.stdout.write(`${row([String(f.nodes), pair(f.middleTyped), pair(f.middleNode)])}\n`);
 }
 
 main(process.argv.slice(2)).then(

@@ -28,9 +28,9 @@ type Edit =
   | { readonly kind: 'restore-card' }
   | { readonly kind: 'copy-card'; readonly card: number; readonly value: number }
   | { readonly kind: 'clone-card'; readonly card: number }
-  | { readonly kind: 'add-node'; readonly value: number }
+  | { readonly kind: 'add-node'; readonly value: number; readonly line: number }
   | { readonly kind: 'remove-node'; readonly node: number }
-  | { readonly kind: 'add-edge'; readonly source: number; readonly target: number }
+  | { readonly kind: 'add-edge'; readonly source: number; readonly target: number; readonly line: number }
   | { readonly kind: 'remove-edge'; readonly edge: number }
   | { readonly kind: 'break-pin'; readonly node: number; readonly value: number }
   | { readonly kind: 'comment'; readonly line: number; readonly value: number };
@@ -54,9 +54,9 @@ const editArbitrary: fc.Arbitrary<Edit> = fc.oneof(
   fc.record({ kind: fc.constant('restore-card' as const) }),
   fc.record({ kind: fc.constant('copy-card' as const), card: cardIndex, value: index }),
   fc.record({ kind: fc.constant('clone-card' as const), card: cardIndex }),
-  fc.record({ kind: fc.constant('add-node' as const), value: index }),
+  fc.record({ kind: fc.constant('add-node' as const), value: index, line: index }),
   fc.record({ kind: fc.constant('remove-node' as const), node: index }),
-  fc.record({ kind: fc.constant('add-edge' as const), source: index, target: index }),
+  fc.record({ kind: fc.constant('add-edge' as const), source: index, target: index, line: index }),
   fc.record({ kind: fc.constant('remove-edge' as const), edge: index }),
   fc.record({ kind: fc.constant('break-pin' as const), node: index, value: index }),
   fc.record({ kind: fc.constant('comment' as const), line: index, value: index }),
@@ -82,6 +82,15 @@ function apply(state: State, edit: Edit): void {
   const edgeLines = lines.map((line, i) => [line, i] as const).filter(([line]) => line.includes(' -> '));
   const nodeIds = nodeLines.map(([line]) => line.trim().split(' ')[0]);
   const setTopology = (text: string): void => void files.set('topology.dot', text);
+  /** The topology with `line` added before the closing brace (`at` a multiple of 3), or before a line in the middle. */
+  const withLine = (line: string, at: number): string => {
+    if (at % 3 === 0 || lines.length < 5) {
+      const closing = topology.lastIndexOf('}');
+      return `${topology.slice(0, closing)}${line}\n${topology.slice(closing)}`;
+    }
+    const before = 3 + (at % (lines.length - 4));
+    return [...lines.slice(0, before), line, ...lines.slice(before)].join('\n');
+  };
   switch (edit.kind) {
     case 'card-type':
       return editCard(edit.card, (text) => text.replace(/^type: .*$/m, `type: ${pick(cardTypes, edit.value)!}`));
@@ -128,9 +137,8 @@ function apply(state: State, edit: Edit): void {
       return;
     }
     case 'add-node': {
-      const closing = topology.lastIndexOf('}');
       const pin = edit.value % 2 === 0 ? 'missing-card@1.0.0' : pick(cards, edit.value)?.slice('cards/'.length, -'.yaml'.length) ?? 'x@1.0.0';
-      return setTopology(`${topology.slice(0, closing)}  extra_${edit.value} [card="${pin}"];\n${topology.slice(closing)}`);
+      return setTopology(withLine(`  extra_${edit.value} [card="${pin}"];`, edit.line));
     }
     case 'remove-node': {
       const line = pick(nodeLines, edit.node);
@@ -141,8 +149,7 @@ function apply(state: State, edit: Edit): void {
       const source = pick(nodeIds, edit.source);
       const target = pick(nodeIds, edit.target);
       if (source === undefined || target === undefined) return;
-      const closing = topology.lastIndexOf('}');
-      return setTopology(`${topology.slice(0, closing)}  ${source} -> ${target};\n${topology.slice(closing)}`);
+      return setTopology(withLine(`  ${source} -> ${target};`, edit.line));
     }
     case 'remove-edge': {
       const line = pick(edgeLines, edit.edge);
@@ -247,7 +254,7 @@ describe('incremental load', () => {
       { kind: 'risk', card: card('planner-1'), value: 3 },
       { kind: 'break-pin', node: 4, value: 0 },
       { kind: 'remove-edge', edge: 2 },
-      { kind: 'add-node', value: 2 },
+      { kind: 'add-node', value: 2, line: 0 },
     ];
     let previous = before;
     for (const edit of steps) {

@@ -573,54 +573,84 @@ function carryOver(previous: ResolutionMemo, next: ResolutionMemo, graphModel: N
     return true;
   };
   const file = next.file;
-  const count = Math.min(before.nodes.length, graphModel.nodes.length);
-  /** Per node index: 1 when the id is the same, 2 when the node reads the same altogether. */
-  const sameNode = new Uint8Array(count);
-  for (let n = 0; n < count; n++) {
-    const dot = graphModel.nodes[n];
-    const old = before.nodes[n];
+  const nodes = graphModel.nodes;
+  // Nodes are compared at the same index up to the first that differs, and after it at the index
+  // moved by the count the edit added or removed (a node declared or dropped in the middle).
+  const nodeAt = indexMap(before.nodes, nodes, (a, b) => a.id === b.id);
+  /** Per new node index: 1 when the id is the same as its old node's, 2 when the node reads the same altogether. */
+  const sameNode = new Uint8Array(nodes.length);
+  for (let n = 0; n < nodes.length; n++) {
+    const m = nodeAt(n);
+    if (m < 0) continue;
+    const dot = nodes[n];
+    const old = before.nodes[m];
     // a parse that resumed after unchanged statements hands their nodes back as the same objects
     if (old === dot) {
       sameNode[n] = 2;
-      next.nodes[n] = previous.nodes[n];
+      next.nodes[n] = previous.nodes[m];
       continue;
     }
-    if (old.id !== dot.id) continue;
     sameNode[n] = 1;
     if (!samePlace(old.span, dot.span) || !sameAttributes(old.attrs, dot.attrs, nodeAttributes)) continue;
     sameNode[n] = 2;
-    const kept = previous.nodes[n];
+    const kept = previous.nodes[m];
     const diagnostics = kept && movedDiagnostics(kept.diagnostics, file, move);
     if (kept && diagnostics) {
       const { ref, entry } = kept.resolved;
       next.nodes[n] = { resolved: ref === undefined ? { id: dot.id, dot, entry } : { id: dot.id, dot, ref, entry }, diagnostics };
     }
   }
-  const edges = Math.min(before.edges.length, graphModel.edges.length);
-  /** Per edge index: 1 when the edge reads the same (endpoints, span, attributes). */
-  const sameEdge = new Uint8Array(edges);
-  for (let e = 0; e < edges; e++) {
-    const dot = graphModel.edges[e];
-    const old = before.edges[e];
+  const edges = graphModel.edges;
+  const edgeAt = indexMap(before.edges, edges, (a, b) => a.source === b.source && a.target === b.target);
+  /** Per new edge index: 1 when the edge reads the same as its old edge (endpoints, span, attributes). */
+  const sameEdge = new Uint8Array(edges.length);
+  for (let e = 0; e < edges.length; e++) {
+    const f = edgeAt(e);
+    if (f < 0) continue;
+    const dot = edges[e];
+    const old = before.edges[f];
     if (old === dot) {
       sameEdge[e] = 1;
-      next.edges[e] = previous.edges[e];
+      next.edges[e] = previous.edges[f];
       continue;
     }
-    if (old.source !== dot.source || old.target !== dot.target || !samePlace(old.span, dot.span) || !sameAttributes(old.attrs, dot.attrs, edgeAttributes)) continue;
+    if (!samePlace(old.span, dot.span) || !sameAttributes(old.attrs, dot.attrs, edgeAttributes)) continue;
     sameEdge[e] = 1;
-    const kept = previous.edges[e];
+    const kept = previous.edges[f];
     const diagnostics = kept && movedDiagnostics(kept.diagnostics, file, move);
     if (kept && diagnostics) next.edges[e] = { source: kept.source, target: kept.target, resolved: withDot(kept.resolved, dot), diagnostics };
   }
-  for (let n = 0; n < count; n++) {
-    const dependencies = previous.dependencies[n];
-    if (dependencies === undefined || sameNode[n] !== 2) continue;
-    if (sameSuppliersByIndex(previous.shape, next.shape, n, sameNode, sameEdge) || sameSupplierEdges(previous.shape, next.shape, n, graphModel.nodes[n].id, move)) {
+  const aligned = before.nodes.length === nodes.length && before.edges.length === edges.length;
+  for (let n = 0; n < nodes.length; n++) {
+    if (sameNode[n] !== 2) continue;
+    const m = nodeAt(n);
+    const dependencies = previous.dependencies[m];
+    if (dependencies === undefined) continue;
+    // (by index only while no node or edge moved to another index: `sameNode` and `sameEdge` are by new index)
+    const same = (aligned && sameSuppliersByIndex(previous.shape, next.shape, n, sameNode, sameEdge)) || sameSupplierEdges(previous.shape, next.shape, m, n, nodes[n].id, move);
+    if (same) {
       const diagnostics = movedDiagnostics(dependencies.diagnostics, file, move);
       if (diagnostics) next.dependencies[n] = diagnostics === dependencies.diagnostics ? dependencies : { ...dependencies, diagnostics };
     }
   }
+}
+
+/**
+ * Pairs the items of a new list with those of an old one: by index up to the first pair that is
+ * not `same`, and after it by the index moved by the difference in length (what an edit in the
+ * middle added or removed), as long as that pair is `same`. Returns, per new index, the old index
+ * or -1.
+ */
+function indexMap<T>(old: readonly T[], now: readonly T[], same: (a: T, b: T) => boolean): (index: number) => number {
+  const common = Math.min(old.length, now.length);
+  let first = 0;
+  while (first < common && (old[first] === now[first] || same(old[first], now[first]))) first++;
+  const shift = now.length - old.length;
+  return (index) => {
+    if (index < first) return index;
+    const m = index - shift;
+    return m >= first && m < old.length && (old[m] === now[index] || same(old[m], now[index])) ? m : -1;
+  };
 }
 
 /**
@@ -736,9 +766,9 @@ function pushAll(to: Diagnostic[], found: readonly Diagnostic[]): void {
   for (let i = 0; i < found.length; i++) to.push(found[i]);
 }
 
-/** True when the node (the parses' node `n` in both) has the same predecessors, in order, and the same first edge from each (moved with the edit), in both shapes. */
-function sameSupplierEdges(before: TopologyShape, after: TopologyShape, n: number, id: string, move: TextMove): boolean {
-  const i = before.aligned ? n : before.graph.index.get(id);
+/** True when the node (the old parse's node `m`, the new one's `n`) has the same predecessors, in order, and the same first edge from each (moved with the edit), in both shapes. */
+function sameSupplierEdges(before: TopologyShape, after: TopologyShape, m: number, n: number, id: string, move: TextMove): boolean {
+  const i = before.aligned ? m : before.graph.index.get(id);
   const j = after.aligned ? n : after.graph.index.get(id);
   if (i === undefined || j === undefined) return false;
   const x = before.graph.predecessors[i];
