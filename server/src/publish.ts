@@ -62,7 +62,7 @@ interface Published {
   readonly root: string;
   readonly version: number | undefined;
   readonly diagnostics: readonly LspDiagnostic[];
-  /** Their conversions, for the next publication of the file to match against (see `sameAs`). */
+  /** Their conversions, for the next publication of the file to match against (see `movedConversion`). */
   readonly converted: readonly Converted[];
 }
 
@@ -136,7 +136,7 @@ export function createPublisher(options: PublisherOptions): Publisher {
   /**
    * Converts `d`, reusing its conversion in `known` when still valid, else that of the entry of
    * `before` (the last publication of the file) at `at` or at `at - shift` when it converts the
-   * same, and records a new one there (when given).
+   * same but for the lines it is on (see `movedConversion`), and records a new one there (when given).
    */
   const convertKept = (
     snapshot: Snapshot,
@@ -153,10 +153,11 @@ export function createPublisher(options: PublisherOptions): Publisher {
     const support = options.support();
     let kept = known?.get(d);
     if (!kept || kept.file !== file || kept.docsUrl !== docsUrl || kept.support !== support || !sameInputs(snapshot, file, d, kept, prefixes)) {
-      const matches = (c: Converted | undefined): c is Converted => c !== undefined && c.file === file && c.docsUrl === docsUrl && c.support === support && sameAs(snapshot, file, d, c.lsp);
-      const candidate = matches(before[at]) ? before[at] : shift !== 0 && matches(before[at - shift]) ? before[at - shift] : undefined;
-      if (candidate !== undefined) {
-        kept = { file, docsUrl, support, ...inputsOf(snapshot, file, d), lsp: candidate.lsp, json: candidate.json };
+      const moved = (c: Converted | undefined): { lsp: LspDiagnostic; json: Uint8Array | undefined } | undefined =>
+        c !== undefined && c.file === file && c.docsUrl === docsUrl && c.support === support ? movedConversion(snapshot, file, d, c) : undefined;
+      const reused = moved(before[at]) ?? (shift !== 0 ? moved(before[at - shift]) : undefined);
+      if (reused !== undefined) {
+        kept = { file, docsUrl, support, ...inputsOf(snapshot, file, d), lsp: reused.lsp, json: reused.json };
       } else {
         const lsp = toLspDiagnostic(d, file, { files: snapshot, support, ...(docsUrl ? { docsUrl } : {}) });
         kept = { file, docsUrl, support, ...inputsOf(snapshot, file, d), lsp, json: undefined };
@@ -306,16 +307,31 @@ function readLength(span: { start: number; end: number } | undefined): number {
 }
 
 /**
- * True when `d` converts to `lsp`: the same code, severity, message and range, and no related
- * locations (those are converted again). Cheaper than converting: two positions are looked up.
+ * `d`'s conversion made from `c`, the conversion of a finding that read the same (code,
+ * severity, message, no related locations) at a range with the same characters, on the same lines
+ * or moved by whole lines (lines added or removed above it): then `c`'s LSP form itself, or a
+ * copy with the new range, and its JSON with the new range spliced in front of the rest (the
+ * range is the first member `toLspDiagnostic` writes). Undefined when `d` reads otherwise.
+ * Cheaper than converting: two positions are looked up.
  */
-function sameAs(snapshot: Snapshot, file: string, d: Diagnostic, lsp: LspDiagnostic): boolean {
-  if (d.code !== lsp.code || (d.related !== undefined && d.related.length > 0) || lsp.relatedInformation !== undefined) return false;
-  if (toSeverity(d.severity) !== lsp.severity) return false;
-  if (lsp.message !== (d.hint ? `${d.message}\n${d.hint}` : d.message)) return false;
+function movedConversion(snapshot: Snapshot, file: string, d: Diagnostic, c: Converted): { lsp: LspDiagnostic; json: Uint8Array | undefined } | undefined {
+  const lsp = c.lsp;
+  if (d.code !== lsp.code || (d.related !== undefined && d.related.length > 0) || lsp.relatedInformation !== undefined) return undefined;
+  if (toSeverity(d.severity) !== lsp.severity) return undefined;
+  if (lsp.message !== (d.hint ? `${d.message}\n${d.hint}` : d.message)) return undefined;
   const range = toRange(snapshot.lineIndex(file), d.location.span ?? { start: 0, end: 0 });
   const other = lsp.range;
-  return range.start.line === other.start.line && range.start.character === other.start.character && range.end.line === other.end.line && range.end.character === other.end.character;
+  const lines = range.start.line - other.start.line;
+  if (range.start.character !== other.start.character || range.end.character !== other.end.character || range.end.line - other.end.line !== lines) return undefined;
+  if (lines === 0) return { lsp, json: c.json };
+  let json: Uint8Array | undefined;
+  if (c.json !== undefined) {
+    const head = `{"range":${JSON.stringify(other)}`;
+    if (c.json.length > head.length && Buffer.from(c.json.buffer, c.json.byteOffset, head.length).toString('latin1') === head) {
+      json = Buffer.concat([Buffer.from(`{"range":${JSON.stringify(range)}`), c.json.subarray(head.length)]);
+    }
+  }
+  return { lsp: { ...lsp, range }, json };
 }
 
 function inputsOf(snapshot: Snapshot, file: string, d: Diagnostic): { texts: (string | undefined)[]; reads: number[]; uris: string[] } {

@@ -30,9 +30,11 @@ interface Case {
   /**
    * Each step: the files it replaces, as a fixture; with `keepsAfterLine`, every topology finding
    * below that line (0-based) that reads as one shown before the step (the same code, message
-   * and range) must be shown as that same LSP object.
+   * and range, moved down by `movedBy` lines) must be shown as that same LSP object, or, when it
+   * moved, as a copy of it with the new range (its other members the same objects, so it was not
+   * converted again).
    */
-  readonly steps: readonly { readonly name: string; readonly files: string; readonly keepsAfterLine?: number }[];
+  readonly steps: readonly { readonly name: string; readonly files: string; readonly keepsAfterLine?: number; readonly movedBy?: number }[];
 }
 
 const root = path.resolve('/workspace/bundle');
@@ -99,6 +101,9 @@ const cases: Case[] = [
       { name: 'a longer one', files: topology({ head: '  /* a longer note */' }), keepsAfterLine: 1 },
       { name: 'a node added on the last line moves the findings after it in the list', files: topology({ head: '  /* a longer note */', tail: '  extra [card="missing@1.0.0"]; ' }), keepsAfterLine: 1 },
       { name: 'back as it was', files: topology(), keepsAfterLine: 1 },
+      { name: 'a line added above the findings', files: topology({ head: '  // note\n' }), keepsAfterLine: 2, movedBy: 1 },
+      { name: 'a longer line added', files: topology({ head: '  // a longer note\n' }), keepsAfterLine: 2 },
+      { name: 'the line removed again', files: topology(), keepsAfterLine: 1, movedBy: -1 },
     ],
   },
   {
@@ -203,9 +208,12 @@ async function check(testCase: Case): Promise<void> {
       assert.ok(below.length > 0, `${testCase.name}: after "${step.name}" no finding is below line ${step.keepsAfterLine}`);
       let kept = 0;
       for (const d of below) {
-        const same = shownBefore.find((b) => b.code === d.code && b.message === d.message && JSON.stringify(b.range) === JSON.stringify(d.range));
+        const by = step.movedBy ?? 0;
+        const moved = (r: typeof d.range): string => JSON.stringify({ start: { ...r.start, line: r.start.line + by }, end: { ...r.end, line: r.end.line + by } });
+        const same = shownBefore.find((b) => b.code === d.code && b.message === d.message && moved(b.range) === JSON.stringify(d.range));
         if (same === undefined) continue;
-        assert.equal(d, same, `${testCase.name}: after "${step.name}" ${d.code} at line ${d.range.start.line} was converted again`);
+        if (by === 0) assert.equal(d, same, `${testCase.name}: after "${step.name}" ${d.code} at line ${d.range.start.line} was converted again`);
+        else assert.equal(d.codeDescription, same.codeDescription, `${testCase.name}: after "${step.name}" ${d.code} at line ${d.range.start.line} was converted again`);
         kept++;
       }
       assert.ok(kept > 0, `${testCase.name}: after "${step.name}" no finding below line ${step.keepsAfterLine} reads as before`);
