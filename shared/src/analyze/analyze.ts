@@ -6,19 +6,29 @@
  *
  * Given a memo (`createAnalysisMemo`; the loader keeps one per bundle in its `LoadMemo`), an
  * analysis reuses the last one's work: the whole result, unchanged, when nothing the metrics
- * read has changed (the same graph shape, vocabulary and configuration, and per node the same
- * span and the same card facts, see `sameCardFacts`), so an edit to a port or a dependency
- * costs one comparison pass; the whole result with its diagnostics moved, when only the nodes'
- * spans changed (text typed in the topology before them); otherwise the vocabulary facts of each
- * card type, what the metrics read of each card alone (`CardFacts`: taken from the last analysis
- * by index while the card is the same object, so a pass does not read the cards at all), the
- * autonomy contribution of each node whose card did not change, the relayed-criteria finding of
- * each node whose gates and place read the same (./criteria.ts), the criteria-leak similarity
- * work (./similarity.ts), and the merged order of the findings that stayed; every finding that
- * reads as before is handed back as the earlier object. The result is the same with or without it.
+ * read has changed (the same graph, vocabulary and configuration, and per node the same span
+ * and the same card facts, see `sameCardFacts`), so an edit to a port or a dependency costs one
+ * comparison pass. Otherwise the security reading goes component by component
+ * (`securityByComponent`): everything it finds by walking edges or reading one node (declared
+ * markers, loops, unvalidated access, and the criteria-leak check but for (c1), (c2) and (b))
+ * belongs to one weakly connected component, so the last analysis's part for a component that
+ * reads the same (member ids in order, edges in order, card facts) is taken as it was, or with
+ * its warnings moved when only its spans moved (text typed before it), and only the other
+ * components are read again. What reads the whole graph is computed over the whole graph each
+ * time, from the parts: which markers are present (each charged once), the findings and
+ * warnings in order (each part's are in order already: merged, not sorted), and the three
+ * criteria-leak findings that need every node: (c1) whether producers and generators exist
+ * anywhere, (c2) the names of every node, card and output, (b) every generator's spec against
+ * every producer's (./similarity.ts answers at once when no spec changed). Phase coverage and
+ * autonomy are sums and lists over all nodes in graph order, recomputed each time (cheap: one
+ * pass over the per-node facts; autonomy lends each unchanged node's contribution). Also kept:
+ * the vocabulary facts of each card type and what the metrics read of each card alone
+ * (`CardFacts`: taken from the last analysis by index while the card is the same object), and
+ * the relayed-criteria finding of each node whose gates and place read the same
+ * (./criteria.ts); every warning that reads as before is handed back as the earlier object.
+ * The result is the same with or without a memo.
  */
 import type { Diagnostic, DiagnosticLocation } from '../diagnostics';
-import { dedupeDiagnostics, sortDiagnostics } from '../diagnostics';
 import type { Card, JsonValue, Port } from '../bundle/card-model';
 import type { Span } from '../text';
 import type { Vocabulary } from '../vocabulary/types';
@@ -27,12 +37,24 @@ import type { Graph } from './graph';
 import { defaultAnalysisConfig, type AnalysisConfig } from './config';
 import { computeAutonomy, type AutonomyResult } from './autonomy';
 import { computePhaseCoverage, type PhaseCoverage } from './phase-coverage';
-import { computeSecurity, type DeclaredMarker, type SecurityResult } from './security';
+import {
+  combineSecurity,
+  computeSecurity,
+  emptySecurity,
+  securityParts,
+  type DeclaredMarker,
+  type PartLayout,
+  type PlacedPart,
+  type SecurityPart,
+  type SecurityResult,
+} from './security';
+import { weakComponents, type WeakComponents } from './graph';
 import { findIterationCap } from '../check/iteration-cap';
 import { externalAccessTools } from '../vocabulary/core';
-import { anchorTerms, memoise, type RelayedMemo } from './criteria';
+import { anchorTerms, memoise, type RelayedFinding } from './criteria';
 import { createSimilarityMemo, type SimilarityMemo } from './similarity';
-import { interner, sortedDeduped, type SortMemo } from '../diagnostics/sort';
+import { identical, interner, sortedDeduped } from '../diagnostics/sort';
+import { analysisOrder, mergeRuns, placeOrder, securityOrder } from './order';
 
 export interface AnalysisNode {
   readonly id: string;
@@ -67,65 +89,67 @@ export interface AnalysisMemo {
   readonly cardFacts: WeakMap<Card, CardFacts>;
   typeFacts?: { readonly vocabulary: Vocabulary; readonly facts: Map<string, TypeFacts> };
   last?: { readonly context: AnalysisContext; readonly config: AnalysisConfig; readonly analysis: Analysis };
-  /** The last merged list, for merging the next one (../diagnostics/sort.ts). */
-  readonly order: SortMemo;
-  /** The last security warnings in their order, for merging the next ones (./security.ts). */
-  readonly securityOrder: SortMemo;
-  /** The criteria-relayed findings of the last criteria check, by node id (./criteria.ts). */
-  readonly relayed: RelayedMemo;
+  /**
+   * The last analysis's weakly connected components by the id of their first node, with their
+   * security parts, and its security warnings that no part holds (they read the whole graph).
+   */
+  components?: { readonly byFirst: ReadonlyMap<string, KeptComponent>; readonly global: readonly Diagnostic[]; readonly layout: WeakComponents };
 }
 
 export function createAnalysisMemo(): AnalysisMemo {
-  return { similarity: createSimilarityMemo(), cardFacts: new WeakMap(), order: {}, securityOrder: {}, relayed: {} };
+  return { similarity: createSimilarityMemo(), cardFacts: new WeakMap() };
 }
 
 export function analyze(input: AnalysisInput, config: AnalysisConfig = defaultAnalysisConfig, memo?: AnalysisMemo): Analysis {
   const context = analysisContext(input, memo);
   const last = memo?.last;
   const same = last !== undefined && last.config === config ? sameFacts(last.context, context) : 'different';
-  if (same !== 'different') {
-    const analysis = same === 'same' ? last!.analysis : relocated(last!.analysis, context);
-    memo!.last = { context, config, analysis };
-    return analysis;
+  if (same === 'same') {
+    memo!.last = { context, config, analysis: last!.analysis };
+    return last!.analysis;
+  }
+  const relocated = same === 'moved' ? relocatedAnalysis(last!.analysis, context, memo!) : undefined;
+  if (relocated !== undefined) {
+    memo!.last = { context, config, analysis: relocated };
+    return relocated;
   }
   const phaseCoverage = computePhaseCoverage(context);
-  const security = computeSecurity(context, config);
+  const byComponent = memo !== undefined ? securityByComponent(context, config, memo) : undefined;
+  const security = byComponent?.security ?? computeSecurity(context, config);
   const autonomy = computeAutonomy(context, phaseCoverage, config, last !== undefined ? { context: last.context, autonomy: last.analysis.autonomy } : undefined);
   // a finding that reads as before is handed back as the same object (see ../diagnostics/sort.ts)
-  if (last !== undefined) {
-    const intern = interner(last.analysis.diagnostics);
-    internAll(security.diagnostics, intern);
-    internAll(autonomy.diagnostics, intern);
-  }
-  const diagnostics = sortedDeduped([...security.diagnostics, ...autonomy.diagnostics], memo?.order);
+  if (last !== undefined) internAll(autonomy.diagnostics, interner(last.analysis.autonomy.diagnostics));
+  // each component's warnings are in the merged order already: merging them costs a few comparisons per new one
+  const diagnostics =
+    byComponent !== undefined
+      ? mergedWarnings(byComponent.runs, autonomy.diagnostics)
+      : sortedDeduped([...security.diagnostics, ...autonomy.diagnostics]);
   const analysis = { security, autonomy, phaseCoverage, diagnostics };
   if (memo) memo.last = { context, config, analysis };
   return analysis;
 }
 
 /**
- * `same` when every metric would read the same thing from both contexts; `moved` when only
- * where nodes sit in the topology differs (an edit that shifts text but not the graph), which
- * changes nothing but the diagnostics' spans; else `different`.
+ * `same` when every metric would read the same thing from both contexts: the same graph (ids,
+ * and neighbour lists in order), and per node the same place and card facts; `moved` when only
+ * where nodes sit differs (text typed before them), which changes nothing but the warnings'
+ * places; else `different`.
  */
 function sameFacts(a: AnalysisContext, b: AnalysisContext): 'same' | 'moved' | 'different' {
   if (a.vocabulary !== b.vocabulary || a.file !== b.file || a.size !== b.size) return 'different';
   if (a.graph !== b.graph) {
     for (let i = 0; i < a.size; i++) {
       if (a.graph.ids[i] !== b.graph.ids[i]) return 'different';
-      const x = a.graph.successors[i];
-      const y = b.graph.successors[i];
-      if (x.length !== y.length) return 'different';
-      for (let k = 0; k < x.length; k++) if (x[k] !== y[k]) return 'different';
+      if (!sameNumbers(a.graph.successors[i], b.graph.successors[i]) || !sameNumbers(a.graph.predecessors[i], b.graph.predecessors[i])) return 'different';
     }
   }
   let moved = false;
   for (let i = 0; i < a.size; i++) {
     const x = a.spans[i];
     const y = b.spans[i];
-    if (x !== y) {
+    if (!sameSpan(x, y)) {
       if (x === undefined || y === undefined) return 'different';
-      if (x.start !== y.start || x.end !== y.end) moved = true;
+      moved = true;
     }
     const left = a.cards[i];
     const right = b.cards[i];
@@ -135,25 +159,316 @@ function sameFacts(a: AnalysisContext, b: AnalysisContext): 'same' | 'moved' | '
 }
 
 /**
- * The last analysis with every node-located diagnostic moved to where its node now sits (every
- * metric locates a finding about a node with `nodeLocation`, and nothing else reads a span),
- * then merged, de-duplicated and sorted again as `analyze` does.
+ * The last analysis with every warning that sits on a node moved to where its node now sits
+ * (the graph and every card fact read the same: nothing else changes, and every metric places a
+ * warning on a node with `nodeLocation`), each kept component moved along (`moved`), so that the
+ * memo stays the one this analysis would have left. Undefined when the memo has no components
+ * of the last analysis.
  */
-function relocated(analysis: Analysis, context: AnalysisContext): Analysis {
-  const move = (d: Diagnostic): Diagnostic => {
-    const nodeId = d.location.nodeId;
-    const index = nodeId === undefined ? undefined : context.graph.index.get(nodeId);
-    return index === undefined ? d : { ...d, location: context.nodeLocation(index) };
-  };
+function relocatedAnalysis(analysis: Analysis, context: AnalysisContext, memo: AnalysisMemo): Analysis | undefined {
+  const kept = memo.components;
+  if (kept === undefined) return undefined;
+  const move = mover(context);
+  // the same graph: the same components
+  const { layout } = kept;
+  const ids = context.graph.ids;
+  const byFirst = new Map<string, KeptComponent>();
+  const runs: (readonly Diagnostic[])[] = [];
+  for (let c = 0; c < layout.count; c++) {
+    const prior = kept.byFirst.get(ids[layout.members[layout.start[c]]]);
+    if (prior === undefined) return undefined;
+    const component = moved(prior, context, layout, c, move);
+    byFirst.set(component.ids[0], component);
+    runs.push(component.part.ordered);
+  }
+  const global = kept.global.map(move).sort(analysisOrder);
+  runs.push(global);
   const security = { ...analysis.security, diagnostics: analysis.security.diagnostics.map(move) };
   const autonomy = { ...analysis.autonomy, diagnostics: analysis.autonomy.diagnostics.map(move) };
-  const diagnostics = sortDiagnostics(dedupeDiagnostics([...security.diagnostics, ...autonomy.diagnostics]));
-  return { ...analysis, security, autonomy, diagnostics };
+  memo.components = { byFirst, global, layout };
+  return { ...analysis, security, autonomy, diagnostics: mergedWarnings(runs, autonomy.diagnostics) };
+}
+
+function sameNumbers(a: readonly number[], b: readonly number[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let k = 0; k < a.length; k++) if (a[k] !== b[k]) return false;
+  return true;
+}
+
+function sameSpan(a: Span | undefined, b: Span | undefined): boolean {
+  return a === b || (a !== undefined && b !== undefined && a.start === b.start && a.end === b.end);
+}
+
+/**
+ * `sortedDeduped([...security, ...autonomy])` from the security warnings in runs, each in
+ * `analysisOrder`, and the autonomy warnings (at most one): the E§2 order, ties in list order,
+ * which for the security warnings is their own order and puts the autonomy ones after them.
+ * Equal warnings tie in every key, so they end up side by side, where the later is dropped.
+ */
+function mergedWarnings(runs: readonly (readonly Diagnostic[])[], autonomy: readonly Diagnostic[]): Diagnostic[] {
+  const late = new Set(autonomy);
+  const rank = (d: Diagnostic): number => (late.has(d) ? 1 : 0);
+  const merged = mergeRuns([...runs, autonomy], (a, b) => placeOrder(a, b) || rank(a) - rank(b) || securityOrder(a, b));
+  let kept = 0;
+  for (let i = 0; i < merged.length; i++) {
+    const d = merged[i];
+    const previous = kept === 0 ? undefined : merged[kept - 1];
+    // (equal warnings share code and node first: most neighbours differ there, before any message is read)
+    if (previous !== undefined && previous.code === d.code && previous.location.nodeId === d.location.nodeId && identical(previous, d)) continue;
+    merged[kept++] = d;
+  }
+  merged.length = kept;
+  return merged;
 }
 
 /** Replaces, in place, each diagnostic by `intern`'s answer. */
 function internAll(list: Diagnostic[], intern: (d: Diagnostic) => Diagnostic): void {
   for (let i = 0; i < list.length; i++) list[i] = intern(list[i]);
+}
+
+// ---- the security reading, component by component ----------------------------------------
+
+/**
+ * One weakly connected component as the last analysis read it (what its security part was made
+ * from: member ids in graph order, their cards, judge flags and spans, and the edges between
+ * them by place among the members), with that part.
+ */
+export interface KeptComponent {
+  readonly ids: readonly string[];
+  readonly cards: readonly (Card | undefined)[];
+  readonly spans: readonly (Span | undefined)[];
+  /**
+   * For `n` members: `shape[l]` is 1 when member `l` is a judge; the successors of member `l`
+   * (by place among the members) are `shape[shape[n + l] .. shape[n + l + 1])`, its predecessors
+   * `shape[shape[2n + 1 + l] .. shape[2n + 2 + l])`. One array, so a small component costs little.
+   */
+  readonly shape: Int32Array;
+  readonly part: SecurityPart;
+}
+
+/**
+ * `computeSecurity`, reusing the last analysis's part for every weakly connected component
+ * that reads the same (same member ids in the same order, the same edges between them, the same
+ * card facts; the same vocabulary, file and configuration), moving its warnings when only its
+ * nodes' spans changed, and reading only the other components again. Everything a part holds
+ * depends on its component alone (see `securityParts`), and the parts are combined as one
+ * analysis combines its single part, so the result is the same as `computeSecurity`'s.
+ */
+function securityByComponent(
+  context: AnalysisContext,
+  config: AnalysisConfig,
+  memo: AnalysisMemo,
+): { readonly security: SecurityResult; readonly runs: readonly (readonly Diagnostic[])[] } {
+  const { graph, size } = context;
+  const ids = graph.ids;
+  if (size === 0) {
+    const security = emptySecurity();
+    memo.components = { byFirst: new Map(), global: security.diagnostics, layout: weakComponents(graph) };
+    return { security, runs: [security.diagnostics] };
+  }
+  const last = memo.last;
+  const reusable = last !== undefined && last.config === config && last.context.vocabulary === context.vocabulary && last.context.file === context.file;
+  const earlier = reusable ? memo.components?.byFirst : undefined;
+  const components = weakComponents(graph);
+  const { count, start, members } = components;
+  const layout: PartLayout = { count, part: (i) => components.of[i], local: (i) => components.local[i] };
+
+  const kept: (KeptComponent | undefined)[] = new Array(count);
+  const used = new Set<KeptComponent>();
+  /** The components read again, and the earlier component each one starts like (if any). */
+  const fresh: number[] = [];
+  const before: (KeptComponent | undefined)[] = [];
+  for (let c = 0; c < count; c++) {
+    const prior = earlier?.get(ids[members[start[c]]]);
+    const verdict = prior === undefined ? 'different' : compareComponent(prior, context, components, c);
+    if (verdict === 'different') {
+      fresh.push(c);
+      before.push(prior);
+      continue;
+    }
+    used.add(prior!);
+    kept[c] =
+      verdict === 'same' ? prior : verdict === 'renewed' ? renewed(prior!, context, components, c) : moved(prior!, context, components, c, mover(context));
+  }
+
+  // A new warning that reads as an earlier one is handed back as that object (see
+  // ../diagnostics/sort.ts). Only the earlier global warnings and those of the components not
+  // kept can read as a new one: a kept component's warnings name its own nodes.
+  let intern: ((d: Diagnostic) => Diagnostic) | undefined;
+  const internOne = (d: Diagnostic): Diagnostic => {
+    if (intern === undefined) {
+      const candidates: Diagnostic[] = [];
+      if (earlier !== undefined) {
+        candidates.push(...memo.components!.global);
+        for (const component of earlier.values()) if (!used.has(component)) candidates.push(...component.part.diagnostics);
+      } else if (last !== undefined) {
+        candidates.push(...last.analysis.security.diagnostics);
+      }
+      intern = interner(candidates);
+    }
+    return intern(d);
+  };
+
+  if (fresh.length > 0) {
+    const scope = new Uint8Array(size);
+    const slot = new Int32Array(count).fill(-1);
+    fresh.forEach((c, index) => {
+      slot[c] = index;
+      for (let m = start[c]; m < start[c + 1]; m++) scope[members[m]] = 1;
+    });
+    // the earlier (a2) findings of the components not kept, by node id
+    let relayed: Map<string, RelayedFinding> | undefined;
+    const keptRelayed = (id: string): RelayedFinding | undefined => {
+      if (relayed === undefined) {
+        relayed = new Map();
+        for (const component of earlier?.values() ?? []) {
+          if (used.has(component)) continue;
+          for (const [l, finding] of component.part.relayed) relayed.set(component.ids[l], finding);
+        }
+      }
+      return relayed.get(id);
+    };
+    const parts = securityParts(
+      context,
+      config,
+      { count: fresh.length, part: (i) => slot[components.of[i]], local: layout.local },
+      { scope, kept: keptRelayed, earlier: (index) => before[index]?.part, intern: internOne },
+    );
+    fresh.forEach((c, index) => (kept[c] = keptComponent(context, components, c, parts[index])));
+  }
+
+  const byFirst = new Map<string, KeptComponent>();
+  const placed: PlacedPart[] = new Array(count);
+  for (let c = 0; c < count; c++) {
+    const component = kept[c]!;
+    byFirst.set(component.ids[0], component);
+    placed[c] = { part: component.part, members, from: start[c] };
+  }
+  const { security, global } = combineSecurity(context, config, placed, layout, internOne);
+  memo.components = { byFirst, global, layout: components };
+  return { security, runs: [...placed.map(({ part }) => part.ordered), global] };
+}
+
+/**
+ * `same` when component `c` reads as `prior` did; `renewed` when it does but some card is
+ * another object (with the same facts); `moved` when only its nodes' spans differ (text typed
+ * before them), which changes nothing but where its warnings sit; else `different`.
+ */
+function compareComponent(prior: KeptComponent, context: AnalysisContext, components: WeakComponents, c: number): 'same' | 'renewed' | 'moved' | 'different' {
+  const { graph, cards, spans } = context;
+  const from = components.start[c];
+  const length = components.start[c + 1] - from;
+  if (prior.ids.length !== length) return 'different';
+  const local = components.local;
+  const shape = prior.shape;
+  let moved = false;
+  let renewed = false;
+  for (let l = 0; l < length; l++) {
+    const i = components.members[from + l];
+    if (graph.ids[i] !== prior.ids[l]) return 'different';
+    const left = prior.cards[l];
+    const right = cards[i];
+    if (left !== right) {
+      if (left === undefined || right === undefined || !sameCardFacts(left, right, shape[l] === 1)) return 'different';
+      renewed = true;
+    }
+    if (!sameEdges(graph.successors[i], local, shape, shape[length + l], shape[length + l + 1])) return 'different';
+    if (!sameEdges(graph.predecessors[i], local, shape, shape[2 * length + 1 + l], shape[2 * length + 2 + l])) return 'different';
+    if (!sameSpan(prior.spans[l], spans[i])) {
+      if (prior.spans[l] === undefined || spans[i] === undefined) return 'different';
+      moved = true;
+    }
+  }
+  return moved ? 'moved' : renewed ? 'renewed' : 'same';
+}
+
+/** `prior` with component `c`'s cards as they are now. */
+function renewed(prior: KeptComponent, context: AnalysisContext, components: WeakComponents, c: number): KeptComponent {
+  return { ...prior, cards: memberValues(context.cards, components, c) };
+}
+
+/** `values[i]` for each member `i` of component `c`, in order. */
+function memberValues<T>(values: readonly T[], components: WeakComponents, c: number): T[] {
+  const from = components.start[c];
+  const out: T[] = new Array(components.start[c + 1] - from);
+  for (let l = 0; l < out.length; l++) out[l] = values[components.members[from + l]];
+  return out;
+}
+
+function sameEdges(now: readonly number[], local: Int32Array, kept: Int32Array, from: number, to: number): boolean {
+  if (now.length !== to - from) return false;
+  for (let k = 0; k < now.length; k++) if (local[now[k]] !== kept[from + k]) return false;
+  return true;
+}
+
+/**
+ * `prior`'s part with every warning moved by `move` to where its node now sits (a part's
+ * warnings all sit on its nodes). The (a2) findings kept for a later check stay as they were:
+ * that check hands back an earlier message wherever only its place differs.
+ */
+function moved(prior: KeptComponent, context: AnalysisContext, components: WeakComponents, c: number, move: (d: Diagnostic) => Diagnostic): KeptComponent {
+  const spans = memberValues(context.spans, components, c);
+  const cards = memberValues(context.cards, components, c);
+  let still = true;
+  for (let l = 0; still && l < spans.length; l++) still = sameSpan(prior.spans[l], spans[l]);
+  if (still) return cards.every((card, l) => card === prior.cards[l]) ? prior : { ...prior, cards };
+  const diagnostics = prior.part.diagnostics.map(move);
+  const ordered = prior.part.ordered.map(move);
+  // the merged order reads positions: unchanged while the members' spans keep their order
+  if (!keepsOrder(prior.spans, spans)) ordered.sort(analysisOrder);
+  return { ...prior, cards, spans, part: { ...prior.part, diagnostics, ordered } };
+}
+
+/** Moves a warning on a node to where the node sits in `context` (the same object when it has not moved), each warning once. */
+function mover(context: AnalysisContext): (d: Diagnostic) => Diagnostic {
+  const index = context.graph.index;
+  const moves = new Map<Diagnostic, Diagnostic>();
+  return (d) => {
+    let next = moves.get(d);
+    if (next === undefined) {
+      const at = d.location.nodeId === undefined ? undefined : index.get(d.location.nodeId);
+      next = at === undefined || sameSpan(d.location.span, context.spans[at]) ? d : { ...d, location: context.nodeLocation(at) };
+      moves.set(d, next);
+    }
+    return next;
+  };
+}
+
+/** True when the members' spans start in ascending order, strictly, both before and now (every span present). */
+function keepsOrder(before: readonly (Span | undefined)[], now: readonly (Span | undefined)[]): boolean {
+  for (let l = 1; l < now.length; l++) {
+    const a = before[l - 1];
+    const b = before[l];
+    const x = now[l - 1];
+    const y = now[l];
+    if (a === undefined || b === undefined || x === undefined || y === undefined || a.start >= b.start || x.start >= y.start) return false;
+  }
+  return true;
+}
+
+/** Component `c` as this analysis reads it, with its new part. */
+function keptComponent(context: AnalysisContext, components: WeakComponents, c: number, part: SecurityPart): KeptComponent {
+  const { graph } = context;
+  const { members, local } = components;
+  const from = components.start[c];
+  const length = components.start[c + 1] - from;
+  let edges = 0;
+  for (let l = 0; l < length; l++) edges += graph.successors[members[from + l]].length + graph.predecessors[members[from + l]].length;
+  const shape = new Int32Array(3 * length + 2 + edges);
+  let at = 3 * length + 2;
+  for (let l = 0; l < length; l++) {
+    const i = members[from + l];
+    shape[l] = context.judge[i];
+    shape[length + l] = at;
+    for (const t of graph.successors[i]) shape[at++] = local[t];
+  }
+  shape[2 * length] = at;
+  for (let l = 0; l < length; l++) {
+    shape[2 * length + 1 + l] = at;
+    for (const p of graph.predecessors[members[from + l]]) shape[at++] = local[p];
+  }
+  shape[3 * length + 1] = at;
+  return { ids: memberValues(graph.ids, components, c), cards: memberValues(context.cards, components, c), spans: memberValues(context.spans, components, c), shape, part };
 }
 
 /**
@@ -232,10 +547,6 @@ export interface AnalysisContext {
   readonly similarity?: SimilarityMemo;
   /** What the metrics read of each node's card alone (undefined for a node with no card). */
   readonly facts: readonly (CardFacts | undefined)[];
-  /** The last criteria check's relayed findings, when the caller keeps a memo. */
-  readonly relayed?: RelayedMemo;
-  /** The last security warnings in order, when the caller keeps a memo. */
-  readonly securityOrder?: SortMemo;
 }
 
 export function analysisContext(input: AnalysisInput, memo?: AnalysisMemo): AnalysisContext {
@@ -313,7 +624,7 @@ export function analysisContext(input: AnalysisInput, memo?: AnalysisMemo): Anal
       return span ? { file, span, nodeId: graph.ids[index] } : { file, nodeId: graph.ids[index] };
     },
     facts,
-    ...(memo !== undefined ? { similarity: memo.similarity, relayed: memo.relayed, securityOrder: memo.securityOrder } : {}),
+    ...(memo !== undefined ? { similarity: memo.similarity } : {}),
   };
 }
 

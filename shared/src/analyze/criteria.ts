@@ -19,8 +19,13 @@
  * labelled walk from all producers at once for (a), one from all gates at once for (a2) (each
  * O(k · (nodes + edges)), typed arrays), and a similarity index that scores only spec pairs
  * sharing a shingle. The per-producer definition these replace is checked against them on
- * random graphs in the tests. With a memo (`RelayedMemo`), a relayed finding whose node, place
- * and gates read as in the last check is that check's object, not a new message.
+ * random graphs in the tests.
+ *
+ * Everything but (c1), (c2) and (b) follows edges, so it is local to each weakly connected
+ * component (`localCriteria`, which ./security.ts runs per component and the analysis memo
+ * keeps per component); those three read the whole graph (`globalCriteria`). Given earlier
+ * findings (`kept`), a relayed finding whose node, place and gates read as before is the earlier
+ * object, not a new message.
  */
 import { compareCodeUnits, type Diagnostic } from '../diagnostics';
 import type { JsonValue, Port } from '../bundle/card-model';
@@ -67,23 +72,53 @@ const paramScanDepth = 6;
 const maxPath = 64;
 
 export function checkCriteria(context: AnalysisContext, config: AnalysisConfig): CriteriaResult {
+  const local = localCriteria(context);
+  const global = globalCriteria(context, config, local.generators, (g) => local.judgedBy[g], (g) => local.leaking[g] === 1);
+  return { inferences: [...local.inferences, ...global.inferences], diagnostics: [...local.diagnostics, ...global.diagnostics] };
+}
+
+/**
+ * What the check finds inside whole weakly connected components: everything but (c1), (c2)
+ * and (b), which read the whole graph (`globalCriteria`). Every walk follows edges, so it never
+ * leaves the component it starts in.
+ */
+export interface LocalCriteria {
+  /** (a), then (d). */
+  readonly inferences: Inference[];
+  /** (a2). */
+  readonly diagnostics: Diagnostic[];
+  /** Resolved generators in scope, ascending. */
+  readonly generators: number[];
+  /** Per node: the judge whose upward walk reached it first (-1: none). */
+  readonly judgedBy: Int32Array;
+  /** Per node: 1 when (a) put the marker on it. */
+  readonly leaking: Uint8Array;
+  /** The (a2) findings by node, for `kept` of a later check. */
+  readonly relayed: Map<number, RelayedFinding>;
+}
+
+/**
+ * The component-local half of the check, over the nodes `scope` marks (every node when it is
+ * undefined; `scope` must hold whole weakly connected components). A walk started from the
+ * nodes in scope stays in scope, and, restricted to one component, visits its nodes in the
+ * same order as a walk started from every node (the queue of the whole walk, read for one
+ * component, is that component's own queue), so each component's findings are the ones the
+ * whole graph gives it. `kept(id)`: an earlier (a2) finding for node `id`, handed back when
+ * it reads the same.
+ */
+export function localCriteria(context: AnalysisContext, scope?: Uint8Array, kept?: (id: string) => RelayedFinding | undefined): LocalCriteria {
   const { graph, vocabulary, cards, judge, size } = context;
   const ids = graph.ids;
   const inferences: Inference[] = [];
   const diagnostics: Diagnostic[] = [];
+  const inScope = (i: number): boolean => scope === undefined || scope[i] === 1;
 
   const criteriaType = memoise((type: string) => vocabulary.isA(type, anchorTerms.acceptanceCriteria));
 
   // ---- producers ----
-  const producer = new Uint8Array(size);
   const producers: number[] = [];
   const facts = context.facts;
-  for (let i = 0; i < size; i++) {
-    if (facts[i]?.producer === true) {
-      producer[i] = 1;
-      producers.push(i);
-    }
-  }
+  for (let i = 0; i < size; i++) if (facts[i]?.producer === true && inScope(i)) producers.push(i);
 
   // ---- generators: one breadth-first pass upwards from every judge at once ----
   const generator = new Uint8Array(size);
@@ -92,7 +127,7 @@ export function checkCriteria(context: AnalysisContext, config: AnalysisConfig):
   const expanded = new Uint8Array(size);
   const queue: number[] = [];
   for (let j = 0; j < size; j++) {
-    if (!judge[j]) continue;
+    if (!judge[j] || !inScope(j)) continue;
     for (const p of graph.predecessors[j]) {
       if (p === j) continue;
       if (!generator[p]) {
@@ -120,21 +155,9 @@ export function checkCriteria(context: AnalysisContext, config: AnalysisConfig):
     }
   }
   const generators: number[] = [];
-  for (let i = 0; i < size; i++) {
-    if (generator[i] && cards[i] !== undefined) generators.push(i);
-    else generator[i] = 0;
-  }
+  for (let i = 0; i < size; i++) if (generator[i] && cards[i] !== undefined) generators.push(i);
 
-  const directJudges = (i: number): number[] => sortAscending(graph.successors[i].filter((s) => s !== i && judge[s] === 1));
-  const judgeClause = (i: number): { clause: string; judges: number[] } => {
-    const direct = directJudges(i);
-    if (direct.length > 0) {
-      const names = direct.map((j) => ids[j]);
-      return { clause: `hands its work to the validation ${direct.length === 1 ? 'node' : 'nodes'} ${listIds(names)}`, judges: direct };
-    }
-    const j = judgedBy[i];
-    return { clause: `feeds the validation node ${ids[j]} further down, so its work is part of what ${ids[j]} judges`, judges: [j] };
-  };
+  const judgeClause = judgeClauses(context, (g) => judgedBy[g]);
 
   // ---- (a) topological and (a2) relayed ----
   // One labelled walk from every producer at once, absorbed at judges. Two labels per node are
@@ -155,11 +178,13 @@ export function checkCriteria(context: AnalysisContext, config: AnalysisConfig):
   };
   /** Per leaking generator: the nearest other producer reaching it, and the route from it. */
   const leaks = new Map<number, { producer: number; route: Route }>();
+  const leaking = new Uint8Array(size);
   for (const g of generators) {
     for (let slot = 0; slot < absorbed.count[g]; slot++) {
       const producer = absorbed.labels[g * 2 + slot];
       if (producer === g) continue; // criteria do not "arrive" where they are written
       leaks.set(g, { producer, route: routeOf(absorbed, g * 2 + slot) });
+      leaking[g] = 1;
       break;
     }
   }
@@ -212,33 +237,20 @@ export function checkCriteria(context: AnalysisContext, config: AnalysisConfig):
     });
   }
 
-  // A relayed finding reads the node's id and place and the gates' ids: the last check's finding
-  // for the same node id is handed back while those read the same.
-  const keptRelayed = context.relayed?.last;
-  const nextRelayed: (RelayedFinding | undefined)[] | undefined = context.relayed !== undefined ? new Array(size) : undefined;
-  /** The last check's finding for node id `id`, at index `g` now: the same index first (an edit rarely moves the nodes before it). */
-  let keptById: Map<string, RelayedFinding> | undefined;
-  const keptFor = (g: number): RelayedFinding | undefined => {
-    if (keptRelayed === undefined) return undefined;
-    const atIndex = g < keptRelayed.ids.length && keptRelayed.ids[g] === ids[g];
-    if (atIndex) return keptRelayed.findings[g];
-    if (keptById === undefined) {
-      keptById = new Map();
-      keptRelayed.findings.forEach((finding, i) => {
-        if (finding !== undefined) keptById!.set(keptRelayed.ids[i], finding);
-      });
-    }
-    return keptById.get(ids[g]);
-  };
+  // A relayed finding reads the node's id and place and the gates' ids: an earlier finding for
+  // the same node id is handed back while those read the same (its text, when only the place differs).
+  const found = new Map<number, RelayedFinding>();
   for (const g of generators) {
     const through = relayed[g];
     if (through === undefined) continue;
     const names = through.gates.map((j) => ids[j]);
     const span = context.spans[g];
-    const kept = keptFor(g);
+    const earlier = kept?.(ids[g]);
     let diagnostic: Diagnostic;
-    if (kept !== undefined && kept.more === through.more && kept.file === context.file && sameSpan(kept.span, span) && sameIds(kept.names, names)) {
-      diagnostic = kept.diagnostic;
+    if (earlier !== undefined && earlier.more === through.more && sameIds(earlier.names, names)) {
+      // the same text: the same object where it sits in the same place
+      diagnostic =
+        earlier.file === context.file && sameSpan(earlier.span, span) ? earlier.diagnostic : { ...earlier.diagnostic, location: context.nodeLocation(g) };
     } else {
       const one = names.length === 1 && !through.more;
       const listed = through.more ? `${names.join(', ')} and possibly others` : listIds(names);
@@ -252,10 +264,9 @@ export function checkCriteria(context: AnalysisContext, config: AnalysisConfig):
         location: context.nodeLocation(g),
       };
     }
-    if (nextRelayed !== undefined) nextRelayed[g] = { names, more: through.more, file: context.file, span, diagnostic };
+    found.set(g, { names, more: through.more, file: context.file, span, diagnostic });
     diagnostics.push(diagnostic);
   }
-  if (context.relayed !== undefined) context.relayed.last = { ids, findings: nextRelayed! };
 
   // ---- (d) one node writes the criteria and the work its judge reads ----
   // (the only place inputs are read, and only a judge's: `sameCardFacts` in ./analyze.ts relies on it)
@@ -264,7 +275,7 @@ export function checkCriteria(context: AnalysisContext, config: AnalysisConfig):
     const artefacts = card.outputs.filter((port) => !criteriaType(port.type));
     if (artefacts.length === 0) continue;
     let match: { judge: number; port: Port } | undefined;
-    for (const j of directJudges(p)) {
+    for (const j of directJudges(context, p)) {
       for (const input of cards[j]!.inputs) {
         if (criteriaType(input.type)) continue;
         for (const port of artefacts) {
@@ -287,6 +298,57 @@ export function checkCriteria(context: AnalysisContext, config: AnalysisConfig):
         `split ${ids[p]} into a node that writes the criteria and a node that produces ${match.port.name}.`,
       path: [ids[p], j],
     });
+  }
+
+  return { inferences, diagnostics, generators, judgedBy, leaking, relayed: found };
+}
+
+/** The judges node `i` hands its work to directly (itself left out), ascending. */
+function directJudges(context: AnalysisContext, i: number): number[] {
+  return sortAscending(context.graph.successors[i].filter((s) => s !== i && context.judge[s] === 1));
+}
+
+/** How a generator's finding says it is judged: by its direct judges, else by the nearest one further down (`judgedBy`). */
+function judgeClauses(context: AnalysisContext, judgedBy: (g: number) => number): (g: number) => { clause: string; judges: number[] } {
+  const ids = context.graph.ids;
+  return (i) => {
+    const direct = directJudges(context, i);
+    if (direct.length > 0) {
+      const names = direct.map((j) => ids[j]);
+      return { clause: `hands its work to the validation ${direct.length === 1 ? 'node' : 'nodes'} ${listIds(names)}`, judges: direct };
+    }
+    const j = judgedBy(i);
+    return { clause: `feeds the validation node ${ids[j]} further down, so its work is part of what ${ids[j]} judges`, judges: [j] };
+  };
+}
+
+/**
+ * The half of the check that reads the whole graph: (c1) whether both anchors exist anywhere,
+ * (c2) names that nothing in the bundle produces, and (b) specs compared across every
+ * generator and producer. `generators`: every resolved generator of the graph, in any order
+ * (every list made here is sorted on its own); `judgedBy` and `leaking` answer for them as
+ * `localCriteria` did.
+ */
+export function globalCriteria(
+  context: AnalysisContext,
+  config: AnalysisConfig,
+  generators: readonly number[],
+  judgedBy: (g: number) => number,
+  leaking: (g: number) => boolean,
+): CriteriaResult {
+  const { graph, cards, judge, size } = context;
+  const ids = graph.ids;
+  const inferences: Inference[] = [];
+  const diagnostics: Diagnostic[] = [];
+
+  const producer = new Uint8Array(size);
+  const producers: number[] = [];
+  const facts = context.facts;
+  for (let i = 0; i < size; i++) {
+    if (facts[i]?.producer === true) {
+      producer[i] = 1;
+      producers.push(i);
+    }
   }
 
   // ---- (c1) the check lacks one of its anchors ----
@@ -350,6 +412,7 @@ export function checkCriteria(context: AnalysisContext, config: AnalysisConfig):
   }
 
   // ---- (b) a generator's spec restates a producer's ----
+  // (the hits are sorted below by ids and score, so the order of `generators` does not matter)
   const subjects = generators.filter((g) => !producer[g]);
   const hits = findSimilarSpecs(
     subjects.map((g) => facts[g]!.spec),
@@ -373,12 +436,13 @@ export function checkCriteria(context: AnalysisContext, config: AnalysisConfig):
     if (!best.has(hit.g)) best.set(hit.g, { p: hit.p, score: hit.score });
   }
   if (config.criteriaLeak.similarityFiresMarker) {
+    const judgeClause = judgeClauses(context, judgedBy);
     for (const [g, hit] of best) {
       const overlap = `has a spec that restates the spec of ${ids[hit.p]}, which produces acceptance criteria (similarity ${hit.score.toFixed(2)})`;
       inferences.push({
         marker: criteriaLeakMarker,
         node: g,
-        clause: leaks.has(g) ? `also ${overlap}` : `${judgeClause(g).clause}, and ${overlap}`,
+        clause: leaking(g) ? `also ${overlap}` : `${judgeClause(g).clause}, and ${overlap}`,
         hint: `Rewrite the spec of ${ids[g]} in its own words, without the acceptance criteria.`,
         message:
           `The spec of ${ids[g]} restates the spec of ${ids[hit.p]}, which produces acceptance criteria (similarity ${hit.score.toFixed(2)}, above ${threshold}), and ${ids[g]}'s work is judged; ` +
@@ -390,13 +454,8 @@ export function checkCriteria(context: AnalysisContext, config: AnalysisConfig):
   return { inferences, diagnostics };
 }
 
-/** What `checkCriteria` keeps between checks: the relayed findings of the last one, by graph index, with the graph's ids. */
-export interface RelayedMemo {
-  last?: { readonly ids: readonly string[]; readonly findings: readonly (RelayedFinding | undefined)[] };
-}
-
 /** One relayed finding and everything its text and place were made from. */
-interface RelayedFinding {
+export interface RelayedFinding {
   readonly names: readonly string[];
   readonly more: boolean;
   readonly file: string;

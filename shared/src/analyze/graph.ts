@@ -117,9 +117,11 @@ export function reachableFrom(graph: Graph, starts: readonly number[]): boolean[
 /**
  * Strongly connected components that are cycles (size > 1, or a single self-looped node):
  * members sorted by graph index, components sorted by their smallest member (E§8 `cycles()`).
- * `all: true` returns every component, trivial ones included, in the same order.
+ * `all: true` returns every component, trivial ones included, in the same order. `within`
+ * (1 per node to visit) limits the search to those nodes, which must be closed under edges
+ * (whole weakly connected components): the components found there are the same.
  */
-export function stronglyConnected(graph: Graph, options: { all?: boolean } = {}): number[][] {
+export function stronglyConnected(graph: Graph, options: { all?: boolean; within?: Uint8Array } = {}): number[][] {
   const n = graph.ids.length;
   const indexOf = new Int32Array(n).fill(-1);
   const low = new Int32Array(n);
@@ -132,8 +134,9 @@ export function stronglyConnected(graph: Graph, options: { all?: boolean } = {})
   const frameNode = new Int32Array(n);
   const frameNext = new Int32Array(n);
   let depth = 0;
+  const within = options.within;
   for (let root = 0; root < n; root++) {
-    if (indexOf[root] !== -1) continue;
+    if (indexOf[root] !== -1 || (within !== undefined && within[root] === 0)) continue;
     frameNode[0] = root;
     frameNext[0] = 0;
     depth = 1;
@@ -248,4 +251,60 @@ export function sortAscending<T extends number[]>(list: T): T {
     list[j + 1] = value;
   }
   return list;
+}
+
+/**
+ * Weakly connected components (edges taken in either direction), numbered by their smallest
+ * member, so component 0 holds node 0. `members[start[c] .. start[c + 1])` lists component
+ * `c`'s nodes in graph order; `local[i]` is node `i`'s place in that list.
+ */
+export interface WeakComponents {
+  readonly count: number;
+  /** Per node, its component. */
+  readonly of: Int32Array;
+  /** Per node, its position among its component's members. */
+  readonly local: Int32Array;
+  readonly start: Int32Array;
+  readonly members: Int32Array;
+}
+
+export function weakComponents(graph: Graph): WeakComponents {
+  const n = graph.ids.length;
+  // union-find over the edges (halving paths), then numbering in graph order
+  const parent = new Int32Array(n);
+  for (let i = 0; i < n; i++) parent[i] = i;
+  const find = (i: number): number => {
+    while (parent[i] !== i) {
+      parent[i] = parent[parent[i]];
+      i = parent[i];
+    }
+    return i;
+  };
+  for (let i = 0; i < n; i++) {
+    for (const t of graph.successors[i]) {
+      const a = find(i);
+      const b = find(t);
+      if (a !== b) parent[a < b ? b : a] = a < b ? a : b;
+    }
+  }
+  const of = new Int32Array(n);
+  const number = new Int32Array(n).fill(-1);
+  let count = 0;
+  for (let i = 0; i < n; i++) {
+    const root = find(i);
+    if (number[root] === -1) number[root] = count++;
+    of[i] = number[root];
+  }
+  const start = new Int32Array(count + 1);
+  for (let i = 0; i < n; i++) start[of[i] + 1]++;
+  for (let c = 0; c < count; c++) start[c + 1] += start[c];
+  const members = new Int32Array(n);
+  const local = new Int32Array(n);
+  const fill = start.slice(0, count);
+  for (let i = 0; i < n; i++) {
+    const c = of[i];
+    local[i] = fill[c] - start[c];
+    members[fill[c]++] = i;
+  }
+  return { count, of, local, start, members };
 }

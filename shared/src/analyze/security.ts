@@ -8,6 +8,12 @@
  * `unvalidated-external-access` (an external-data tool whose output reaches a node that is not
  * a judge) and `criteria-leak` (./criteria.ts). [beyond] every marker only the graph
  * establishes is also a warning on its node, saying how it was established and how to fix it.
+ *
+ * The reading is made in two steps so that an analysis can keep the first per weakly connected
+ * component (./analyze.ts): `securityParts` finds what lies inside components (every marker but
+ * the ones (b) may add) and splits it into parts, each with its findings and warnings in order;
+ * `combineSecurity` adds the criteria-leak check's global half and makes penalties, findings,
+ * warnings and the score from the parts. `computeSecurity` is the two over one part.
  */
 import type { Diagnostic, DiagnosticCode } from '../diagnostics';
 import type { Vocabulary } from '../vocabulary/types';
@@ -17,9 +23,10 @@ import { markerWeight } from '../vocabulary/view';
 import { configuredWeight, type AnalysisConfig } from './config';
 import type { AnalysisContext } from './analyze';
 import { listIds, round4 } from './autonomy';
-import { checkCriteria, criteriaLeakMarker, type Inference } from './criteria';
+import { criteriaLeakMarker, globalCriteria, localCriteria, type Inference, type RelayedFinding } from './criteria';
 import { stronglyConnected } from './graph';
 import { sortedStably } from '../diagnostics/sort';
+import { analysisOrder, mergeRuns, securityOrder } from './order';
 
 export type SecurityLevel = 1 | 2 | 3 | 4;
 
@@ -79,8 +86,10 @@ export interface DeclaredMarker {
   readonly hint: string;
 }
 
-interface Hit {
+/** One marker on one node: how the card declares it and how the graph establishes it, in that order. */
+export interface Hit {
   readonly marker: string;
+  /** The node's graph index when the hit was made. */
   readonly node: number;
   declared: boolean;
   readonly clauses: string[];
@@ -88,26 +97,96 @@ interface Hit {
   readonly inferences: Inference[];
 }
 
+/**
+ * What the security reading finds inside whole weakly connected components, kept per component
+ * between analyses (./analyze.ts): every marker except the ones (b) may add is established by
+ * walking edges or reading one node, so it is the component's alone. Nodes are addressed by
+ * their place among the part's members (graph order), which an edit elsewhere does not move.
+ */
+export interface SecurityPart {
+  /** One per (marker, node), in the findings order (weight, marker, node id). */
+  readonly findings: readonly SecurityFinding[];
+  /** Per marker, the ids of the part's nodes carrying it, sorted. */
+  readonly carriers: ReadonlyMap<string, readonly string[]>;
+  /** The warnings of its inferred markers and its (a2) findings, in the security order. */
+  readonly diagnostics: readonly Diagnostic[];
+  /** The same warnings in the order of the analysis's merged list (`analysisOrder`). */
+  readonly ordered: readonly Diagnostic[];
+  /** Resolved generators, ascending; per generator, its nearest judge (-1: none) and whether (a) marked it. */
+  readonly generators: readonly number[];
+  readonly judgedBy: readonly number[];
+  readonly leaking: readonly boolean[];
+  /** The criteria-leak hits by node and their findings, for (b) when it charges the marker. */
+  readonly leakHits: ReadonlyMap<number, { readonly hit: Hit; readonly finding: SecurityFinding }>;
+  /** The (a2) findings by node, to hand back when the component is checked again. */
+  readonly relayed: ReadonlyMap<number, RelayedFinding>;
+}
+
+/** Where a graph node sits among the parts: which part, and its place among the part's members. */
+export interface PartLayout {
+  /** How many parts. */
+  readonly count: number;
+  /** The part of node `i` (a node in scope). */
+  part(i: number): number;
+  /** Node `i`'s place among its part's members (graph order). */
+  local(i: number): number;
+}
+
+/** A part placed in the graph: `members[from + l]` is the graph index of its node `l` (identity when absent). */
+export interface PlacedPart {
+  readonly part: SecurityPart;
+  readonly members?: Int32Array;
+  readonly from?: number;
+}
+
 export function computeSecurity(context: AnalysisContext, config: AnalysisConfig): SecurityResult {
+  if (context.size === 0) return emptySecurity();
+  const whole: PartLayout = { count: 1, part: () => 0, local: (i) => i };
+  const parts = securityParts(context, config, whole);
+  return combineSecurity(context, config, parts.map((part) => ({ part })), whole).security;
+}
+
+/** The reading of a graph with no node. */
+export function emptySecurity(): SecurityResult {
+  return {
+    level: 4,
+    raw: 4,
+    rationale: '4 − 0.00 (empty graph: no node to analyse) → 4',
+    penalties: [],
+    findings: [],
+    diagnostics: [
+      {
+        code: 'analysis/empty-graph',
+        severity: 'warning',
+        message: 'The topology declares no node, so the security level of 4 measures nothing; declare the pipeline\'s nodes in the topology.',
+        location: {},
+      },
+    ],
+  };
+}
+
+/** What `securityParts` may reuse or apply. */
+export interface PartOptions {
+  /** The nodes to read (1 per node; whole weakly connected components); every node when absent. */
+  readonly scope?: Uint8Array;
+  /** An earlier (a2) finding for node id `id` (see `localCriteria`). */
+  readonly kept?: (id: string) => RelayedFinding | undefined;
+  /** An earlier part that part `index` starts like, to merge the new orders with (see ../diagnostics/sort.ts). */
+  readonly earlier?: (index: number) => SecurityPart | undefined;
+  /** Hands back an equal earlier warning for a new one (see ../diagnostics/sort.ts). */
+  readonly intern?: (d: Diagnostic) => Diagnostic;
+}
+
+/**
+ * The component-local security reading of the nodes in scope, split into `layout.count` parts:
+ * declared markers, unbounded loops, unvalidated external access, and the criteria-leak
+ * check's local half (./criteria.ts).
+ */
+export function securityParts(context: AnalysisContext, config: AnalysisConfig, layout: PartLayout, options: PartOptions = {}): SecurityPart[] {
   const { graph, vocabulary, cards, size } = context;
   const ids = graph.ids;
-  if (size === 0) {
-    return {
-      level: 4,
-      raw: 4,
-      rationale: '4 − 0.00 (empty graph: no node to analyse) → 4',
-      penalties: [],
-      findings: [],
-      diagnostics: [
-        {
-          code: 'analysis/empty-graph',
-          severity: 'warning',
-          message: 'The topology declares no node, so the security level of 4 measures nothing; declare the pipeline\'s nodes in the topology.',
-          location: {},
-        },
-      ],
-    };
-  }
+  const scope = options.scope;
+  const inScope = (i: number): boolean => scope === undefined || scope[i] === 1;
 
   const hits = new Map<string, Hit>();
   const hitFor = (marker: string, node: number): Hit => {
@@ -130,7 +209,7 @@ export function computeSecurity(context: AnalysisContext, config: AnalysisConfig
   const facts = context.facts;
   for (let i = 0; i < size; i++) {
     const known = facts[i];
-    if (known === undefined) continue;
+    if (known === undefined || !inScope(i)) continue;
     let declared = known.declared;
     if (declared === undefined || declared.nodeId !== ids[i]) {
       declared = { nodeId: ids[i], markers: declaredMarkers(cards[i]!.riskMarkers, ids[i], vocabulary) };
@@ -146,7 +225,7 @@ export function computeSecurity(context: AnalysisContext, config: AnalysisConfig
 
   // ---- inferred: cycles with no iteration cap ----
   const capAdvice = `a top-level params.${iterationCapKeys[0]} (or ${listIds(iterationCapKeys.slice(1)).replace(' and ', ' or ')})`;
-  for (const component of stronglyConnected(graph)) {
+  for (const component of stronglyConnected(graph, scope === undefined ? {} : { within: scope })) {
     if (component.some((i) => facts[i]?.capped === true)) continue;
     const members = component.map((i) => ids[i]);
     for (const i of component) {
@@ -179,7 +258,7 @@ export function computeSecurity(context: AnalysisContext, config: AnalysisConfig
   // ---- inferred: external data handed on unchecked ----
   for (let i = 0; i < size; i++) {
     const tools = facts[i]?.externalTools;
-    if (tools === undefined || tools.length === 0) continue;
+    if (tools === undefined || tools.length === 0 || !inScope(i)) continue;
     const consumers = graph.successors[i];
     const unchecked = consumers.filter((c) => c === i || context.judge[c] === 0);
     if (unchecked.length === 0) continue;
@@ -201,27 +280,176 @@ export function computeSecurity(context: AnalysisContext, config: AnalysisConfig
     });
   }
 
-  // ---- inferred: criteria leak ----
-  const criteria = checkCriteria(context, config);
+  // ---- inferred: criteria leak ((a) and (d); (b) reads the whole graph, see `combineSecurity`) ----
+  const criteria = localCriteria(context, scope, options.kept);
   for (const inference of criteria.inferences) infer(inference);
 
-  // ---- findings, penalties, score ----
-  const weightOf = (marker: string): number => {
-    const configured = configuredWeight(config, marker);
-    if (configured !== undefined && Number.isFinite(configured) && configured >= 0) return configured;
-    const term = vocabulary.resolve(marker, 'risk-marker');
-    return term !== undefined ? markerWeight(term, config) : config.unknownMarkerWeight;
-  };
-  const byMarker = new Map<string, string[]>();
+  // ---- into parts ----
+  const intern = options.intern ?? ((d: Diagnostic): Diagnostic => d);
+  const built: PartBuilder[] = new Array(layout.count);
+  for (let p = 0; p < layout.count; p++) built[p] = { findings: [], diagnostics: [], generators: [], judgedBy: [], leaking: [] };
   for (const hit of hits.values()) {
-    const list = byMarker.get(hit.marker);
-    if (list === undefined) byMarker.set(hit.marker, [ids[hit.node]]);
-    else list.push(ids[hit.node]);
+    const part = built[layout.part(hit.node)];
+    const finding = findingOf(context, hit);
+    part.findings.push(finding);
+    part.carriers ??= new Map();
+    const carriers = part.carriers.get(hit.marker);
+    if (carriers === undefined) part.carriers.set(hit.marker, [ids[hit.node]]);
+    else carriers.push(ids[hit.node]);
+    if (hit.marker === criteriaLeakMarker) (part.leakHits ??= new Map()).set(layout.local(hit.node), { hit, finding });
+    const code = inferredCodes.get(hit.marker);
+    if (hit.declared || code === undefined) continue;
+    for (const inference of hit.inferences) part.diagnostics.push(intern(inferredDiagnostic(context, code, inference, hit.node)));
+  }
+  for (const [g, finding] of criteria.relayed) {
+    const part = built[layout.part(g)];
+    const diagnostic = intern(finding.diagnostic);
+    part.diagnostics.push(diagnostic);
+    (part.relayed ??= new Map()).set(layout.local(g), diagnostic === finding.diagnostic ? finding : { ...finding, diagnostic });
+  }
+  for (const g of criteria.generators) {
+    const part = built[layout.part(g)];
+    part.generators.push(layout.local(g));
+    const j = criteria.judgedBy[g];
+    part.judgedBy.push(j === -1 ? -1 : layout.local(j));
+    part.leaking.push(criteria.leaking[g] === 1);
+  }
+  const order = findingsOrder(markerWeights(context, config));
+  return built.map((part, index) => {
+    if (part.findings.length > 1) part.findings.sort(order);
+    if (part.carriers !== undefined) for (const list of part.carriers.values()) if (list.length > 1) list.sort(compare);
+    let diagnostics = part.diagnostics;
+    let ordered = part.diagnostics;
+    if (diagnostics.length > 1) {
+      const earlier = options.earlier?.(index);
+      diagnostics = sortedStably(part.diagnostics, securityOrder, earlier !== undefined ? { last: earlier.diagnostics } : undefined);
+      ordered = sortedStably(part.diagnostics, analysisOrder, earlier !== undefined ? { last: earlier.ordered } : undefined);
+    }
+    return {
+      findings: part.findings,
+      carriers: part.carriers ?? noCarriers,
+      diagnostics,
+      ordered,
+      generators: part.generators,
+      judgedBy: part.judgedBy,
+      leaking: part.leaking,
+      leakHits: part.leakHits ?? noLeakHits,
+      relayed: part.relayed ?? noRelayed,
+    };
+  });
+}
+
+/** A part as `securityParts` fills it (the maps made when first needed). */
+interface PartBuilder {
+  readonly findings: SecurityFinding[];
+  carriers?: Map<string, string[]>;
+  readonly diagnostics: Diagnostic[];
+  readonly generators: number[];
+  readonly judgedBy: number[];
+  readonly leaking: boolean[];
+  leakHits?: Map<number, { hit: Hit; finding: SecurityFinding }>;
+  relayed?: Map<number, RelayedFinding>;
+}
+
+const noCarriers: ReadonlyMap<string, readonly string[]> = new Map();
+const noLeakHits: ReadonlyMap<number, { readonly hit: Hit; readonly finding: SecurityFinding }> = new Map();
+const noRelayed: ReadonlyMap<number, RelayedFinding> = new Map();
+
+/**
+ * The security reading of the whole graph from the parts of all its components (each node in
+ * exactly one part; `layout` says where): the criteria-leak check's global half (./criteria.ts),
+ * with the markers (b) may add; penalties, each distinct marker charged once for the blueprint;
+ * the findings and warnings of every part in their orders; the score.
+ */
+export function combineSecurity(
+  context: AnalysisContext,
+  config: AnalysisConfig,
+  parts: readonly PlacedPart[],
+  layout: PartLayout,
+  intern: (d: Diagnostic) => Diagnostic = (d) => d,
+): { readonly security: SecurityResult; readonly global: readonly Diagnostic[] } {
+  const { graph, size } = context;
+  const ids = graph.ids;
+  if (size === 0) {
+    const security = emptySecurity();
+    return { security, global: security.diagnostics };
+  }
+  const at = (placed: PlacedPart, l: number): number => (placed.members === undefined ? l : placed.members[(placed.from ?? 0) + l]);
+
+  // ---- the criteria-leak check's global half ----
+  const generators: number[] = [];
+  for (const placed of parts) for (const l of placed.part.generators) generators.push(at(placed, l));
+  /** Where generator `g` sits in its part's list. */
+  const generatorAt = (g: number): { placed: PlacedPart; slot: number } => {
+    const placed = parts[layout.part(g)];
+    const list = placed.part.generators;
+    const l = layout.local(g);
+    let low = 0;
+    let high = list.length - 1;
+    while (low < high) {
+      const middle = (low + high) >> 1;
+      if (list[middle] < l) low = middle + 1;
+      else high = middle;
+    }
+    return { placed, slot: low };
+  };
+  const criteria = globalCriteria(
+    context,
+    config,
+    generators,
+    (g) => {
+      const { placed, slot } = generatorAt(g);
+      const j = placed.part.judgedBy[slot];
+      return j === -1 ? -1 : at(placed, j);
+    },
+    (g) => {
+      const { placed, slot } = generatorAt(g);
+      return placed.part.leaking[slot];
+    },
+  );
+
+  // ---- what (b) adds to a node's criteria-leak hit, when it charges the marker ----
+  const replaced = new Map<SecurityFinding, SecurityFinding>();
+  const added: SecurityFinding[] = [];
+  const addedCarriers: string[] = [];
+  const diagnostics: Diagnostic[] = [];
+  for (const inference of criteria.inferences) {
+    const node = inference.node;
+    const earlier = parts[layout.part(node)].part.leakHits.get(layout.local(node));
+    const hit: Hit =
+      earlier === undefined
+        ? { marker: inference.marker, node, declared: false, clauses: [inference.clause], inferences: [inference] }
+        : { ...earlier.hit, node, clauses: [...earlier.hit.clauses, inference.clause], inferences: [...earlier.hit.inferences, inference] };
+    const finding = findingOf(context, hit);
+    if (earlier === undefined) {
+      added.push(finding);
+      addedCarriers.push(ids[node]);
+    } else {
+      replaced.set(earlier.finding, finding);
+    }
+    if (!hit.declared) diagnostics.push(intern(inferredDiagnostic(context, 'analysis/criteria-leak', inference, node)));
+  }
+
+  // ---- penalties ----
+  const weightOf = markerWeights(context, config);
+  // per marker, each part's sorted carriers, merged
+  const byMarker = new Map<string, (readonly string[])[]>();
+  for (const placed of parts) {
+    for (const [marker, carriers] of placed.part.carriers) {
+      const runs = byMarker.get(marker);
+      if (runs === undefined) byMarker.set(marker, [carriers]);
+      else runs.push(carriers);
+    }
+  }
+  if (addedCarriers.length > 0) {
+    const runs = byMarker.get(criteriaLeakMarker);
+    if (runs === undefined) byMarker.set(criteriaLeakMarker, [addedCarriers.sort(compare)]);
+    else runs.push(addedCarriers.sort(compare));
   }
   const penalties: SecurityPenalty[] = [];
-  for (const [marker, nodeIds] of byMarker) {
-    const weight = round4(weightOf(marker));
-    nodeIds.sort(compare);
+  for (const [marker, runs] of byMarker) {
+    const weight = weightOf(marker);
+    const nodeIds = mergeRuns(runs, compare);
     const where = `Carried by ${nodeIds.length === 1 ? 'node' : `${nodeIds.length} nodes`}: ${listIds(nodeIds)}.`;
     penalties.push({
       marker,
@@ -234,31 +462,17 @@ export function computeSecurity(context: AnalysisContext, config: AnalysisConfig
     });
   }
   penalties.sort((a, b) => b.weight - a.weight || compare(a.marker, b.marker));
-  const weights = new Map(penalties.map((penalty) => [penalty.marker, penalty.weight]));
 
-  const findings: SecurityFinding[] = [];
-  const diagnostics: Diagnostic[] = [...criteria.diagnostics];
-  for (const hit of hits.values()) {
-    const first = hit.inferences[0];
-    const hint = first?.hint ?? hit.declaredHint;
-    findings.push({
-      marker: hit.marker,
-      nodeId: ids[hit.node],
-      establishedBy: hit.declared ? 'declared' : 'inferred',
-      explanation: `Node ${context.describe(hit.node)} ${hit.clauses.join(', and ')}.`,
-      ...(hint !== undefined ? { hint } : {}),
-      ...(first?.path !== undefined ? { path: first.path } : {}),
-      ...(first?.pathOmitted !== undefined ? { pathOmitted: first.pathOmitted } : {}),
-    });
-    const code = inferredCodes.get(hit.marker);
-    if (hit.declared || code === undefined) continue;
-    for (const inference of hit.inferences) {
-      diagnostics.push({ code, severity: 'warning', message: inference.message, location: context.nodeLocation(hit.node) });
-    }
-  }
-  findings.sort(
-    (a, b) => (weights.get(b.marker) ?? 0) - (weights.get(a.marker) ?? 0) || compare(a.marker, b.marker) || compare(a.nodeId, b.nodeId),
+  // ---- findings and warnings: each part's are in order already, so they are merged, not sorted ----
+  const order = findingsOrder(weightOf);
+  const findings = mergeRuns(
+    [...parts.map((placed) => (replaced.size === 0 ? placed.part.findings : placed.part.findings.map((finding) => replaced.get(finding) ?? finding))), added],
+    order,
   );
+  // the warnings that read the whole graph
+  for (const d of criteria.diagnostics) diagnostics.push(intern(d));
+  // (no two warnings tie in this order: each names its node and what was found there)
+  const merged = mergeRuns([...parts.map((placed) => placed.part.diagnostics), diagnostics.slice().sort(securityOrder)], securityOrder);
 
   let total = 0;
   for (const penalty of penalties) total += penalty.weight;
@@ -268,10 +482,50 @@ export function computeSecurity(context: AnalysisContext, config: AnalysisConfig
     penalties.length === 0
       ? `4 − 0.00 (no risk marker present across ${size} ${size === 1 ? 'node' : 'nodes'}) → ${level}`
       : `4 ${penalties.map((penalty) => `− ${penalty.weight.toFixed(2)} (${penalty.marker})`).join(' ')} → ${level}`;
+  return { security: { level, raw, rationale, penalties, findings, diagnostics: merged }, global: diagnostics.sort(analysisOrder) };
+}
 
-  // the unchanged findings are the same objects as last time (see `RelayedMemo`): their order is merged, not sorted again
-  const sorted = sortedStably(diagnostics, securityOrder, context.securityOrder);
-  return { level, raw, rationale, penalties, findings, diagnostics: sorted };
+/** One finding from its hit: the node described, the clauses joined, the first inference's hint and path, else the declared hint. */
+function findingOf(context: AnalysisContext, hit: Hit): SecurityFinding {
+  const first = hit.inferences[0];
+  const hint = first?.hint ?? hit.declaredHint;
+  return {
+    marker: hit.marker,
+    nodeId: context.graph.ids[hit.node],
+    establishedBy: hit.declared ? 'declared' : 'inferred',
+    explanation: `Node ${context.describe(hit.node)} ${hit.clauses.join(', and ')}.`,
+    ...(hint !== undefined ? { hint } : {}),
+    ...(first?.path !== undefined ? { path: first.path } : {}),
+    ...(first?.pathOmitted !== undefined ? { pathOmitted: first.pathOmitted } : {}),
+  };
+}
+
+/** The [beyond] warning that repeats an inferred marker on its node. */
+function inferredDiagnostic(context: AnalysisContext, code: DiagnosticCode, inference: Inference, node: number): Diagnostic {
+  return { code, severity: 'warning', message: inference.message, location: context.nodeLocation(node) };
+}
+
+/** The weight each marker subtracts (4 decimals), asked once per marker. */
+function markerWeights(context: AnalysisContext, config: AnalysisConfig): (marker: string) => number {
+  const known = new Map<string, number>();
+  return (marker) => {
+    let weight = known.get(marker);
+    if (weight === undefined) {
+      const configured = configuredWeight(config, marker);
+      if (configured !== undefined && Number.isFinite(configured) && configured >= 0) weight = round4(configured);
+      else {
+        const term = context.vocabulary.resolve(marker, 'risk-marker');
+        weight = round4(term !== undefined ? markerWeight(term, config) : config.unknownMarkerWeight);
+      }
+      known.set(marker, weight);
+    }
+    return weight;
+  };
+}
+
+/** The findings order: marker weight, heaviest first, then marker id, then node id. */
+function findingsOrder(weightOf: (marker: string) => number): (a: SecurityFinding, b: SecurityFinding) => number {
+  return (a, b) => weightOf(b.marker) - weightOf(a.marker) || compare(a.marker, b.marker) || compare(a.nodeId, b.nodeId);
 }
 
 /** The markers a card's `risk_markers` declare (each spelling once), as node `id`'s finding states them. */
@@ -303,10 +557,6 @@ function declaredMarkers(riskMarkers: readonly string[], id: string, vocabulary:
   return declared;
 }
 
-/** The order of the security warnings: code, node, message. */
-function securityOrder(a: Diagnostic, b: Diagnostic): number {
-  return compare(a.code, b.code) || compare(a.location.nodeId ?? '', b.location.nodeId ?? '') || compare(a.message, b.message);
-}
 
 /** `clamp(Math.round(raw), 1, 4)`: JavaScript rounding, so an exact .5 rounds up. */
 export function toLevel(raw: number): SecurityLevel {

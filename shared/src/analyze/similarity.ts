@@ -82,7 +82,8 @@ export interface SimilarPair {
  * With a `memo` (`createSimilarityMemo`), successive calls share their work: words and
  * shingles keep their integer ids, each text's shingle set is cut once, and the pairs found
  * are kept by text, so a call scores only the pairs involving a subject or reference text the
- * previous call did not have. A score depends on the two texts alone, so the answer is the
+ * previous call did not have (and a call with the same texts in the same order as the previous
+ * one is answered at once). A score depends on the two texts alone, so the answer is the
  * same with or without the memo.
  */
 export function findSimilarSpecs(subjects: readonly string[], references: readonly string[], threshold: number, memo?: SimilarityMemo): SimilarPair[] {
@@ -102,10 +103,18 @@ export interface SimilarityMemo {
   references: Set<string>;
   /** Per subject text: every reference text (of `references`) it scores above `threshold` with. */
   hits: Map<string, readonly (readonly [string, number])[]>;
+  /** The last call's texts, in order, and its answer. */
+  last?: { readonly subjects: readonly string[]; readonly references: readonly string[]; readonly pairs: readonly SimilarPair[] };
 }
 
 export function createSimilarityMemo(): SimilarityMemo {
   return { table: createShingleTable(0), sets: new Map(), threshold: Number.NaN, references: new Set(), hits: new Map() };
+}
+
+function sameTexts(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 /** Beyond this many interned shingles, and four times those in use, the memo starts afresh. */
@@ -116,7 +125,17 @@ function findWithMemo(subjects: readonly string[], references: readonly string[]
     memo.threshold = threshold;
     memo.references = new Set();
     memo.hits = new Map();
+    memo.last = undefined;
   }
+  // the same texts in the same order as last time (an edit that changed no spec): the same answer
+  const last = memo.last;
+  if (last !== undefined && sameTexts(last.subjects, subjects) && sameTexts(last.references, references)) return last.pairs.slice();
+  const pairs = searchWithMemo(subjects, references, threshold, memo);
+  memo.last = { subjects: subjects.slice(), references: references.slice(), pairs: pairs.slice() };
+  return pairs;
+}
+
+function searchWithMemo(subjects: readonly string[], references: readonly string[], threshold: number, memo: SimilarityMemo): SimilarPair[] {
   // the shingle sets of this call's texts, reusing the last call's
   let inUse = 0;
   const sets = new Map<string, Int32Array | undefined>();
@@ -135,7 +154,8 @@ function findWithMemo(subjects: readonly string[], references: readonly string[]
     // the table mostly holds shingles of texts long gone: start again with fresh ids
     const fresh = createSimilarityMemo();
     Object.assign(memo, fresh);
-    return findWithMemo(subjects, references, threshold, memo);
+    memo.threshold = threshold;
+    return searchWithMemo(subjects, references, threshold, memo);
   }
   memo.sets = sets;
 

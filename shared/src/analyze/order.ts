@@ -1,0 +1,67 @@
+/**
+ * Orders the analysis keeps its lists in, and how lists already in order are merged: each
+ * weakly connected component's findings and warnings are kept in order (./analyze.ts), so an
+ * analysis that recomputes one small component inserts a few items into long sorted lists
+ * instead of sorting everything again.
+ */
+import { compareCodeUnits as compare, type Diagnostic } from '../diagnostics';
+
+/**
+ * The runs, each sorted by `compare`, merged into one sorted list. `compare` must tell any two
+ * items apart (no two compare equal), so the result is the one order it defines. The longest
+ * run is copied once; every other item is placed in it by binary search, so merging a few items
+ * into a long list costs a few comparisons each.
+ */
+export function mergeRuns<T>(runs: readonly (readonly T[])[], compare: (a: T, b: T) => number): T[] {
+  let longest = -1;
+  for (let r = 0; r < runs.length; r++) if (longest === -1 || runs[r].length > runs[longest].length) longest = r;
+  if (longest === -1) return [];
+  const rest: T[] = [];
+  for (let r = 0; r < runs.length; r++) if (r !== longest) for (const item of runs[r]) rest.push(item);
+  const base = runs[longest];
+  if (rest.length === 0) return base.slice();
+  rest.sort(compare);
+  const out: T[] = new Array(base.length + rest.length);
+  let k = 0;
+  let from = 0;
+  for (const item of rest) {
+    // the first place in base[from..] that sorts after `item`
+    let low = from;
+    let high = base.length;
+    while (low < high) {
+      const middle = (low + high) >> 1;
+      if (compare(base[middle], item) <= 0) low = middle + 1;
+      else high = middle;
+    }
+    while (from < low) out[k++] = base[from++];
+    out[k++] = item;
+  }
+  while (from < base.length) out[k++] = base[from++];
+  return out;
+}
+
+/** The order of the security warnings (E§8): code, node, message. */
+export function securityOrder(a: Diagnostic, b: Diagnostic): number {
+  return compare(a.code, b.code) || compare(a.location.nodeId ?? '', b.location.nodeId ?? '') || compare(a.message, b.message);
+}
+
+const severityRank = { error: 0, warning: 1, info: 2 } as const;
+
+/** The E§2 order of `sortDiagnostics` (severity, file, position, code), without its tie-break. */
+export function placeOrder(a: Diagnostic, b: Diagnostic): number {
+  return (
+    severityRank[a.severity] - severityRank[b.severity] ||
+    compare(a.location.file ?? '', b.location.file ?? '') ||
+    (a.location.span?.start ?? -1) - (b.location.span?.start ?? -1) ||
+    compare(a.code, b.code)
+  );
+}
+
+/**
+ * The order of the security warnings in the analysis's merged list: the E§2 order, then, where
+ * that ties, the security order, which is the order the merged list is made from
+ * (`sortDiagnostics` keeps ties in list order).
+ */
+export function analysisOrder(a: Diagnostic, b: Diagnostic): number {
+  return placeOrder(a, b) || securityOrder(a, b);
+}
