@@ -29,7 +29,7 @@ import { interner, sortedDeduped, type SortMemo } from '../diagnostics/sort';
 import { commonPrefixLength, commonSuffixLength, type Span } from '../text';
 import { parseDot } from '../syntax/dot-parser';
 import type { DotAttribute, DotAttributes, DotEdge, DotNode, DotParseResult } from '../syntax/dot-model';
-import { lintAttractor } from '../check/attractor-lint';
+import { createLintMemo, lintAttractor, type LintMemo } from '../check/attractor-lint';
 import { readCard } from '../check/card';
 import { checkVersionChain } from '../check/version-bump';
 import { createVocabulary, readExtensions, validateVocabulary } from '../vocabulary';
@@ -71,6 +71,8 @@ export interface LoadMemo {
     /** The parse's diagnostics, located in the topology file. */
     readonly located: readonly Diagnostic[];
   };
+  /** What the lint may take from its last run (../check/attractor-lint.ts). */
+  lint?: LintMemo;
   vocabulary?: {
     readonly key: string | undefined;
     readonly config: AnalysisConfig;
@@ -335,7 +337,7 @@ export function loadBundle(files: readonly SourceFile[], options: LoadOptions = 
       path: file,
       text: topologyFile.text,
       parse: parsed,
-      lint: directed ? lintAttractor(parsed, topologyFile.text, file).map(lintOf) : [],
+      lint: directed ? lintAttractor(parsed, topologyFile.text, file, memo ? (memo.lint ??= createLintMemo()) : undefined).map(lintOf) : [],
       located: parsed.diagnostics.map((d) => locatedOf({ ...d, location: { ...d.location, file } })),
     };
     if (memo) memo.topology = topology;

@@ -19,7 +19,7 @@ import {
   isReservedAttribute,
   suggestNodeId,
 } from '../compile/attractor-table';
-import { DotTokenCode as Code, type DotAttribute, type DotGraph, type DotParseResult, type DotTokenTable } from '../syntax/dot-model';
+import { DotTokenCode as Code, type DotAttribute, type DotEdge, type DotGraph, type DotNode, type DotParseResult, type DotTokenTable } from '../syntax/dot-model';
 import { tokenFlag, tokenSpan, tokenText, tokenValue } from '../syntax/dot-lexer';
 import { checkCondition } from './condition';
 
@@ -35,18 +35,87 @@ export const maxFindingsPerCode = 20;
  */
 const drawingAttributes: ReadonlySet<string> = new Set(['label', 'shape']);
 
-export function lintAttractor(parse: DotParseResult, text: string, file = 'topology.dot'): Diagnostic[] {
+/**
+ * What `lintAttractor` may take from its last run over an earlier parse of the same file: what
+ * it read of each node alone (`NodeFacts`), kept while the parse hands back the same node, or a
+ * copy with the same attribute view, at the same place (a parse resumed after unchanged
+ * statements does, see `parseDot`), and the edge findings, kept while every edge reads the same
+ * where it was. Opaque: create it with `createLintMemo`.
+ */
+export interface LintMemo {
+  last?: { readonly nodes: readonly DotNode[]; readonly facts: readonly NodeFacts[]; readonly edges: readonly DotEdge[]; readonly edgeFindings: EdgeFindings };
+}
+
+export function createLintMemo(): LintMemo {
+  return {};
+}
+
+export function lintAttractor(parse: DotParseResult, text: string, file = 'topology.dot', memo?: LintMemo): Diagnostic[] {
   const graph = parse.graph;
   if (graph === undefined) return [];
   const report = createReporter(file);
+  const last = memo?.last;
+  const facts = graph.nodes.map((node, n) => (last !== undefined && readsAsBefore(last.nodes[n], node) ? last.facts[n] : nodeFacts(node)));
+  const edgeFindings = last !== undefined && sameEdges(last.edges, graph.edges) && sameForks(last.edgeFindings, graph) ? last.edgeFindings : findEdgeProblems(graph);
+  if (memo !== undefined) memo.last = { nodes: graph.nodes, facts, edges: graph.edges, edgeFindings };
 
   checkHeader(graph, parse, report);
-  checkNodeIds(graph, report);
-  checkNodeAttributes(graph, report);
-  checkEdges(graph, report);
+  checkNodeIds(graph, facts, report);
+  checkNodeAttributes(graph, facts, report);
+  reportEdgeProblems(graph, edgeFindings, report);
   scanTokens(graph, parse.table, text, report);
 
   return sortDiagnostics(report.finish());
+}
+
+/** What the lint reads of one node alone. */
+interface NodeFacts {
+  /** What is wrong with its id for Attractor, if anything (a hyphenated or keyword id already has a parse error). */
+  readonly idProblem?: 'boundary' | 'keyword' | 'identifier';
+  /** Its `type` attribute. */
+  readonly type?: DotAttribute;
+  /** Its reserved node attributes but `type` and the drawing ones, in order. */
+  readonly reserved: readonly DotAttribute[];
+}
+
+/** True when `node` has what `nodeFacts` reads of `before`: the same id and the same attribute view (a parse that resumes hands the view back, also to a node it copies). */
+function readsAsBefore(before: DotNode | undefined, node: DotNode): boolean {
+  return before === node || (before !== undefined && before.attrs === node.attrs && before.id === node.id && before.idError === node.idError);
+}
+
+/** The facts of the many nodes with none. */
+const plainNode: NodeFacts = { reserved: [] };
+
+function nodeFacts(node: DotNode): NodeFacts {
+  const id = node.id;
+  const idProblem = node.idError !== undefined ? undefined : isBoundaryNodeId(id) ? 'boundary' : isAttractorKeyword(id) ? 'keyword' : isAttractorIdentifier(id) ? undefined : 'identifier';
+  const type = node.attrs.get('type');
+  let reserved: DotAttribute[] | undefined;
+  // (`forEach` walks an attribute view without copying it)
+  node.attrs.forEach((attr) => {
+    if (attr.key === 'type' || drawingAttributes.has(attr.key) || !isReservedAttribute('node', attr.key)) return;
+    (reserved ??= []).push(attr);
+  });
+  if (idProblem === undefined && type === undefined && reserved === undefined) return plainNode;
+  return { ...(idProblem !== undefined ? { idProblem } : {}), ...(type !== undefined ? { type } : {}), reserved: reserved ?? [] };
+}
+
+/** True when the edges read the same for `findEdgeProblems`: the same ends, and the same `condition` and `weight` where they were. */
+function sameEdges(a: readonly DotEdge[], b: readonly DotEdge[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let e = 0; e < a.length; e++) {
+    const x = a[e];
+    const y = b[e];
+    if (x === y) continue;
+    if (x.source !== y.source || x.target !== y.target) return false;
+    if (!sameGuard(x.attrs.get('condition'), y.attrs.get('condition')) || !sameGuard(x.attrs.get('weight'), y.attrs.get('weight'))) return false;
+  }
+  return true;
+}
+
+function sameGuard(a: DotAttribute | undefined, b: DotAttribute | undefined): boolean {
+  if (a === undefined || b === undefined) return a === b;
+  return a.value === b.value && a.valueSpan.start === b.valueSpan.start && a.valueSpan.end === b.valueSpan.end;
 }
 
 // ---------------------------------------------------------------------- reporting
@@ -97,15 +166,16 @@ function checkHeader(graph: DotGraph, parse: DotParseResult, report: Reporter): 
   }
 }
 
-function checkNodeIds(graph: DotGraph, report: Reporter): void {
+function checkNodeIds(graph: DotGraph, facts: readonly NodeFacts[], report: Reporter): void {
   // (the ids are gathered only when a listed finding suggests a new name)
   let ids: ReadonlySet<string> | undefined;
   const taken = (candidate: string): boolean => (ids ??= new Set(graph.nodes.map((n) => n.id))).has(candidate);
-  for (const node of graph.nodes) {
-    // A hyphenated or keyword id already has a dot/parse-error that names it and says how to rename it.
-    if (node.idError !== undefined) continue;
+  for (let n = 0; n < graph.nodes.length; n++) {
+    const problem = facts[n].idProblem;
+    if (problem === undefined) continue;
+    const node = graph.nodes[n];
     const id = node.id;
-    if (isBoundaryNodeId(id)) {
+    if (problem === 'boundary') {
       const role = id === 'start' || id === 'Start' ? 'entry' : 'exit';
       report.add(
         'attractor/boundary-node-id',
@@ -115,7 +185,7 @@ function checkNodeIds(graph: DotGraph, report: Reporter): void {
       );
       continue;
     }
-    if (isAttractorKeyword(id)) {
+    if (problem === 'keyword') {
       report.add(
         'attractor/bad-node-id',
         () => `Node id \`${id}\` is a DOT keyword, so Attractor reads a statement starting with it as something other than a node; rename it, e.g. to \`${suggestNodeId(id, taken)}\`.`,
@@ -124,39 +194,22 @@ function checkNodeIds(graph: DotGraph, report: Reporter): void {
       );
       continue;
     }
-    if (!isAttractorIdentifier(id)) {
-      report.add(
-        'attractor/bad-node-id',
-        () => `Node id \`${id}\` is not an Attractor identifier (letters, digits and \`_\`, not starting with a digit); rename it, e.g. to \`${suggestNodeId(id, taken)}\`, and keep the readable name in the card.`,
-        node.span,
-        { nodeId: id },
-      );
-    }
+    report.add(
+      'attractor/bad-node-id',
+      () => `Node id \`${id}\` is not an Attractor identifier (letters, digits and \`_\`, not starting with a digit); rename it, e.g. to \`${suggestNodeId(id, taken)}\`, and keep the readable name in the card.`,
+      node.span,
+      { nodeId: id },
+    );
   }
 }
 
-function checkNodeAttributes(graph: DotGraph, report: Reporter): void {
+function checkNodeAttributes(graph: DotGraph, facts: readonly NodeFacts[], report: Reporter): void {
   const reportedKeys = new Set<number>();
-  let node = graph.nodes[0];
-  // (one callback for every node, and `forEach`, which walks an attribute view without copying it)
-  const check = (attr: DotAttribute): void => {
-    if (attr.key === 'type' || drawingAttributes.has(attr.key) || !isReservedAttribute('node', attr.key)) return;
-    // A default (`node [timeout=…]`) reaches many nodes but is written once: report it once.
-    if (reportedKeys.has(attr.keySpan.start)) return;
-    reportedKeys.add(attr.keySpan.start);
-    const id = node.id;
-    report.add(
-      'attractor/ignored-attribute',
-      () => `\`${attr.key}\` on ${attr.fromDefault ? 'the node defaults' : `node \`${id}\``} does nothing: the exporter writes Attractor attributes from the card, never from the topology; set it on the card, or by hand in the compiled file.`,
-      attr.keySpan,
-      { nodeId: id },
-    );
-  };
   for (let n = 0; n < graph.nodes.length; n++) {
-    node = graph.nodes[n];
-    const type = node.attrs.get('type');
+    const { type, reserved } = facts[n];
+    if (type === undefined && reserved.length === 0) continue;
+    const id = graph.nodes[n].id;
     if (type !== undefined) {
-      const id = node.id;
       report.add(
         'attractor/reserved-attribute',
         () => `Node \`${id}\` sets \`type\`, which Attractor reads as a handler override, while a node's type belongs in its card; remove \`type\` from the topology.`,
@@ -164,28 +217,33 @@ function checkNodeAttributes(graph: DotGraph, report: Reporter): void {
         { nodeId: id },
       );
     }
-    node.attrs.forEach(check);
+    for (const attr of reserved) {
+      // A default (`node [timeout=…]`) reaches many nodes but is written once: report it once.
+      if (reportedKeys.has(attr.keySpan.start)) continue;
+      reportedKeys.add(attr.keySpan.start);
+      report.add(
+        'attractor/ignored-attribute',
+        () => `\`${attr.key}\` on ${attr.fromDefault ? 'the node defaults' : `node \`${id}\``} does nothing: the exporter writes Attractor attributes from the card, never from the topology; set it on the card, or by hand in the compiled file.`,
+        attr.keySpan,
+        { nodeId: id },
+      );
+    }
   }
 }
 
-function checkEdges(graph: DotGraph, report: Reporter): void {
-  // Per source id: how many edges leave it, and how many of those carry neither guard (their
-  // targets are gathered only once a fork is listed).
+/** The edge findings of a graph, in the order they are reported. */
+interface EdgeFindings {
+  /** Each problem of each edge's `condition`, in edge order. */
+  readonly conditions: readonly { readonly edge: DotEdge; readonly condition: DotAttribute; readonly message: string }[];
+  /** Each node with two or more outgoing edges of which some carry no guard, in node order (`index` in `graph.nodes`). */
+  readonly forks: readonly { readonly node: DotNode; readonly index: number; readonly total: number; readonly unguarded: number }[];
+}
+
+function findEdgeProblems(graph: DotGraph): EdgeFindings {
+  // Per source id: how many edges leave it, and how many of those carry neither guard.
   const arms = new Map<string, { total: number; open: number }>();
   const edges = graph.edges;
-  let openTargets: Map<string, Set<string>> | undefined;
-  const targetsOf = (id: string): readonly string[] => {
-    if (openTargets === undefined) {
-      openTargets = new Map();
-      for (const edge of edges) {
-        if (isSet(edge.attrs.get('condition')) || isSet(edge.attrs.get('weight'))) continue;
-        let targets = openTargets.get(edge.source);
-        if (targets === undefined) openTargets.set(edge.source, (targets = new Set()));
-        targets.add(edge.target);
-      }
-    }
-    return [...(openTargets.get(id) ?? [])];
-  };
+  const conditions: { edge: DotEdge; condition: DotAttribute; message: string }[] = [];
   // A pipeline repeats a few conditions (`outcome=success`) on many edges: each is parsed once.
   const problemsOf = new Map<string, ReturnType<typeof checkCondition>>();
   for (let e = 0; e < edges.length; e++) {
@@ -194,26 +252,61 @@ function checkEdges(graph: DotGraph, report: Reporter): void {
     if (condition !== undefined) {
       let problems = problemsOf.get(condition.value);
       if (problems === undefined) problemsOf.set(condition.value, (problems = checkCondition(condition.value)));
-      for (const problem of problems) {
-        report.add(
-          'attractor/condition-syntax',
-          () => `The condition on edge \`${edge.source} -> ${edge.target}\` does not parse: ${problem.message}`,
-          condition.valueSpan,
-          { edge: { source: edge.source, target: edge.target } },
-        );
-      }
+      for (const problem of problems) conditions.push({ edge, condition, message: problem.message });
     }
     let counts = arms.get(edge.source);
     if (counts === undefined) arms.set(edge.source, (counts = { total: 0, open: 0 }));
     counts.total++;
     if (!isSet(condition) && !isSet(edge.attrs.get('weight'))) counts.open++;
   }
-  for (const node of graph.nodes) {
-    const id = node.id;
-    const counts = arms.get(id);
+  const forks: { node: DotNode; index: number; total: number; unguarded: number }[] = [];
+  for (let index = 0; index < graph.nodes.length; index++) {
+    const node = graph.nodes[index];
+    const counts = arms.get(node.id);
     if (counts === undefined || counts.total < 2 || counts.open === 0) continue;
-    const total = counts.total;
-    const unguarded = counts.open;
+    forks.push({ node, index, total: counts.total, unguarded: counts.open });
+  }
+  return { conditions, forks };
+}
+
+/**
+ * True when the forks found in an earlier graph whose edges read the same hold for `graph`: with
+ * the same edges the same ids are forks, and they are reported alike while each is at the same
+ * place among the nodes with the same first appearance.
+ */
+function sameForks(findings: EdgeFindings, graph: DotGraph): boolean {
+  for (const fork of findings.forks) {
+    const node = graph.nodes[fork.index];
+    if (node === undefined || node.id !== fork.node.id || node.span.start !== fork.node.span.start || node.span.end !== fork.node.span.end) return false;
+  }
+  return true;
+}
+
+function reportEdgeProblems(graph: DotGraph, findings: EdgeFindings, report: Reporter): void {
+  for (const { edge, condition, message } of findings.conditions) {
+    report.add(
+      'attractor/condition-syntax',
+      () => `The condition on edge \`${edge.source} -> ${edge.target}\` does not parse: ${message}`,
+      condition.valueSpan,
+      { edge: { source: edge.source, target: edge.target } },
+    );
+  }
+  // the targets of unguarded edges, gathered only once a fork is listed
+  let openTargets: Map<string, Set<string>> | undefined;
+  const targetsOf = (id: string): readonly string[] => {
+    if (openTargets === undefined) {
+      openTargets = new Map();
+      for (const edge of graph.edges) {
+        if (isSet(edge.attrs.get('condition')) || isSet(edge.attrs.get('weight'))) continue;
+        let targets = openTargets.get(edge.source);
+        if (targets === undefined) openTargets.set(edge.source, (targets = new Set()));
+        targets.add(edge.target);
+      }
+    }
+    return [...(openTargets.get(id) ?? [])];
+  };
+  for (const { node, total, unguarded } of findings.forks) {
+    const id = node.id;
     const message = (): string => {
       const names = targetsOf(id).map((target) => `\`${target}\``).join(', ');
       return `Node \`${id}\` has ${total} outgoing edges and the one${unguarded > 1 ? 's' : ''} to ${names} carr${unguarded > 1 ? 'y' : 'ies'} neither \`condition\` nor \`weight\`, so an Attractor runner may choose between arms by how the target ids sort; give every arm a \`condition\` (or a \`weight\`).`;

@@ -1,0 +1,54 @@
+/**
+ * The lint's memo (`createLintMemo`): run after run over parses that resume from each other
+ * (so that unchanged nodes and edges come back as the same objects), the lint must report what a
+ * lint without a memo reports. Random topologies full of what the lint looks for (ids Attractor
+ * cannot read, reserved attributes, broken conditions, unguarded forks) and random edits.
+ */
+import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import { parseDot } from '../src/syntax/dot-parser';
+import { createLintMemo, lintAttractor } from '../src/check/attractor-lint';
+
+const ids = ['a', 'b', 'start', 'exit', '"q r"', 'n1', '"9x"'];
+const statement = fc.oneof(
+  fc.tuple(fc.constantFrom(...ids), fc.constantFrom('', ' [type="tool"]', ' [timeout="5s", label="x"]', ' [shape=box, max_retries=2]')).map(([id, list]) => `${id}${list};`),
+  fc.tuple(fc.constantFrom(...ids), fc.constantFrom(...ids), fc.constantFrom('', ' [condition="outcome=success"]', ' [condition="outcome=="]', ' [weight=2]', ' [condition=" "]')).map(([s, t, list]) => `${s} -> ${t}${list};`),
+  fc.constantFrom('node [timeout="9s"];', 'edge [weight=1];', '# hash', 'a -> b -> a;', 'x = "1" + "2";'),
+);
+const topology = fc.array(statement, { minLength: 1, maxLength: 16 }).map((lines) => `digraph g {\n${lines.map((l) => `  ${l}\n`).join('')}}\n`);
+const pieces = ['', '\n', ';', 'a -> b;', 'start;', ' [condition="x=="]', 'c -> a [weight=1];', '"', '}'];
+const edit = fc.record({ at: fc.double({ min: 0, max: 1, noNaN: true }), remove: fc.nat({ max: 8 }), insert: fc.constantFrom(...pieces) });
+
+describe('attractor lint: its memo', () => {
+  it('reports, run after run over resumed parses, what a lint without a memo reports', () => {
+    fc.assert(
+      fc.property(topology, fc.array(edit, { minLength: 1, maxLength: 8 }), (text, edits) => {
+        const memo = createLintMemo();
+        let current = text;
+        let parse = parseDot(current);
+        assert.deepStrictEqual(lintAttractor(parse, current, 'topology.dot', memo), lintAttractor(parse, current));
+        for (const e of edits) {
+          const at = Math.floor(e.at * current.length);
+          current = current.slice(0, at) + e.insert + current.slice(at + e.remove);
+          parse = parseDot(current, 'topology.dot', parse);
+          assert.deepStrictEqual(lintAttractor(parse, current, 'topology.dot', memo), lintAttractor(parse, current), current);
+        }
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('keeps what it read of the nodes and edges a resumed parse hands back', () => {
+    const text = 'digraph g {\n  start [timeout="5s"];\n  b;\n  start -> b;\n  start -> c;\n}\n';
+    const memo = createLintMemo();
+    const first = parseDot(text);
+    const before = lintAttractor(first, text, 'topology.dot', memo);
+    const kept = memo.last;
+    const longer = text.replace('\n}', '\n  d;\n}');
+    const second = parseDot(longer, 'topology.dot', first);
+    assert.deepStrictEqual(lintAttractor(second, longer, 'topology.dot', memo), lintAttractor(second, longer));
+    assert.equal(memo.last?.edgeFindings, kept?.edgeFindings, 'the edge findings are kept while every edge is the same object');
+    assert.equal(memo.last?.facts[0], kept?.facts[0], 'the facts of a node handed back are kept');
+    assert.ok(before.some((d) => d.code === 'attractor/unguarded-fork') && before.some((d) => d.code === 'attractor/boundary-node-id'));
+  });
+});
