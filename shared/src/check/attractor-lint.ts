@@ -237,6 +237,8 @@ interface EdgeFindings {
   readonly conditions: readonly { readonly edge: DotEdge; readonly condition: DotAttribute; readonly message: string }[];
   /** Each node with two or more outgoing edges of which some carry no guard, in node order (`index` in `graph.nodes`). */
   readonly forks: readonly { readonly node: DotNode; readonly index: number; readonly total: number; readonly unguarded: number }[];
+  /** The messages of the forks listed so far, by node id (they read only the edges, so they hold while the findings are kept). */
+  readonly messages: Map<string, string>;
 }
 
 function findEdgeProblems(graph: DotGraph): EdgeFindings {
@@ -266,7 +268,7 @@ function findEdgeProblems(graph: DotGraph): EdgeFindings {
     if (counts === undefined || counts.total < 2 || counts.open === 0) continue;
     forks.push({ node, index, total: counts.total, unguarded: counts.open });
   }
-  return { conditions, forks };
+  return { conditions, forks, messages: new Map() };
 }
 
 /**
@@ -308,8 +310,13 @@ function reportEdgeProblems(graph: DotGraph, findings: EdgeFindings, report: Rep
   for (const { node, total, unguarded } of findings.forks) {
     const id = node.id;
     const message = (): string => {
-      const names = targetsOf(id).map((target) => `\`${target}\``).join(', ');
-      return `Node \`${id}\` has ${total} outgoing edges and the one${unguarded > 1 ? 's' : ''} to ${names} carr${unguarded > 1 ? 'y' : 'ies'} neither \`condition\` nor \`weight\`, so an Attractor runner may choose between arms by how the target ids sort; give every arm a \`condition\` (or a \`weight\`).`;
+      let text = findings.messages.get(id);
+      if (text === undefined) {
+        const names = targetsOf(id).map((target) => `\`${target}\``).join(', ');
+        text = `Node \`${id}\` has ${total} outgoing edges and the one${unguarded > 1 ? 's' : ''} to ${names} carr${unguarded > 1 ? 'y' : 'ies'} neither \`condition\` nor \`weight\`, so an Attractor runner may choose between arms by how the target ids sort; give every arm a \`condition\` (or a \`weight\`).`;
+        findings.messages.set(id, text);
+      }
+      return text;
     };
     report.add('attractor/unguarded-fork', message, node.span, { nodeId: id });
   }
