@@ -13,17 +13,22 @@
  *   the work keyed on it. A kept read holds no syntax tree: `locate` reads the text again
  *   when its tree is not among the 256 most recently used (`compactRead`);
  * - the engine's own `LoadMemo`, one per bundle (shared/src/bundle/resolve.ts): the file
- *   classification while the paths are the same; the topology's parse and lint by text; each
- *   node's pin, each edge's ports and each node's dependencies while the parsed node or edge
- *   reads the same and the card entries it reads are the same objects; the graph and its
- *   reachability by parse; the analysis whole when nothing it reads changed, else its per-type
- *   and per-card facts, the unchanged findings (as the same objects) and the criteria-leak
- *   similarity scores by spec text; the sorted order of the findings that stayed;
+ *   classification while the paths are the same; the topology's parse by text, and a new text's
+ *   parse resumed after the top-level statements it shares with the last one (their nodes and
+ *   edges the same objects); the lint's per-node facts and edge findings while those read the
+ *   same; each node's pin, each edge's ports and each node's dependencies while the parsed node
+ *   or edge reads the same, moved with the edit, and the card entries it reads are the same
+ *   objects; the graph, kept or grown from the last one; the analysis whole when nothing it
+ *   reads changed, else per weakly connected component, with its per-type and per-card facts,
+ *   the unchanged findings (as the same objects) and the criteria-leak similarity scores by spec
+ *   text; the sorted order of the findings that stayed;
  * - each file's line index, while its text is the same;
- * - the LSP form of each diagnostic and its JSON, in the publisher (./publish.ts).
+ * - the LSP form of each diagnostic and its JSON, in the publisher (./publish.ts), also for a
+ *   finding the edit only moved along its line or by whole lines.
  *
  * So a card edit re-reads one card and re-checks only the nodes, edges and dependency lists
- * that involve it; a topology edit re-parses the topology and re-checks what follows the edit.
+ * that involve it; a topology edit re-parses the topology from the statement before the edit
+ * and re-checks what the edit changed (and, for now, what follows it in the file is parsed again).
  *
  * Knows no LSP type and no `fs`: paths are absolute file-system paths, texts are strings.
  */
