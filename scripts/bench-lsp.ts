@@ -19,7 +19,7 @@
  *   run a few times, so the first edits after start-up measure the compiler, not the steady
  *   state a long-running server is in;
  * - completion inside `card="…"`, hover on a node id (p50/p95);
- * - the server's RSS after the runs (and its peak).
+ * - the server's RSS after those runs (and its peak), and again after the mid-file edits.
  *
  *   npm run bench:lsp
  *   npm run bench:lsp -- --sizes 300,900 --runs 10
@@ -71,6 +71,9 @@ interface Figures {
   readonly hover: readonly number[];
   readonly rssMb: number;
   readonly peakMb: number;
+  /** The same after the mid-file edits. */
+  readonly middleRssMb: number;
+  readonly middlePeakMb: number;
 }
 
 const repoRoot = path.resolve(__dirname, '..');
@@ -230,6 +233,7 @@ async function measure(entry: string, dir: string, nodes: number, runs: number):
   };
   const completion = await timed('textDocument/completion', { textDocument: { uri: topologyUri }, position: { line: pinLine, character: pinCharacter } });
   const hover = await timed('textDocument/hover', { textDocument: { uri: topologyUri }, position: { line: pinLine, character: idCharacter } });
+  const { rss, peak } = memoryOf(child.pid!);
   // The mid-file edits come last, so that the figures above are taken as in earlier sessions (their
   // garbage would otherwise be collected during the completions and hovers). The middle unit's
   // cluster label: `label="unit K";`.
@@ -237,13 +241,13 @@ async function measure(entry: string, dir: string, nodes: number, runs: number):
   if (!topologyText.includes(middleLabel)) throw new Error(`bench-lsp: the topology has no ${middleLabel}`);
   const { measured: middleTyped } = await topologyEdits(topologyText.replace(middleLabel, middleLabel.replace('";', ' (edited)";')));
   const { measured: middleNode } = await topologyEdits(topologyText.replace(middleLabel, `${middleLabel}\n    bench_middle [card="missing-card@1.0.0"];`));
-  const { rss, peak } = memoryOf(child.pid!);
+  const after = memoryOf(child.pid!);
 
   await connection.sendRequest('shutdown');
   await connection.sendNotification('exit');
   await new Promise((resolve) => child.on('exit', resolve));
   connection.dispose();
-  return { nodes, initial, cardEdit, topologyEdit, middleTyped, middleNode, cardWarmup, topologyWarmup, completion, hover, rssMb: rss, peakMb: peak };
+  return { nodes, initial, cardEdit, topologyEdit, middleTyped, middleNode, cardWarmup, topologyWarmup, completion, hover, rssMb: rss, peakMb: peak, middleRssMb: after.rss, middlePeakMb: after.peak };
 }
 
 /** Resident and peak resident memory of a process in MB (Linux /proc). */
@@ -276,10 +280,10 @@ function printRow(f: Figures, header: boolean): void {
 
 function printMiddle(f: Figures, header: boolean): void {
   const pair = (values: readonly number[]): string => `${percentile(values, 50).toFixed(1)} / ${percentile(values, 95).toFixed(1)}`;
-  const widths = [6, 26, 34];
+  const widths = [6, 26, 34, 26];
   const row = (cells: string[]): string => cells.map((c, i) => c.padStart(widths[i])).join('  ');
-  if (header) process.stdout.write(`${row(['nodes', 'text typed into a label', 'a node added on its own line'])}\n`);
-  process.stdout.write(`${row([String(f.nodes), pair(f.middleTyped), pair(f.middleNode)])}\n`);
+  if (header) process.stdout.write(`${row(['nodes', 'text typed into a label', 'a node added on its own line', 'RSS MB (peak) after them'])}\n`);
+  process.stdout.write(`${row([String(f.nodes), pair(f.middleTyped), pair(f.middleNode), `${f.middleRssMb.toFixed(0)} (${f.middlePeakMb.toFixed(0)})`])}\n`);
 }
 
 main(process.argv.slice(2)).then(
