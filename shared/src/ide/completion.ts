@@ -141,9 +141,16 @@ function wordEnd(text: string, offset: number): number {
   return end;
 }
 
+/** A card's item detail, kept per card object and vocabulary: `card="` lists every card of the bundle, on every keystroke in the pin. */
+const cardDetails = new WeakMap<object, { readonly vocabulary: Vocabulary; readonly detail: string }>();
+
 function cardDetail(card: { name?: string; type?: string }, vocabulary: Vocabulary): string {
+  const kept = cardDetails.get(card);
+  if (kept !== undefined && kept.vocabulary === vocabulary) return kept.detail;
   const type = card.type !== undefined ? vocabulary.get(card.type)?.label ?? card.type : undefined;
-  return [card.name, type].filter((s): s is string => s !== undefined && s !== '').join(' · ');
+  const detail = [card.name, type].filter((s): s is string => s !== undefined && s !== '').join(' · ');
+  cardDetails.set(card, { vocabulary, detail });
+  return detail;
 }
 
 function portItems(
