@@ -164,7 +164,16 @@ export interface DiagnosticContext {
   readonly support: ClientSupport;
 }
 
-/** Converts one diagnostic of `file` (its own location already decided by the caller). */
+/** The LSP message of a diagnostic: its message, and its hint on a line of its own. */
+export function lspMessage(d: Diagnostic): string {
+  return d.hint ? `${d.message}\n${d.hint}` : d.message;
+}
+
+/**
+ * Converts one diagnostic of `file` (its own location already decided by the caller). What it
+ * reads of `d` (code, severity, `lspMessage`, span, related) is what ./publish.ts
+ * `movedConversion` compares before reusing an earlier conversion: keep the two in step.
+ */
 export function toLspDiagnostic(d: Diagnostic, file: string, context: DiagnosticContext): LspDiagnostic {
   const span = d.location.span ?? { start: 0, end: 0 };
   const out: LspDiagnostic = {
@@ -172,7 +181,7 @@ export function toLspDiagnostic(d: Diagnostic, file: string, context: Diagnostic
     severity: toSeverity(d.severity),
     code: d.code,
     source: 'darkprint',
-    message: d.hint ? `${d.message}\n${d.hint}` : d.message,
+    message: lspMessage(d),
   };
   if (context.docsUrl && context.support.codeDescription) out.codeDescription = { href: `${context.docsUrl}#${docsAnchor(d.code)}` };
   if (d.related && d.related.length > 0 && context.support.relatedInformation) {

@@ -25,7 +25,7 @@ import type { Diagnostic as LspDiagnostic, PublishDiagnosticsParams } from 'vsco
 import { applyPolicy, type Diagnostic } from '../../shared/src/diagnostics';
 import { commonPrefixLength } from '../../shared/src/text';
 import { snapshotOf, type BundleState, type Database, type Snapshot } from './database';
-import { toLspDiagnostic, toRange, toSeverity, type ClientSupport } from './convert';
+import { lspMessage, toLspDiagnostic, toRange, toSeverity, type ClientSupport } from './convert';
 import type { Settings } from './settings';
 
 export interface PublisherOptions {
@@ -318,7 +318,7 @@ function movedConversion(snapshot: Snapshot, file: string, d: Diagnostic, c: Con
   const lsp = c.lsp;
   if (d.code !== lsp.code || (d.related !== undefined && d.related.length > 0) || lsp.relatedInformation !== undefined) return undefined;
   if (toSeverity(d.severity) !== lsp.severity) return undefined;
-  if (lsp.message !== (d.hint ? `${d.message}\n${d.hint}` : d.message)) return undefined;
+  if (lsp.message !== lspMessage(d)) return undefined;
   const range = toRange(snapshot.lineIndex(file), d.location.span ?? { start: 0, end: 0 });
   const other = lsp.range;
   const lines = range.start.line - other.start.line;
