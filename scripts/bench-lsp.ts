@@ -44,7 +44,9 @@ import {
   StreamMessageReader,
   StreamMessageWriter,
   type ProtocolConnection,
+  type Position,
   type PublishDiagnosticsParams,
+  type Range,
 } from 'vscode-languageserver-protocol/node';
 import { generateBundle } from './generate-bundle';
 
@@ -185,6 +187,8 @@ async function measure(entry: string, dir: string, nodes: number, runs: number):
   await arrival(0, (p) => p.uri === cardUri && p.version === 1);
   const initial = initialAt - started;
 
+  const breakCard = rangeChange(cardText, brokenCard);
+  const fixCard = rangeChange(brokenCard, cardText);
   let cardVersion = 1;
   let topologyVersion = 1;
   const cardEdit: number[] = [];
@@ -194,7 +198,7 @@ async function measure(entry: string, dir: string, nodes: number, runs: number):
     const from = arrivals.length;
     const t0 = performance.now();
     cardVersion++;
-    await connection.sendNotification('textDocument/didChange', { textDocument: { uri: cardUri, version: cardVersion }, contentChanges: [{ text: broken ? brokenCard : cardText }] });
+    await connection.sendNotification('textDocument/didChange', { textDocument: { uri: cardUri, version: cardVersion }, contentChanges: [broken ? breakCard : fixCard] });
     const version = cardVersion;
     const [a, b] = await Promise.all([
       arrival(from, (p) => p.uri === cardUri && p.version === version),
@@ -206,11 +210,13 @@ async function measure(entry: string, dir: string, nodes: number, runs: number):
   const topologyEdits = async (variant: string): Promise<{ warmup: number[]; measured: number[] }> => {
     const warmup: number[] = [];
     const measured: number[] = [];
+    const there = rangeChange(topologyText, variant);
+    const back = rangeChange(variant, topologyText);
     for (let i = 0; i < warmupEdits + runs * 2; i++) {
       const from = arrivals.length;
       const t0 = performance.now();
       topologyVersion++;
-      await connection.sendNotification('textDocument/didChange', { textDocument: { uri: topologyUri, version: topologyVersion }, contentChanges: [{ text: i % 2 === 0 ? variant : topologyText }] });
+      await connection.sendNotification('textDocument/didChange', { textDocument: { uri: topologyUri, version: topologyVersion }, contentChanges: [i % 2 === 0 ? there : back] });
       const version = topologyVersion;
       const at = await arrival(from, (p) => p.uri === topologyUri && p.version === version);
       (i < warmupEdits ? warmup : measured).push(at - t0);
@@ -248,6 +254,23 @@ async function measure(entry: string, dir: string, nodes: number, runs: number):
   await new Promise((resolve) => child.on('exit', resolve));
   connection.dispose();
   return { nodes, initial, cardEdit, topologyEdit, middleTyped, middleNode, cardWarmup, topologyWarmup, completion, hover, rssMb: rss, peakMb: peak, middleRssMb: after.rss, middlePeakMb: after.peak };
+}
+
+/**
+ * The incremental change that turns `before` into `after` (the server asks for incremental sync,
+ * so editors send only the replaced range and its new text, as VS Code and Neovim do).
+ */
+function rangeChange(before: string, after: string): { range: Range; text: string } {
+  let start = 0;
+  const shorter = Math.min(before.length, after.length);
+  while (start < shorter && before.charCodeAt(start) === after.charCodeAt(start)) start++;
+  let end = 0;
+  while (end < shorter - start && before.charCodeAt(before.length - 1 - end) === after.charCodeAt(after.length - 1 - end)) end++;
+  const position = (offset: number): Position => {
+    const lines = before.slice(0, offset).split('\n');
+    return { line: lines.length - 1, character: lines[lines.length - 1].length };
+  };
+  return { range: { start: position(start), end: position(before.length - end) }, text: after.slice(start, after.length - end) };
 }
 
 /** Resident and peak resident memory of a process in MB (Linux /proc). */

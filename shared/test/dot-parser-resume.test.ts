@@ -120,6 +120,21 @@ describe('DOT parser: resuming from an earlier parse', () => {
     });
   }
 
+  it('stays exact when an edit lands before the one the earlier parse resumed at', () => {
+    // The second parse takes `a` (named first on line 3, last in `a -> b`) unchanged from the
+    // first; the third resumes at `x`, between those two mentions, so it must copy `a` and cut
+    // its mentions there, from the places the second parse carried over from the first.
+    const first = base.replace('  c [card="c@1.0.0"];', '  x;\n  c [card="c@1.0.0"];').replace('\n  b -> c', '\n  x -> a;\n  b -> c');
+    const second = first.replace('\n}', '\n  e;\n}');
+    const third = second.replace('  x;', '  y;');
+    const one = parseDot(first);
+    const two = parseDot(second, 'topology.dot', one);
+    assert.equal(two.graph!.nodes[0], one.graph!.nodes[0], 'the second parse resumed and kept `a`');
+    const three = parseDot(third, 'topology.dot', two);
+    assert.deepStrictEqual(plain(three), plain(parseDot(third)));
+    assert.notEqual(three.graph!.nodes[0], two.graph!.nodes[0], '`a` is named again after the edit');
+  });
+
   it('starts over after a parse that reported a parse error, and from another file', () => {
     const broken = base.replace('a -> b;', 'a -> ;');
     checkResume(broken, broken.replace('"next"', '"then"'));

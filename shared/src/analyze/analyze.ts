@@ -50,7 +50,7 @@ import {
 } from './security';
 import { weakComponents, type WeakComponents } from './graph';
 import { findIterationCap } from '../check/iteration-cap';
-import { externalAccessTools } from '../vocabulary/core';
+import { externalAccessTools, phaseOrder } from '../vocabulary/core';
 import { anchorTerms, memoise, type RelayedFinding } from './criteria';
 import { createSimilarityMemo, type SimilarityMemo } from './similarity';
 import { identical, interner, sortedDeduped } from '../diagnostics/sort';
@@ -547,6 +547,8 @@ export interface AnalysisContext {
   readonly similarity?: SimilarityMemo;
   /** What the metrics read of each node's card alone (undefined for a node with no card). */
   readonly facts: readonly (CardFacts | undefined)[];
+  /** The input's nodes when they came one per graph id in graph order (what the next context compares by object). */
+  readonly inputs?: readonly AnalysisNode[];
 }
 
 export function analysisContext(input: AnalysisInput, memo?: AnalysisMemo): AnalysisContext {
@@ -554,8 +556,15 @@ export function analysisContext(input: AnalysisInput, memo?: AnalysisMemo): Anal
   const file = input.file ?? 'topology.dot';
   const size = graph.ids.length;
   // the loader hands one node per graph id in graph order: then no lookup table is needed
-  let aligned = input.nodes.length === size;
-  for (let i = 0; aligned && i < size; i++) aligned = input.nodes[i].id === graph.ids[i];
+  // (a node object the last context also had at the same index, under the same id, is not read)
+  const lastContext = memo?.last?.context;
+  const lastInputs = lastContext?.inputs;
+  const lastIds = lastContext?.graph.ids;
+  const inputs = input.nodes;
+  let aligned = inputs.length === size;
+  for (let i = 0; aligned && i < size; i++) {
+    aligned = (lastInputs !== undefined && i < lastInputs.length && inputs[i] === lastInputs[i] && graph.ids[i] === lastIds![i]) || inputs[i].id === graph.ids[i];
+  }
   const byId = new Map<string, AnalysisNode>();
   if (!aligned) for (const node of input.nodes) if (!byId.has(node.id)) byId.set(node.id, node);
 
@@ -578,8 +587,19 @@ export function analysisContext(input: AnalysisInput, memo?: AnalysisMemo): Anal
   const facts: (CardFacts | undefined)[] = new Array(size);
   const criteriaType = memoise((type: string) => vocabulary.isA(type, anchorTerms.acceptanceCriteria));
   const externalTool = memoise((tool: string) => externalAccessTools.some((category) => vocabulary.isA(tool, category)));
+  // the same node object at the same index, under the same vocabulary: everything as last time
+  const sameInputs = aligned && lastCards !== undefined ? lastInputs : undefined;
   for (let i = 0; i < size; i++) {
     const node = aligned ? input.nodes[i] : byId.get(graph.ids[i]);
+    if (sameInputs !== undefined && i < sameInputs.length && node === sameInputs[i]) {
+      cards[i] = last!.cards[i];
+      spans[i] = last!.spans[i];
+      facts[i] = lastFacts![i];
+      judge[i] = last!.judge[i];
+      humanTerm[i] = last!.humanTerm[i];
+      controlTerm[i] = last!.controlTerm[i];
+      continue;
+    }
     const card = node?.card;
     cards[i] = card;
     spans[i] = node?.span;
@@ -614,6 +634,7 @@ export function analysisContext(input: AnalysisInput, memo?: AnalysisMemo): Anal
     judge,
     humanTerm,
     controlTerm,
+    inputs: aligned ? inputs : undefined,
     describe(index: number): string {
       const id = graph.ids[index];
       const name = cards[index]?.name ?? '';
@@ -672,7 +693,11 @@ function cardFactsOf(
   const phases: string[] = [];
   for (const declared of card.phases) {
     const phase = declared.trim();
-    if (phase.length > 0) phases.push(phase);
+    // a lifecycle phase as the one string `phaseOrder` holds: phase coverage then finds its
+    // group without reading each card's own copy of the word
+    const lifecycle = phaseOrder.indexOf(phase);
+    if (lifecycle >= 0) phases.push(phaseOrder[lifecycle]);
+    else if (phase.length > 0) phases.push(phase);
   }
   return {
     vocabulary,

@@ -35,7 +35,7 @@ import { checkVersionChain } from '../check/version-bump';
 import { createVocabulary, readExtensions, validateVocabulary } from '../vocabulary';
 import type { Vocabulary, Term } from '../vocabulary/types';
 import type { Graph } from '../analyze/graph';
-import { analyze, createAnalysisMemo, type Analysis, type AnalysisMemo } from '../analyze';
+import { analyze, createAnalysisMemo, type Analysis, type AnalysisMemo, type AnalysisNode } from '../analyze';
 import { defaultAnalysisConfig, type AnalysisConfig } from '../analyze/config';
 import { blueprintDigest, cardDigest } from '../hash';
 import type { Card, CardReadResult, Port } from './card-model';
@@ -84,6 +84,8 @@ export interface LoadMemo {
   cards?: CardStage;
   resolution?: ResolutionMemo;
   analysis?: AnalysisMemo;
+  /** The resolved nodes of the last load in graph order, and the analyzer's node made of each (see `analysisNodes`). */
+  analysisNodes?: { readonly resolved: readonly (ResolvedNode | undefined)[]; readonly nodes: readonly AnalysisNode[] };
   /** The orphan-card findings of the last load, by card entry, and the topology file they name. */
   orphans?: { readonly file: string; readonly byEntry: Map<CardEntry, Diagnostic> };
   /** The last load's sorted diagnostics, for merging the next ones (../diagnostics/sort.ts). */
@@ -372,20 +374,21 @@ export function loadBundle(files: readonly SourceFile[], options: LoadOptions = 
 
   // Nodes -> cards.
   const nodes: ResolvedNode[] = [];
-  const usedRefs = new Set<string>();
+  // the pinned cards, by entry (a card's entry is the one object `cards` holds for its ref)
+  const used = new Set<CardEntry>();
   const trusted = resolution !== undefined && resolution.cards === cards;
   for (let n = 0; n < graphModel.nodes.length; n++) {
     const dot = graphModel.nodes[n];
     const kept = resolution?.nodes[n];
     if (kept && (trusted || cards.get(kept.resolved.ref!) === kept.resolved.entry)) {
       pushAll(diagnostics, kept.diagnostics);
-      usedRefs.add(kept.resolved.entry.ref!);
+      used.add(kept.resolved.entry);
       nodes.push(kept.resolved);
       continue;
     }
     const pointed = pointNode(dot, cards, file);
     pushAll(diagnostics, pointed.diagnostics);
-    if (pointed.entry) usedRefs.add(pointed.entry.ref);
+    if (pointed.entry) used.add(pointed.entry);
     const resolved: ResolvedNode = { id: dot.id, dot, ...(pointed.ref ? { ref: pointed.ref } : {}), ...(pointed.entry ? { entry: pointed.entry } : {}) };
     nodes.push(resolved);
     // a pin that found no card reads the other cards' versions: only a found card is kept
@@ -395,7 +398,7 @@ export function loadBundle(files: readonly SourceFile[], options: LoadOptions = 
   const orphans = new Map<CardEntry, Diagnostic>();
   const keptOrphans = memo?.orphans?.file === file ? memo.orphans.byEntry : undefined;
   cards.forEach((entry) => {
-    if (usedRefs.has(entry.ref!)) return;
+    if (used.has(entry)) return;
     const orphan: Diagnostic = keptOrphans?.get(entry) ?? {
       code: 'bundle/orphan-card',
       severity: 'warning',
@@ -406,15 +409,25 @@ export function loadBundle(files: readonly SourceFile[], options: LoadOptions = 
     diagnostics.push(orphan);
   });
   if (memo) memo.orphans = { file, byEntry: orphans };
-  const nodeById = new Map<string, ResolvedNode>();
-  for (let n = 0; n < nodes.length; n++) nodeById.set(nodes[n].id, nodes[n]);
-  pushLint(diagnostics, topology.lint, nodeById, vocabulary);
-
-  // Edges: ports, types, prohibitions.
+  // built when first asked for: an aligned graph needs no lookup by id on the edit path
+  let byId: Map<string, ResolvedNode> | undefined;
+  const nodeById = (): ReadonlyMap<string, ResolvedNode> => {
+    if (byId === undefined) {
+      byId = new Map();
+      for (let n = 0; n < nodes.length; n++) byId.set(nodes[n].id, nodes[n]);
+    }
+    return byId;
+  };
   const shape = resolution?.shape ?? topologyShape(graphModel, file);
   const graph = shape.graph;
   /** The resolved node at a graph index. */
-  const nodeAt = shape.aligned ? (index: number): ResolvedNode | undefined => nodes[index] : (index: number) => nodeById.get(graph.ids[index]);
+  const nodeAt = shape.aligned ? (index: number): ResolvedNode | undefined => nodes[index] : (index: number) => nodeById().get(graph.ids[index]);
+  pushLint(diagnostics, topology.lint, (id) => {
+    const index = graph.index.get(id);
+    return index === undefined ? undefined : nodeAt(index);
+  }, vocabulary);
+
+  // Edges: ports, types, prohibitions.
   const edges: ResolvedEdge[] = [];
   for (let e = 0; e < graphModel.edges.length; e++) {
     const dot = graphModel.edges[e];
@@ -484,7 +497,9 @@ export function loadBundle(files: readonly SourceFile[], options: LoadOptions = 
     cards,
     graph,
     nodes,
-    nodeById,
+    get nodeById(): ReadonlyMap<string, ResolvedNode> {
+      return nodeById();
+    },
     edges,
     get digest(): string {
       return digestNow();
@@ -493,10 +508,7 @@ export function loadBundle(files: readonly SourceFile[], options: LoadOptions = 
   const analysis = analyze(
     {
       graph,
-      nodes: graph.ids.map((id, index) => {
-        const n = nodeAt(index);
-        return n === undefined ? { id } : n.entry ? { id, card: n.entry.card, span: n.dot.span } : { id, span: n.dot.span };
-      }),
+      nodes: analysisNodes(graph.ids, nodeAt, memo),
       vocabulary,
       file,
     },
@@ -758,15 +770,38 @@ const edgeAttributes: readonly string[] = ['out', 'in', 'label', 'condition', 'w
  * resolution can). A function of its own, as `pushAll` is: V8 optimises `loadBundle` as a whole,
  * and a loop that deoptimises inside it sent every other edit through the interpreter.
  */
-function pushLint(to: Diagnostic[], lint: readonly Diagnostic[], nodeById: ReadonlyMap<string, ResolvedNode>, vocabulary: Vocabulary): void {
+function pushLint(to: Diagnostic[], lint: readonly Diagnostic[], nodeById: (id: string) => ResolvedNode | undefined, vocabulary: Vocabulary): void {
   for (let i = 0; i < lint.length; i++) {
     const d = lint[i];
     if (d.code === 'attractor/unguarded-fork' && d.location.nodeId !== undefined) {
-      const type = nodeById.get(d.location.nodeId)?.entry?.card.type;
+      const type = nodeById(d.location.nodeId)?.entry?.card.type;
       if (type !== undefined && vocabulary.isA(type, 'parallel')) continue;
     }
     to.push(d);
   }
+}
+
+/**
+ * The analyzer's node per graph id. A resolved node that the last load also had at the same
+ * index gives the same object as then (the analyzer then takes what it read of it last time
+ * without reading it again).
+ */
+function analysisNodes(ids: readonly string[], nodeAt: (index: number) => ResolvedNode | undefined, memo: LoadMemo | undefined): AnalysisNode[] {
+  const last = memo?.analysisNodes;
+  const resolved: (ResolvedNode | undefined)[] = new Array(ids.length);
+  const out: AnalysisNode[] = new Array(ids.length);
+  for (let index = 0; index < ids.length; index++) {
+    const n = nodeAt(index);
+    resolved[index] = n;
+    if (n !== undefined && last !== undefined && index < last.resolved.length && last.resolved[index] === n) {
+      out[index] = last.nodes[index];
+      continue;
+    }
+    const id = ids[index];
+    out[index] = n === undefined ? { id } : n.entry ? { id, card: n.entry.card, span: n.dot.span } : { id, span: n.dot.span };
+  }
+  if (memo) memo.analysisNodes = { resolved, nodes: out };
+  return out;
 }
 
 /**
@@ -812,11 +847,23 @@ interface Pointed {
   diagnostics: Diagnostic[];
 }
 
+/** The refs of the cards with id `id`, in the map's order. */
 function carriedVersions(cards: ReadonlyMap<string, CardEntry>, id: string): string[] {
-  const out: string[] = [];
-  for (const e of cards.values()) if (e.card!.id === id) out.push(e.ref!);
-  return out;
+  let byId = versionsByCardId.get(cards);
+  if (byId === undefined) {
+    // one pass per cards map (a load's map is kept while no card changes), not one per pin that misses
+    byId = new Map();
+    for (const e of cards.values()) {
+      const refs = byId.get(e.card!.id);
+      if (refs === undefined) byId.set(e.card!.id, [e.ref!]);
+      else refs.push(e.ref!);
+    }
+    versionsByCardId.set(cards, byId);
+  }
+  return byId.get(id)?.slice() ?? [];
 }
+
+const versionsByCardId = new WeakMap<ReadonlyMap<string, CardEntry>, Map<string, string[]>>();
 
 function pointNode(dot: DotNode, cards: ReadonlyMap<string, CardEntry>, file: string): Pointed {
   const diagnostics: Diagnostic[] = [];

@@ -935,10 +935,8 @@ export function parseDot(text: string, file = 'topology.dot', previous?: DotPars
   /** The graph of `start`'s parse from its first statement on, its earlier statements read from `previous`. */
   function resumeGraph(from: ResumeStart): DotGraph {
     for (const node of from.nodes) nodes.set(node.id, node);
-    for (const edge of from.edges) {
-      edges.push(edge);
-      if (edge.source === edge.target) selfLoops.add(edge.source);
-    }
+    for (let e = 0; e < from.edges.length; e++) edges.push(from.edges[e]);
+    for (const e of from.selfLoops) selfLoops.add(from.edges[e].source);
     for (const [key, attr] of from.graphAttrs) graphAttrs.set(key, attr);
     pos = from.token;
     const graph = from.graph;
@@ -978,8 +976,8 @@ export function parseDot(text: string, file = 'topology.dot', previous?: DotPars
     graph !== undefined && openSpan !== undefined && lexed.diagnostics.length === 0 && lexed.parseErrorCount === 0 && parseErrorCount === 0 &&
     !strict && directed && !notDirectedReported && !portsReported && !unclosedReported && !defaultsCapReported && pos >= count &&
     [...reportCounts].every(([code, seen]) => seen === 0 || ((code === 'dot/duplicate-node' || code === 'dot/self-loop') && seen <= maxParseErrors));
-  const resume: Resumable | undefined = resumable && openSpan !== undefined
-    ? { text, file, open: openSpan, statements: topStatements, nodeDefaults: topNodeDefaults, edgeDefaults: topEdgeDefaults }
+  const resume: Resumable | undefined = resumable && openSpan !== undefined && graph !== undefined
+    ? { text, file, open: openSpan, statements: topStatements, nodeDefaults: topNodeDefaults, edgeDefaults: topEdgeDefaults, ...placesOf(graph, start) }
     : undefined;
   shared.clear();
   // Drop the working containers' references: any of them the garbage collector has already
@@ -1070,6 +1068,62 @@ interface Resumable {
   /** The root defaults in force at each of those statements. */
   readonly nodeDefaults: readonly ReadonlyMap<string, DotAttribute>[];
   readonly edgeDefaults: readonly ReadonlyMap<string, DotAttribute>[];
+  /** See `Places`. */
+  readonly nodePlaces: Int32Array;
+  readonly edgeStarts: Int32Array;
+  readonly selfLoops: readonly number[];
+}
+
+/**
+ * Where the graph's nodes and edges are, in flat arrays, so that `resumeAt` finds what lies
+ * before a point without reading thousands of objects scattered over the heap.
+ */
+interface Places {
+  /** Per node, three offsets: where its id is first named, where its last statement starts (-1: none), where its last mention starts. */
+  readonly nodePlaces: Int32Array;
+  /** Per edge, where it starts. */
+  readonly edgeStarts: Int32Array;
+  /** The indexes of the self-loops among the edges. */
+  readonly selfLoops: readonly number[];
+}
+
+/**
+ * The places of `graph`'s nodes and edges. A parse that resumed copies those of the nodes it
+ * took unchanged from the earlier parse (the same objects at the same index) and of the edges
+ * it took (its first ones), and reads only the others.
+ */
+function placesOf(graph: DotGraph, start: ResumeStart | undefined): Places {
+  const nodes = graph.nodes;
+  const nodePlaces = new Int32Array(3 * nodes.length);
+  const before = start?.previous;
+  const earlier = before?.graph?.nodes;
+  const earlierPlaces = before === undefined ? undefined : resumables.get(before)?.nodePlaces;
+  for (let n = 0; n < nodes.length; n++) {
+    if (earlier !== undefined && earlierPlaces !== undefined && n < earlier.length && nodes[n] === earlier[n]) {
+      nodePlaces[3 * n] = earlierPlaces[3 * n];
+      nodePlaces[3 * n + 1] = earlierPlaces[3 * n + 1];
+      nodePlaces[3 * n + 2] = earlierPlaces[3 * n + 2];
+      continue;
+    }
+    const node = nodes[n];
+    const statements = node.statements;
+    nodePlaces[3 * n] = node.span.start;
+    nodePlaces[3 * n + 1] = statements.length > 0 ? statements[statements.length - 1].start : -1;
+    nodePlaces[3 * n + 2] = node.occurrences[node.occurrences.length - 1].start;
+  }
+  const edges = graph.edges;
+  const edgeStarts = new Int32Array(edges.length);
+  const earlierStarts = before === undefined ? undefined : resumables.get(before)?.edgeStarts;
+  // a resumed parse's first edges are the earlier parse's
+  const kept = start !== undefined && earlierStarts !== undefined ? start.edges.length : 0;
+  if (kept > 0) edgeStarts.set(earlierStarts!.subarray(0, kept));
+  const selfLoops: number[] = kept > 0 ? start!.selfLoops.slice() : [];
+  for (let e = kept; e < edges.length; e++) {
+    const edge = edges[e];
+    edgeStarts[e] = edge.span.start;
+    if (edge.source === edge.target) selfLoops.push(e);
+  }
+  return { nodePlaces, edgeStarts, selfLoops };
 }
 
 /** Kept beside each parse that can be resumed from, so the model itself carries nothing extra. */
@@ -1093,6 +1147,10 @@ interface ResumeStart {
   /** Those of `nodes` that are the earlier objects. */
   readonly shared: Set<NodeBuilder>;
   readonly edges: readonly DotEdge[];
+  /** The indexes of the self-loops among `edges`. */
+  readonly selfLoops: readonly number[];
+  /** The parse it resumes. */
+  readonly previous: DotParseResult;
   readonly graphAttrs: readonly (readonly [string, DotAttribute])[];
   /** The findings before it (duplicate nodes and self-loops only: see `resumable`). */
   readonly diagnostics: readonly Diagnostic[];
@@ -1139,29 +1197,32 @@ function resumeAt(previous: DotParseResult, text: string, file: string): ResumeS
   }
   const nodes: NodeBuilder[] = [];
   const shared = new Set<NodeBuilder>();
-  for (const node of graph.nodes) {
-    if (node.span.start >= offset) break;
-    const declared = node.statements;
-    if (declared.length > 0 && declared[declared.length - 1].start >= offset) return undefined;
-    const occurrences = node.occurrences;
-    if (occurrences[occurrences.length - 1].start < offset) {
-      // the model's node is the builder it was made from (see `nodeShape`); this one is never changed in place
-      const builder = node as NodeBuilder;
-      nodes.push(builder);
-      shared.add(builder);
+  const places = info.nodePlaces;
+  const earlierNodes = graph.nodes;
+  for (let n = 0; n < earlierNodes.length; n++) {
+    if (places[3 * n] >= offset) break;
+    if (places[3 * n + 1] >= offset) return undefined;
+    // the model's node is the builder it was made from (see `nodeShape`); this one is never changed in place
+    const node = earlierNodes[n] as NodeBuilder;
+    if (places[3 * n + 2] < offset) {
+      nodes.push(node);
+      shared.add(node);
       continue;
     }
+    const declared = node.statements;
+    const occurrences = node.occurrences;
     let before = occurrences.length - 1;
     while (occurrences[before - 1].start >= offset) before--;
     const copy: NodeBuilder = { id: node.id, span: node.span, quoted: node.quoted, attrs: node.attrs, occurrences: occurrences.slice(0, before), statements: declared.slice() };
     if (node.idError !== undefined) copy.idError = node.idError;
     nodes.push(copy);
   }
-  const edges: DotEdge[] = [];
-  for (const edge of graph.edges) {
-    if (edge.span.start >= offset) break;
-    edges.push(edge);
-  }
+  const edgeStarts = info.edgeStarts;
+  let kept = 0;
+  while (kept < edgeStarts.length && edgeStarts[kept] < offset) kept++;
+  const edges = graph.edges.slice(0, kept);
+  const selfLoops: number[] = [];
+  for (const e of info.selfLoops) if (e < kept) selfLoops.push(e);
   const diagnostics = previous.diagnostics.filter((d) => d.location.span !== undefined && d.location.span.start < offset);
   return {
     graph,
@@ -1176,6 +1237,8 @@ function resumeAt(previous: DotParseResult, text: string, file: string): ResumeS
     nodes,
     shared,
     edges,
+    selfLoops,
+    previous,
     graphAttrs,
     diagnostics,
   };

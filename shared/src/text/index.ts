@@ -25,6 +25,12 @@ export function span(start: number, end: number): Span {
 /** Offsets at which each line starts. CRLF, lone CR and LF each end one line. */
 export function lineStarts(text: string): number[] {
   const starts = [0];
+  // Without a CR every break is an LF, found by the native search (several times faster on a
+  // file of a megabyte than reading each code unit).
+  if (text.indexOf('\r') < 0) {
+    for (let at = text.indexOf('\n'); at >= 0; at = text.indexOf('\n', at + 1)) starts.push(at + 1);
+    return starts;
+  }
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (c === 13) {
