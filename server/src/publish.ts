@@ -12,7 +12,7 @@
  *
  * Conversion is reused too: the engine hands back the same diagnostic object for a finding
  * whose inputs did not change (see `loadBundle`'s memo), and its LSP form, kept per bundle (by
- * diagnostic object, weakly), is reused while the docs link, the client's support and the
+ * diagnostic object, weakly, and found first by place in the file's last publication), is reused while the docs link, the client's support and the
  * URIs of the files it points into are the same and each of those files still reads the same
  * up to just past the span (a range reads nothing of the text beyond it), so typing near the
  * end of the topology keeps the LSP form of every finding above the edit. A list of the same
@@ -64,6 +64,8 @@ interface Published {
   readonly diagnostics: readonly LspDiagnostic[];
   /** Their conversions, for the next publication of the file to match against (see `movedConversion`). */
   readonly converted: readonly Converted[];
+  /** The engine's diagnostics they were converted from, in the same order. */
+  readonly list: readonly Diagnostic[];
 }
 
 /** Clears a file: an empty list, whose JSON is written directly. */
@@ -148,10 +150,13 @@ export function createPublisher(options: PublisherOptions): Publisher {
     before: readonly Converted[] = [],
     at = 0,
     shift = 0,
+    beforeList: readonly Diagnostic[] = [],
   ): Converted => {
     const docsUrl = options.docsUrl();
     const support = options.support();
-    let kept = known?.get(d);
+    // the same object at the same place in the last publication (most of a long list, after an
+    // edit): its entry there, without a lookup by object
+    let kept = beforeList[at] === d ? before[at] : shift !== 0 && beforeList[at - shift] === d ? before[at - shift] : known?.get(d);
     if (!kept || kept.file !== file || kept.docsUrl !== docsUrl || kept.support !== support || !sameInputs(snapshot, file, d, kept, prefixes)) {
       const moved = (c: Converted | undefined): { lsp: LspDiagnostic; json: Uint8Array | undefined } | undefined =>
         c !== undefined && c.file === file && c.docsUrl === docsUrl && c.support === support ? movedConversion(snapshot, file, d, c) : undefined;
@@ -182,7 +187,7 @@ export function createPublisher(options: PublisherOptions): Publisher {
     // Only files with diagnostics or an open version need a publication; every other file of the
     // bundle shows nothing, which is cleared below when it showed something before.
     const files = new Set<string>([...groups.keys(), ...snapshot.versions.keys()]);
-    const current = new Map<string, { file: string; converted: Converted[]; diagnostics: LspDiagnostic[]; version: number | undefined }>();
+    const current = new Map<string, { file: string; list: readonly Diagnostic[]; converted: Converted[]; diagnostics: LspDiagnostic[]; version: number | undefined }>();
     let known = convertedOf.get(bundle.root);
     if (known === undefined) convertedOf.set(bundle.root, (known = new WeakMap()));
     const prefixes = createPrefixCache();
@@ -194,14 +199,15 @@ export function createPublisher(options: PublisherOptions): Publisher {
       // its line (a new diagnostic object with the same range) is matched with its entry there,
       // at the same place in the list, or at the same place counted from the end (findings were
       // added or removed before it).
-      const before = published.get(snapshot.uri(file))?.converted ?? [];
+      const last = published.get(snapshot.uri(file));
+      const before = last?.converted ?? [];
       const shift = list.length - before.length;
       for (let i = 0; i < list.length; i++) {
-        const kept = convertKept(snapshot, file, list[i], known, true, prefixes, before, i, shift);
+        const kept = convertKept(snapshot, file, list[i], known, true, prefixes, before, i, shift, last?.list);
         converted[i] = kept;
         diagnostics[i] = kept.lsp;
       }
-      current.set(snapshot.uri(file), { file, converted, diagnostics, version: snapshot.versions.get(file) });
+      current.set(snapshot.uri(file), { file, list, converted, diagnostics, version: snapshot.versions.get(file) });
     }
     // Clear what shows nothing now (fixed, deleted, renamed) first: an open document's URI may
     // be spelled differently from the disk file's, and the newer spelling must win.
@@ -226,7 +232,7 @@ export function createPublisher(options: PublisherOptions): Publisher {
       if (empty) {
         published.delete(uri);
       } else {
-        published.set(uri, { root: bundle.root, version: entry.version, diagnostics: entry.diagnostics, converted: entry.converted });
+        published.set(uri, { root: bundle.root, version: entry.version, diagnostics: entry.diagnostics, converted: entry.converted, list: entry.list });
         now.add(uri);
       }
     }
@@ -280,19 +286,19 @@ interface Converted {
   readonly docsUrl: string | undefined;
   readonly support: ClientSupport;
   /**
-   * The text of `file`, then of each related location's file (their line indexes make the
-   * ranges), as last checked: a check that passes moves them to the texts it was made against
-   * (they agree where the ranges read, so the conversion holds for both), so an entry keeps
-   * alive only the texts of the last publication that used it, not the one it was made in.
+   * The text of `file` (its line index makes the range), as last checked: a check that passes
+   * moves it to the text it was made against (they agree where the range reads, so the
+   * conversion holds for both), so an entry keeps alive only the text of the last publication
+   * that used it, not the one it was made in.
    */
-  readonly texts: (string | undefined)[];
+  text: string | undefined;
   /**
-   * Per text, how much of it the ranges read: the conversion stays valid for any text that
-   * starts with the same `reads[i]` code units (0: it reads nothing of the text).
+   * How much of `text` the range reads: the conversion stays valid for any text that starts
+   * with the same `read` code units (0: it reads nothing of the text).
    */
-  readonly reads: readonly number[];
-  /** The URI of each related location's file. */
-  readonly uris: readonly string[];
+  readonly read: number;
+  /** The same for each related location, when there are any (few findings have them). */
+  readonly related: Related | undefined;
   readonly lsp: LspDiagnostic;
   /** `JSON.stringify(lsp)` as UTF-8 bytes, made when first sent (outside the JavaScript heap, so thousands kept cost the collector nothing). */
   json: Uint8Array | undefined;
@@ -334,29 +340,42 @@ function movedConversion(snapshot: Snapshot, file: string, d: Diagnostic, c: Con
   return { lsp: { ...lsp, range }, json };
 }
 
-function inputsOf(snapshot: Snapshot, file: string, d: Diagnostic): { texts: (string | undefined)[]; reads: number[]; uris: string[] } {
-  const texts = [snapshot.files.get(file)?.text];
-  const reads = [readLength(d.location.span)];
+/** What the related locations of a conversion read: per location, its file's text (as `Converted.text`), how much of it, and its URI. */
+interface Related {
+  readonly texts: (string | undefined)[];
+  readonly reads: readonly number[];
+  readonly uris: readonly string[];
+}
+
+function inputsOf(snapshot: Snapshot, file: string, d: Diagnostic): { text: string | undefined; read: number; related: Related | undefined } {
+  const text = snapshot.files.get(file)?.text;
+  const read = readLength(d.location.span);
+  if (d.related === undefined || d.related.length === 0) return { text, read, related: undefined };
+  const texts: (string | undefined)[] = [];
+  const reads: number[] = [];
   const uris: string[] = [];
-  for (const r of d.related ?? []) {
+  for (const r of d.related) {
     texts.push(snapshot.files.get(r.file)?.text);
     reads.push(readLength(r.span));
     uris.push(snapshot.uri(r.file));
   }
-  return { texts, reads, uris };
+  return { text, read, related: { texts, reads, uris } };
 }
 
 function sameInputs(snapshot: Snapshot, file: string, d: Diagnostic, kept: Converted, prefixes: PrefixCache): boolean {
   const text = snapshot.files.get(file)?.text;
-  if (!sameReading(text, kept.texts[0], kept.reads[0], prefixes)) return false;
+  if (!sameReading(text, kept.text, kept.read, prefixes)) return false;
   const related = d.related ?? [];
-  if (related.length !== kept.uris.length) return false;
-  for (let i = 0; i < related.length; i++) {
-    if (snapshot.uri(related[i].file) !== kept.uris[i]) return false;
-    if (!sameReading(snapshot.files.get(related[i].file)?.text, kept.texts[i + 1], kept.reads[i + 1], prefixes)) return false;
+  const keptRelated = kept.related;
+  if (related.length !== (keptRelated?.uris.length ?? 0)) return false;
+  if (keptRelated !== undefined) {
+    for (let i = 0; i < related.length; i++) {
+      if (snapshot.uri(related[i].file) !== keptRelated.uris[i]) return false;
+      if (!sameReading(snapshot.files.get(related[i].file)?.text, keptRelated.texts[i], keptRelated.reads[i], prefixes)) return false;
+    }
+    for (let i = 0; i < related.length; i++) keptRelated.texts[i] = snapshot.files.get(related[i].file)?.text;
   }
-  kept.texts[0] = text;
-  for (let i = 0; i < related.length; i++) kept.texts[i + 1] = snapshot.files.get(related[i].file)?.text;
+  kept.text = text;
   return true;
 }
 
