@@ -48,6 +48,35 @@ describe('diagnostics: incremental sort', () => {
     });
   }
 
+  it('a run of loads, each changing a few stretches of the list, gives the full sort every time', () => {
+    // a pool with ties (same code at the same place), exact copies and errors among warnings
+    const pool: Diagnostic[] = [];
+    for (let i = 0; i < 24; i++) {
+      const code = i % 3 === 0 ? 'bundle/unreachable-node' : i % 3 === 1 ? 'analysis/unresolved-node' : 'bundle/missing-card';
+      pool.push(d(code, i % 7 === 0 ? undefined : (i * 5) % 11, `m${i % 9}`, i % 5 === 0 ? { severity: 'error' } : {}));
+    }
+    pool.push(copyOfA, a, tie1, tie2);
+    const stretch = fc.record({ at: fc.nat(), remove: fc.nat({ max: 4 }), insert: fc.array(fc.nat({ max: pool.length - 1 }), { maxLength: 4 }) });
+    fc.assert(
+      fc.property(fc.array(fc.nat({ max: pool.length - 1 }), { maxLength: 30 }), fc.array(fc.array(stretch, { minLength: 1, maxLength: 3 }), { minLength: 1, maxLength: 8 }), (start, loads) => {
+        const memo: SortMemo = {};
+        let list = start.map((i) => pool[i]);
+        sortedDeduped(list, memo);
+        for (const load of loads) {
+          for (const edit of load) {
+            const at = list.length === 0 ? 0 : edit.at % (list.length + 1);
+            list = [...list.slice(0, at), ...edit.insert.map((i) => pool[i]), ...list.slice(at + edit.remove)];
+          }
+          const result = sortedDeduped(list, memo);
+          const full = sortDiagnostics(dedupeDiagnostics(list));
+          assert.equal(result.length, full.length);
+          result.forEach((x, i) => assert.equal(x, full[i], `position ${i}`));
+        }
+      }),
+      { numRuns: 600 },
+    );
+  });
+
   it('any memo gives the stable sort (random lists)', () => {
     const pool = fc.array(fc.record({ key: fc.nat({ max: 5 }), id: fc.nat() }), { maxLength: 30 });
     fc.assert(

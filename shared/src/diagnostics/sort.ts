@@ -103,6 +103,8 @@ function sameRelated(a: readonly RelatedInformation[] | undefined, b: readonly R
 /** What `sortedDeduped` and `sortedStably` keep from one call to the next: the last result. */
 export interface SortMemo<T = Diagnostic> {
   last?: readonly T[];
+  /** The list `last` was made from (`sortedDeduped` only). */
+  lastInput?: readonly T[];
 }
 
 const severityRank: Readonly<Record<Severity, number>> = { error: 0, warning: 1, info: 2 };
@@ -117,9 +119,91 @@ function diagnosticOrder(x: Diagnostic, y: Diagnostic): number {
   );
 }
 
-/** `sortDiagnostics(dedupeDiagnostics(list))`, merging with the memo's last result (see `sortedStably`). */
+/**
+ * `sortDiagnostics(dedupeDiagnostics(list))`. With a memo: when `list` is the memo's last input
+ * with a few objects added or removed in one stretch (what an edit does to a load's list), the
+ * last result with those removed and the new ones put in place (`patched`); otherwise merging
+ * with the last result (see `sortedStably`).
+ */
 export function sortedDeduped(list: readonly Diagnostic[], memo?: SortMemo): Diagnostic[] {
-  return sortedStably(dedupeDiagnostics(list), diagnosticOrder, memo);
+  const out = (memo !== undefined ? patched(list, memo) : undefined) ?? sortedStably(dedupeDiagnostics(list), diagnosticOrder, memo);
+  if (memo) {
+    memo.last = out;
+    memo.lastInput = list;
+  }
+  return out;
+}
+
+/** At most this many objects added and removed for `patched` to apply, and how far it looks past a difference for the lists to agree again. */
+const patchLimit = 64;
+
+/**
+ * The memo's last result for `list`, which is the last input with a few objects added and
+ * removed here and there (what an edit does to a load's list). The two lists are walked
+ * together comparing references only, so the diagnostics themselves are not read. Undefined
+ * (the caller sorts) when they differ by much, when the last input had duplicates, or when a
+ * new finding ties with another under the order: an exact duplicate always ties, and a tie is
+ * broken by input position, which this path does not track. Otherwise no new finding
+ * duplicates another, the others keep their relative order in the input (so their sorted
+ * order too), and each new one goes where its order puts it.
+ */
+function patched(list: readonly Diagnostic[], memo: SortMemo): Diagnostic[] | undefined {
+  const last = memo.last;
+  const lastInput = memo.lastInput;
+  if (last === undefined || lastInput === undefined || last.length !== lastInput.length) return undefined;
+  const added: Diagnostic[] = [];
+  const removed: Diagnostic[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < list.length && j < lastInput.length) {
+    if (list[i] === lastInput[j]) {
+      i++;
+      j++;
+      continue;
+    }
+    // the nearest point where the two agree again: `a` objects added, `b` removed, fewest in all first
+    let resumed = false;
+    for (let t = 1; t <= patchLimit && !resumed; t++) {
+      for (let a = 0; a <= t; a++) {
+        const b = t - a;
+        if (i + a < list.length && j + b < lastInput.length && list[i + a] === lastInput[j + b]) {
+          for (let k = 0; k < a; k++) added.push(list[i + k]);
+          for (let k = 0; k < b; k++) removed.push(lastInput[j + k]);
+          i += a;
+          j += b;
+          resumed = true;
+          break;
+        }
+      }
+    }
+    if (!resumed || added.length + removed.length > patchLimit) return undefined;
+  }
+  if (added.length + removed.length + (list.length - i) + (lastInput.length - j) > patchLimit) return undefined;
+  for (; i < list.length; i++) added.push(list[i]);
+  for (; j < lastInput.length; j++) removed.push(lastInput[j]);
+  added.sort(diagnosticOrder);
+  for (let n = 1; n < added.length; n++) if (diagnosticOrder(added[n - 1], added[n]) === 0) return undefined;
+  const kept = removed.length === 0 ? last : last.filter((d) => !removed.includes(d));
+  if (kept.length !== last.length - removed.length) return undefined;
+  const out: Diagnostic[] = new Array(kept.length + added.length);
+  let from = 0;
+  let k = 0;
+  for (const d of added) {
+    // the first kept finding after `d` (none ties with it)
+    let low = from;
+    let high = kept.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      const c = diagnosticOrder(kept[middle], d);
+      if (c === 0) return undefined;
+      if (c < 0) low = middle + 1;
+      else high = middle;
+    }
+    while (from < low) out[k++] = kept[from++];
+    out[k++] = d;
+  }
+  while (from < kept.length) out[k++] = kept[from++];
+  return out;
 }
 
 /**
@@ -129,7 +213,7 @@ export function sortedDeduped(list: readonly Diagnostic[], memo?: SortMemo): Dia
  * breaking ties), and merged with the newcomers sorted alone; a check that fails falls back to
  * a full sort. Both give the one order the comparison defines, so the result is the same.
  */
-export function sortedStably<T extends object>(list: readonly T[], compare: (a: T, b: T) => number, memo?: SortMemo<T>): T[] {
+export function sortedStably<T extends object>(list: readonly T[], compare: (a: T, b: T) => number, memo?: Pick<SortMemo<T>, 'last'>): T[] {
   const last = memo?.last;
   let out: T[] | undefined;
   if (last !== undefined && last.length > 0) out = merged(list, last, compare);
