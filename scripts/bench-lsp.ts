@@ -14,6 +14,9 @@
  *   cluster of the middle unit), where everything after the edit moves: text typed into a label
  *   (the line count stays), and a node with a missing card added on a line of its own or removed
  *   (every line after it moves, and so does every node after it in the graph);
+ * - every edit is sent as one incremental change (the range replaced and its new text, the
+ *   smallest that turns one text into the other), as VS Code and Neovim send them to a server
+ *   that asks for incremental sync, as this one does;
  * - warm-up: the first 10 edits of each kind are timed but left out of the two figures above,
  *   and printed on their own (their median): V8 compiles the edit path's code only after it has
  *   run a few times, so the first edits after start-up measure the compiler, not the steady
