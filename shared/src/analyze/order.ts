@@ -5,6 +5,7 @@
  * instead of sorting everything again.
  */
 import { compareCodeUnits as compare, type Diagnostic } from '../diagnostics';
+import { insertSorted } from '../diagnostics/sort';
 
 /**
  * The runs, each sorted by `compare`, merged into one sorted list. `compare` must tell any two
@@ -21,23 +22,7 @@ export function mergeRuns<T>(runs: readonly (readonly T[])[], compare: (a: T, b:
   const base = runs[longest];
   if (rest.length === 0) return base.slice();
   rest.sort(compare);
-  const out: T[] = new Array(base.length + rest.length);
-  let k = 0;
-  let from = 0;
-  for (const item of rest) {
-    // the first place in base[from..] that sorts after `item`
-    let low = from;
-    let high = base.length;
-    while (low < high) {
-      const middle = (low + high) >> 1;
-      if (compare(base[middle], item) <= 0) low = middle + 1;
-      else high = middle;
-    }
-    while (from < low) out[k++] = base[from++];
-    out[k++] = item;
-  }
-  while (from < base.length) out[k++] = base[from++];
-  return out;
+  return insertSorted(base, rest, compare)!;
 }
 
 /** The order of the security warnings (E§8): code, node, message. */

@@ -185,25 +185,7 @@ function patched(list: readonly Diagnostic[], memo: SortMemo): Diagnostic[] | un
   for (let n = 1; n < added.length; n++) if (diagnosticOrder(added[n - 1], added[n]) === 0) return undefined;
   const kept = removed.length === 0 ? last : last.filter((d) => !removed.includes(d));
   if (kept.length !== last.length - removed.length) return undefined;
-  const out: Diagnostic[] = new Array(kept.length + added.length);
-  let from = 0;
-  let k = 0;
-  for (const d of added) {
-    // the first kept finding after `d` (none ties with it)
-    let low = from;
-    let high = kept.length;
-    while (low < high) {
-      const middle = (low + high) >>> 1;
-      const c = diagnosticOrder(kept[middle], d);
-      if (c === 0) return undefined;
-      if (c < 0) low = middle + 1;
-      else high = middle;
-    }
-    while (from < low) out[k++] = kept[from++];
-    out[k++] = d;
-  }
-  while (from < kept.length) out[k++] = kept[from++];
-  return out;
+  return insertSorted(kept, added, diagnosticOrder, true);
 }
 
 /**
@@ -249,5 +231,33 @@ function merged<T extends object>(list: readonly T[], last: readonly T[], order:
   while (i < kept.length && j < added.length) out[k++] = compare(kept[i], added[j]) <= 0 ? kept[i++] : added[j++];
   while (i < kept.length) out[k++] = kept[i++];
   while (j < added.length) out[k++] = added[j++];
+  return out;
+}
+
+/**
+ * `items` (sorted by `compare`) put into a copy of `base` (sorted too), each after the elements
+ * that sort before or equal to it, found by binary search from where the item before it went:
+ * a few items go into a long list for a few comparisons each, and the rest of `base` is copied
+ * without being read. With `distinct`, undefined as soon as an item compares equal to an element
+ * of `base` (if any does, the search meets one: the last element at or before the item).
+ */
+export function insertSorted<T>(base: readonly T[], items: readonly T[], compare: (a: T, b: T) => number, distinct = false): T[] | undefined {
+  const out: T[] = new Array(base.length + items.length);
+  let from = 0;
+  let k = 0;
+  for (const item of items) {
+    let low = from;
+    let high = base.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      const c = compare(base[middle], item);
+      if (distinct && c === 0) return undefined;
+      if (c <= 0) low = middle + 1;
+      else high = middle;
+    }
+    while (from < low) out[k++] = base[from++];
+    out[k++] = item;
+  }
+  while (from < base.length) out[k++] = base[from++];
   return out;
 }
