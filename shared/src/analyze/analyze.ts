@@ -244,6 +244,32 @@ export interface KeptComponent {
    */
   readonly shape: Int32Array;
   readonly part: SecurityPart;
+  /** Where the component sat in the graph it was last compared with (see `Links`). */
+  readonly links: Links;
+}
+
+/**
+ * A component's members' graph indexes, and the graph's successor and predecessor lists of each
+ * (the list objects: `n` successor lists, then `n` predecessor lists). While the members sit at
+ * the same indexes, a member whose lists are the same objects has the same edges, and their
+ * places among the members read the same: `compareComponent` then reads no list. The graph
+ * keeps the lists of the nodes an edit does not touch (../bundle/topology-shape.ts).
+ */
+interface Links {
+  readonly places: Int32Array;
+  readonly lists: readonly (readonly number[])[];
+}
+
+function linksOf(graph: Graph, components: WeakComponents, c: number): Links {
+  const from = components.start[c];
+  const length = components.start[c + 1] - from;
+  const places = components.members.slice(from, from + length);
+  const lists: (readonly number[])[] = new Array(2 * length);
+  for (let l = 0; l < length; l++) {
+    lists[l] = graph.successors[places[l]];
+    lists[length + l] = graph.predecessors[places[l]];
+  }
+  return { places, lists };
 }
 
 /**
@@ -287,8 +313,12 @@ function securityByComponent(
       continue;
     }
     used.add(prior!);
-    kept[c] =
-      verdict === 'same' ? prior : verdict === 'renewed' ? renewed(prior!, context, components, c) : moved(prior!, context, components, c, mover(context));
+    if (verdict === 'same') {
+      kept[c] = prior;
+      continue;
+    }
+    const again = verdict === 'relinked' ? prior! : verdict === 'renewed' ? renewed(prior!, context, components, c) : moved(prior!, context, components, c, mover(context));
+    kept[c] = { ...again, links: linksOf(graph, components, c) };
   }
 
   // A new warning that reads as an earlier one is handed back as that object (see
@@ -350,17 +380,23 @@ function securityByComponent(
 }
 
 /**
- * `same` when component `c` reads as `prior` did; `renewed` when it does but some card is
- * another object (with the same facts); `moved` when only its nodes' spans differ (text typed
- * before them), which changes nothing but where its warnings sit; else `different`.
+ * `same` when component `c` reads as `prior` did; `relinked` when it does but its links (see
+ * `Links`) are not the graph's; `renewed` when some card is another object (with the same
+ * facts); `moved` when only its nodes' spans differ (text typed before them), which changes
+ * nothing but where its warnings sit; else `different`.
  */
-function compareComponent(prior: KeptComponent, context: AnalysisContext, components: WeakComponents, c: number): 'same' | 'renewed' | 'moved' | 'different' {
+function compareComponent(prior: KeptComponent, context: AnalysisContext, components: WeakComponents, c: number): 'same' | 'relinked' | 'renewed' | 'moved' | 'different' {
   const { graph, cards, spans } = context;
   const from = components.start[c];
   const length = components.start[c + 1] - from;
   if (prior.ids.length !== length) return 'different';
   const local = components.local;
   const shape = prior.shape;
+  const { places, lists } = prior.links;
+  // the members at the same graph indexes: a member's lists, if the same objects, need no reading
+  let placed = places.length === length;
+  for (let l = 0; placed && l < length; l++) placed = places[l] === components.members[from + l];
+  let linked = placed;
   let moved = false;
   let renewed = false;
   for (let l = 0; l < length; l++) {
@@ -372,14 +408,17 @@ function compareComponent(prior: KeptComponent, context: AnalysisContext, compon
       if (left === undefined || right === undefined || !sameCardFacts(left, right, shape[l] === 1)) return 'different';
       renewed = true;
     }
-    if (!sameEdges(graph.successors[i], local, shape, shape[length + l], shape[length + l + 1])) return 'different';
-    if (!sameEdges(graph.predecessors[i], local, shape, shape[2 * length + 1 + l], shape[2 * length + 2 + l])) return 'different';
+    if (!placed || graph.successors[i] !== lists[l] || graph.predecessors[i] !== lists[length + l]) {
+      linked = false;
+      if (!sameEdges(graph.successors[i], local, shape, shape[length + l], shape[length + l + 1])) return 'different';
+      if (!sameEdges(graph.predecessors[i], local, shape, shape[2 * length + 1 + l], shape[2 * length + 2 + l])) return 'different';
+    }
     if (!sameSpan(prior.spans[l], spans[i])) {
       if (prior.spans[l] === undefined || spans[i] === undefined) return 'different';
       moved = true;
     }
   }
-  return moved ? 'moved' : renewed ? 'renewed' : 'same';
+  return moved ? 'moved' : renewed ? 'renewed' : linked ? 'same' : 'relinked';
 }
 
 /** `prior` with component `c`'s cards as they are now. */
@@ -468,7 +507,14 @@ function keptComponent(context: AnalysisContext, components: WeakComponents, c: 
     for (const p of graph.predecessors[members[from + l]]) shape[at++] = local[p];
   }
   shape[3 * length + 1] = at;
-  return { ids: memberValues(graph.ids, components, c), cards: memberValues(context.cards, components, c), spans: memberValues(context.spans, components, c), shape, part };
+  return {
+    ids: memberValues(graph.ids, components, c),
+    cards: memberValues(context.cards, components, c),
+    spans: memberValues(context.spans, components, c),
+    shape,
+    part,
+    links: linksOf(graph, components, c),
+  };
 }
 
 /**
