@@ -22,7 +22,10 @@
  *   run a few times, so the first edits after start-up measure the compiler, not the steady
  *   state a long-running server is in;
  * - completion inside `card="…"`, hover on a node id (p50/p95);
- * - the server's RSS after those runs (and its peak), and again after the mid-file edits.
+ * - the server's RSS after those runs (and its peak), and again after the mid-file edits;
+ * - completion right after an edit, in the second table: the topology edit above again and
+ *   again, each followed (once its diagnostics have arrived) by one completion inside
+ *   `card="…"`, timed: the first request against a new text, as someone typing meets it.
  *
  *   npm run bench:lsp
  *   npm run bench:lsp -- --sizes 300,900 --runs 10
@@ -66,6 +69,8 @@ interface Figures {
   readonly initial: number;
   readonly cardEdit: readonly number[];
   readonly topologyEdit: readonly number[];
+  /** Completion right after each of a run of topology edits (see the header). */
+  readonly completionAfterEdit: readonly number[];
   /** Mid-file edits (see the header): text typed into a label, a node added on its own line. */
   readonly middleTyped: readonly number[];
   readonly middleNode: readonly number[];
@@ -112,7 +117,7 @@ async function main(args: readonly string[]): Promise<number> {
       results.push(figures);
       printRow(figures, results.length === 1);
     }
-    process.stdout.write('\nMid-file topology edits (in the cluster of the middle unit), p50/p95 ms:\n');
+    process.stdout.write('\nThen: completion right after each topology edit, and mid-file topology edits (in the cluster of the middle unit), p50/p95 ms:\n');
     for (const f of results) printMiddle(f, f === results[0]);
     process.stdout.write(`\nload average during the run: ${loadavg().map((l) => l.toFixed(2)).join(', ')} (${runs} runs per figure)\n`);
     return 0;
@@ -243,6 +248,21 @@ async function measure(entry: string, dir: string, nodes: number, runs: number):
   const completion = await timed('textDocument/completion', { textDocument: { uri: topologyUri }, position: { line: pinLine, character: pinCharacter } });
   const hover = await timed('textDocument/hover', { textDocument: { uri: topologyUri }, position: { line: pinLine, character: idCharacter } });
   const { rss, peak } = memoryOf(child.pid!);
+  // Completion as someone typing meets it: the first request after each edit (once the edit's
+  // diagnostics have arrived), when nothing has yet been asked of the new text.
+  const completionAfterEdit: number[] = [];
+  const addNode = rangeChange(topologyText, brokenTopology);
+  const removeNode = rangeChange(brokenTopology, topologyText);
+  for (let i = 0; i < warmupEdits + runs * 2; i++) {
+    const from = arrivals.length;
+    topologyVersion++;
+    await connection.sendNotification('textDocument/didChange', { textDocument: { uri: topologyUri, version: topologyVersion }, contentChanges: [i % 2 === 0 ? addNode : removeNode] });
+    const version = topologyVersion;
+    await arrival(from, (p) => p.uri === topologyUri && p.version === version);
+    const t0 = performance.now();
+    await connection.sendRequest('textDocument/completion', { textDocument: { uri: topologyUri }, position: { line: pinLine, character: pinCharacter } });
+    if (i >= warmupEdits) completionAfterEdit.push(performance.now() - t0);
+  }
   // The mid-file edits come last, so that the figures above are taken as in earlier sessions (their
   // garbage would otherwise be collected during the completions and hovers). The middle unit's
   // cluster label: `label="unit K";`.
@@ -256,7 +276,7 @@ async function measure(entry: string, dir: string, nodes: number, runs: number):
   await connection.sendNotification('exit');
   await new Promise((resolve) => child.on('exit', resolve));
   connection.dispose();
-  return { nodes, initial, cardEdit, topologyEdit, middleTyped, middleNode, cardWarmup, topologyWarmup, completion, hover, rssMb: rss, peakMb: peak, middleRssMb: after.rss, middlePeakMb: after.peak };
+  return { nodes, initial, cardEdit, topologyEdit, completionAfterEdit, middleTyped, middleNode, cardWarmup, topologyWarmup, completion, hover, rssMb: rss, peakMb: peak, middleRssMb: after.rss, middlePeakMb: after.peak };
 }
 
 /**
@@ -306,10 +326,10 @@ function printRow(f: Figures, header: boolean): void {
 
 function printMiddle(f: Figures, header: boolean): void {
   const pair = (values: readonly number[]): string => `${percentile(values, 50).toFixed(1)} / ${percentile(values, 95).toFixed(1)}`;
-  const widths = [6, 26, 34, 26];
+  const widths = [6, 30, 26, 30, 26];
   const row = (cells: string[]): string => cells.map((c, i) => c.padStart(widths[i])).join('  ');
-  if (header) process.stdout.write(`${row(['nodes', 'text typed into a label', 'a node added on its own line', 'RSS MB (peak) after them'])}\n`);
-  process.stdout.write(`${row([String(f.nodes), pair(f.middleTyped), pair(f.middleNode), `${f.middleRssMb.toFixed(0)} (${f.middlePeakMb.toFixed(0)})`])}\n`);
+  if (header) process.stdout.write(`${row(['nodes', 'completion right after an edit', 'text typed into a label', 'a node added on its own line', 'RSS MB (peak) after them'])}\n`);
+  process.stdout.write(`${row([String(f.nodes), pair(f.completionAfterEdit), pair(f.middleTyped), pair(f.middleNode), `${f.middleRssMb.toFixed(0)} (${f.middlePeakMb.toFixed(0)})`])}\n`);
 }
 
 main(process.argv.slice(2)).then(

@@ -8,7 +8,8 @@
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { parseDot } from '../src/syntax/dot-parser';
-import type { DotAttributes, DotGraph, DotParseResult } from '../src/syntax/dot-model';
+import type { DotAttributes, DotGraph, DotParseResult, DotToken } from '../src/syntax/dot-model';
+import { significantOf } from '../src/ide/context';
 
 /** Everything a parse hands out, as plain data (attribute maps as entry lists, in order). */
 function plain(result: DotParseResult): unknown {
@@ -75,15 +76,18 @@ describe('DOT parser: resuming from an earlier parse', () => {
 
   it('stays exact over a run of edits, each parse resuming from the one before', () => {
     fc.assert(
-      fc.property(topology, fc.array(edit, { minLength: 1, maxLength: 8 }), (text, edits) => {
+      // (a parse whose tokens are not read passes the earlier token objects on: `looks` says
+      // which parses of the run are read, the last one always)
+      fc.property(topology, fc.array(edit, { minLength: 1, maxLength: 8 }), fc.array(fc.boolean(), { minLength: 8, maxLength: 8 }), (text, edits, looks) => {
         let previous = parseDot(text);
+        if (looks[0]) void previous.tokens;
         let current = text;
-        for (const e of edits) {
+        edits.forEach((e, k) => {
           current = applyEdit(current, e);
           const resumed = parseDot(current, 'topology.dot', previous);
-          assert.deepStrictEqual(plain(resumed), plain(parseDot(current)), `resumed parse differs for:\n${current}`);
+          if (looks[k] || k === edits.length - 1) assert.deepStrictEqual(plain(resumed), plain(parseDot(current)), `resumed parse differs for:\n${current}`);
           previous = resumed;
-        }
+        });
       }),
       { numRuns: 400 },
     );
@@ -133,6 +137,37 @@ describe('DOT parser: resuming from an earlier parse', () => {
     const three = parseDot(third, 'topology.dot', two);
     assert.deepStrictEqual(plain(three), plain(parseDot(third)));
     assert.notEqual(three.graph!.nodes[0], two.graph!.nodes[0], '`a` is named again after the edit');
+  });
+
+  it('takes earlier token objects only where the text still reads the same, across a parse whose tokens were never read', () => {
+    const first = parseDot(base);
+    void first.tokens;
+    // the second parse changes `c`'s pin and is never read; the third adds a node at the end
+    const secondText = base.replace('c@1.0.0', 'c@2.0.0');
+    const second = parseDot(secondText, 'topology.dot', first);
+    const thirdText = secondText.replace('\n}', '\n  e;\n}');
+    const third = parseDot(thirdText, 'topology.dot', second);
+    assert.deepStrictEqual(third.tokens, parseDot(thirdText).tokens);
+    assert.equal(third.tokens[0], first.tokens[0], 'the first token is the earlier object');
+  });
+
+  it('the IDE\'s significant tokens, made from the last list after each edit, are those of a fresh filter', () => {
+    const isComment = (t: DotToken): boolean => t.kind === 'line-comment' || t.kind === 'hash-comment' || t.kind === 'block-comment';
+    fc.assert(
+      fc.property(topology, fc.array(edit, { minLength: 1, maxLength: 6 }), (text, edits) => {
+        let previous = parseDot(text);
+        assert.deepStrictEqual(significantOf(previous.tokens), previous.tokens.filter((t) => !isComment(t)));
+        let current = text;
+        for (const e of edits) {
+          current = applyEdit(current, e);
+          previous = parseDot(current, 'topology.dot', previous);
+          const significant = significantOf(previous.tokens);
+          assert.equal(significant.length, previous.tokens.filter((t) => !isComment(t)).length);
+          previous.tokens.filter((t) => !isComment(t)).forEach((t, i) => assert.equal(significant[i], t, `token ${i}`));
+        }
+      }),
+      { numRuns: 300 },
+    );
   });
 
   it('starts over after a parse that reported a parse error, and from another file', () => {

@@ -4,6 +4,8 @@
  * that must not be, the text the completion replaces, and insert texts where they matter.
  */
 import assert from 'node:assert/strict';
+import { createLoadMemo, loadBundle, type LoadResult } from '../src/bundle/resolve';
+import type { SourceFile } from '../src/bundle/model';
 import { complete, type CompletionItem } from '../src/ide';
 import { card, loadWithCursor } from './support/ide';
 
@@ -451,4 +453,35 @@ terms:
 
 describe('ide: completion', () => {
   for (const [name, c] of Object.entries(cases)) it(name, () => checkCompletion(c));
+});
+
+describe('ide: completion across loads of one bundle', () => {
+  // A topology edit hands back the same card entries (the load memo reads no card anew), and
+  // the IDE keeps its card index for them; the index must still follow the card texts it is
+  // asked about.
+  const topology = (extra: string): SourceFile => ({ path: 'topology.dot', text: `digraph g {\n  a [card="a@1.0.0"];${extra}\n  b [card="$0"];\n}\n` });
+  const cardA = (version: string): SourceFile => ({ path: `cards/a@${version}.yaml`, text: card({ id: 'a', version }) });
+  const pinOffset = (file: SourceFile): number => file.text.indexOf('$0');
+  const withoutCursor = (file: SourceFile): SourceFile => ({ path: file.path, text: file.text.replace('$0', '') });
+  const labels = (files: readonly SourceFile[], result: LoadResult, topologyFile: SourceFile): string[] =>
+    complete({ files: new Map(files.map((f) => [f.path, f] as const)), result }, 'topology.dot', pinOffset(topologyFile))?.items.map((i) => i.label) ?? [];
+
+  it('offers the cards of the texts it is given, after a topology edit that kept the card entries', () => {
+    const memo = createLoadMemo();
+    const before = topology('');
+    const a = cardA('1.0.0');
+    const first = [withoutCursor(before), a];
+    const firstResult = loadBundle(first, { folderName: 'fixture', memo });
+    assert.ok(labels(first, firstResult, before).includes('a@1.0.0'));
+    const after = topology('\n  c;');
+    const second = [withoutCursor(after), a];
+    const secondResult = loadBundle(second, { folderName: 'fixture', memo });
+    assert.equal(secondResult.blueprint?.cardFiles, firstResult.blueprint?.cardFiles, 'the load kept the card entries');
+    assert.ok(labels(second, secondResult, after).includes('a@1.0.0'));
+    // the same result asked about with the card file renamed to another version: the texts rule
+    const renamed = [withoutCursor(after), cardA('2.0.0')];
+    const offered = labels(renamed, secondResult, after);
+    assert.ok(offered.includes('a@2.0.0'), offered.join(', '));
+    assert.ok(!offered.includes('a@1.0.0'), offered.join(', '));
+  });
 });

@@ -76,10 +76,45 @@ function readTopology(bundle: IdeBundle, file: string, text: string): TopologyVi
   const parse = current ? blueprint.topology.parse : parseDot(text, file);
   let significant = significantCache.get(parse);
   if (significant === undefined) {
-    significant = parse.tokens.filter((t) => t.kind !== 'line-comment' && t.kind !== 'hash-comment' && t.kind !== 'block-comment');
+    significant = significantOf(parse.tokens);
     significantCache.set(parse, significant);
   }
   return { file, text, parse, ...(parse.graph ? { graph: parse.graph } : {}), significant, current };
+}
+
+/**
+ * The last list `significantOf` made, and the tokens it was made from. A parse that resumed
+ * after an edit hands back the earlier token objects before it (../syntax/dot-lexer.ts), so the
+ * next list takes the earlier one's entries up to the first token that differs and filters
+ * only the rest: a request after an edit near the end of a long topology reads few tokens.
+ */
+let lastSignificant: { readonly tokens: readonly DotToken[]; readonly significant: readonly DotToken[] } | undefined;
+
+/** `tokens` without comments (exported for its test). */
+export function significantOf(tokens: readonly DotToken[]): readonly DotToken[] {
+  const last = lastSignificant;
+  let same = 0;
+  let out: DotToken[] = [];
+  if (last !== undefined) {
+    const shorter = Math.min(tokens.length, last.tokens.length);
+    while (same < shorter && tokens[same] === last.tokens[same]) same++;
+    // the earlier list's entries among those tokens: the ones before the first token that differs
+    const end = same < last.tokens.length ? last.tokens[same].span.start : Infinity;
+    let low = 0;
+    let high = last.significant.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (last.significant[middle].span.start < end) low = middle + 1;
+      else high = middle;
+    }
+    out = last.significant.slice(0, low);
+  }
+  for (let i = same; i < tokens.length; i++) {
+    const kind = tokens[i].kind;
+    if (kind !== 'line-comment' && kind !== 'hash-comment' && kind !== 'block-comment') out.push(tokens[i]);
+  }
+  lastSignificant = { tokens, significant: out };
+  return out;
 }
 
 /** The bundle's topology file: the blueprint's, else the one classification picks. */
@@ -223,6 +258,11 @@ export interface CardIndex {
 }
 
 const cardIndexCache = new WeakMap<IdeBundle['result'], CardIndex>();
+/**
+ * The index made from a load's card entries, by their list: the next load of the bundle keeps
+ * the list when it read no card anew, and the index holds while the card texts read the same.
+ */
+const indexByCardFiles = new WeakMap<readonly CardEntry[], CardIndex>();
 /** The file maps an index was checked against (a map is checked once). */
 const checkedFiles = new WeakMap<CardIndex, WeakSet<IdeBundle['files']>>();
 
@@ -238,6 +278,13 @@ export function cardIndex(bundle: IdeBundle): CardIndex {
     }
   }
   const blueprint = bundle.result.blueprint;
+  // a load that read no card anew (an edit of the topology) hands back the same card entries
+  const earlier = blueprint === undefined ? undefined : indexByCardFiles.get(blueprint.cardFiles);
+  if (earlier !== undefined && sameCardTexts(bundle, earlier)) {
+    cardIndexCache.set(bundle.result, earlier);
+    checkedFiles.get(earlier)?.add(bundle.files);
+    return earlier;
+  }
   const fromBlueprint = new Map<string, CardEntry>();
   if (blueprint !== undefined) for (const entry of blueprint.cardFiles) fromBlueprint.set(entry.read.file, entry);
   const vocabulary = vocabularyOf(bundle);
@@ -266,6 +313,7 @@ export function cardIndex(bundle: IdeBundle): CardIndex {
   for (const list of byId.values()) list.sort((a, b) => compareVersionStrings(a.version ?? '', b.version ?? ''));
   const index: CardIndex = { files, byFile, byRef, byId };
   cardIndexCache.set(bundle.result, index);
+  if (blueprint !== undefined) indexByCardFiles.set(blueprint.cardFiles, index);
   checkedFiles.set(index, new WeakSet([bundle.files]));
   return index;
 }

@@ -128,6 +128,8 @@ export function lexDot(text: string, file = 'topology.dot', resume?: LexResume):
   const flags = new Map<number, 'hyphenated' | 'unterminated'>();
   const comments: DotToken[] = [];
   let i = text.charCodeAt(0) === 0xfeff ? 1 : 0;
+  /** The token objects an earlier table made that this one may take (see `TokenSource`). */
+  let source: TokenSource | undefined;
   if (resume !== undefined && resume.token > 0 && resume.token < resume.table.count) {
     // The earlier tokens are copied as they are (their offsets hold: the text before them is the same).
     const earlier = resume.table;
@@ -139,6 +141,7 @@ export function lexDot(text: string, file = 'topology.dot', resume?: LexResume):
     for (const [index, flag] of earlier.flags) if (index < count) flags.set(index, flag);
     i = earlier.starts[count];
     for (const comment of earlier.comments) if (comment.span.start < i) comments.push(comment);
+    source = tokenSourceAfter(earlier, i);
   }
   const diagnostics: Diagnostic[] = [];
   const length = text.length;
@@ -344,11 +347,11 @@ export function lexDot(text: string, file = 'topology.dot', resume?: LexResume):
   }
 
   const table: DotTokenTable = { source: text, count, kinds: kinds.slice(0, count), starts: starts.slice(0, count), ends: ends.slice(0, count), values, flags, comments };
-  let tokens: readonly DotToken[] | undefined;
+  if (source !== undefined) tokenSources.set(table, source);
   return {
     table,
     get tokens(): readonly DotToken[] {
-      return (tokens ??= allTokens(table));
+      return tokensOf(table);
     },
     diagnostics,
     parseErrorCount,
@@ -487,17 +490,71 @@ export function tokenAt(table: DotTokenTable, index: number): DotToken {
   return { kind, span, text, value };
 }
 
-/** Every token of a table, comments included, in source order. */
-function allTokens(table: DotTokenTable): DotToken[] {
-  const out: DotToken[] = [];
+/** The token objects made of each table, once asked for (a long file has tens of thousands). */
+const madeTokens = new WeakMap<DotTokenTable, readonly DotToken[]>();
+
+/**
+ * Token objects an earlier table made, of which those that start before `before` are this
+ * table's tokens too (its text reads the same up to there, and a lexing that resumed copied
+ * them): an edit near the end of a long file then makes the objects of the tokens after it
+ * only. Kept while this table's own are not made; a table whose lexing resumed from one that
+ * made none passes its source on (with the smaller `before`), so edits in a row keep it.
+ */
+interface TokenSource {
+  readonly tokens: readonly DotToken[];
+  readonly before: number;
+}
+
+const tokenSources = new WeakMap<DotTokenTable, TokenSource>();
+
+function tokenSourceAfter(earlier: DotTokenTable, before: number): TokenSource | undefined {
+  const made = madeTokens.get(earlier);
+  if (made !== undefined) return { tokens: made, before };
+  const passed = tokenSources.get(earlier);
+  return passed === undefined ? undefined : { tokens: passed.tokens, before: Math.min(before, passed.before) };
+}
+
+/** Every token of a table, comments included, in source order (made once per table). */
+function tokensOf(table: DotTokenTable): readonly DotToken[] {
+  let out = madeTokens.get(table);
+  if (out === undefined) {
+    out = allTokens(table, tokenSources.get(table));
+    madeTokens.set(table, out);
+    tokenSources.delete(table);
+  }
+  return out;
+}
+
+function allTokens(table: DotTokenTable, source: TokenSource | undefined): DotToken[] {
+  let out: DotToken[] = [];
+  let index = 0;
   let c = 0;
-  for (let index = 0; index < table.count; index++) {
+  if (source !== undefined) {
+    // the earlier objects of the tokens before `before` (comments included), then the rest anew
+    const before = source.before;
+    out = source.tokens.slice(0, firstAtOrAfter(source.tokens.length, (k) => source.tokens[k].span.start, before));
+    index = firstAtOrAfter(table.count, (k) => table.starts[k], before);
+    c = firstAtOrAfter(table.comments.length, (k) => table.comments[k].span.start, before);
+  }
+  for (; index < table.count; index++) {
     const start = table.starts[index];
     while (c < table.comments.length && table.comments[c].span.start < start) out.push(table.comments[c++]);
     out.push(tokenAt(table, index));
   }
   while (c < table.comments.length) out.push(table.comments[c++]);
   return out;
+}
+
+/** The first of `count` ascending positions (`at(k)`) that is at or after `offset` (`count` if none). */
+function firstAtOrAfter(count: number, at: (k: number) => number, offset: number): number {
+  let low = 0;
+  let high = count;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (at(middle) < offset) low = middle + 1;
+    else high = middle;
+  }
+  return low;
 }
 
 /** Characters that start no token: control characters and ASCII punctuation DOT does not use. */

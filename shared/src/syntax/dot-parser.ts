@@ -312,12 +312,13 @@ export function parseDot(text: string, file = 'topology.dot', previous?: DotPars
     checkBareWord(key, 'attribute name');
     const known = keyNames.get(key.value);
     if (known !== undefined) return { ...key, value: known };
-    keyNames.set(key.value, key.value);
-    if (frequentKeys.length < 16 && key.value.length > 0) {
-      frequentKeys.push(key.value);
-      frequentFirsts.push(key.value.charCodeAt(0));
+    const name = wellKnownKeys.get(key.value) ?? key.value;
+    keyNames.set(key.value, name);
+    if (frequentKeys.length < 16 && name.length > 0) {
+      frequentKeys.push(name);
+      frequentFirsts.push(name.charCodeAt(0));
     }
-    return key;
+    return name === key.value ? key : { ...key, value: name };
   }
 
   /** Where the last `parseAttributeLists` stopped: the end of its last `]` (or of what it read). */
@@ -1054,6 +1055,21 @@ function parseResult(lexed: DotLexResult, graph: DotGraph | undefined, diagnosti
     },
   };
 }
+
+/**
+ * The attribute names the engine reads, each as the one string a literal in the source is: a
+ * key read from the text is replaced by it, so that the engine's lookups (`attrs.get('card')`)
+ * compare two identical strings at once instead of reading both (the same text, so nothing
+ * else changes). DarkPrint's own names and the Attractor ones (../compile/attractor-table.ts).
+ */
+const wellKnownKeys: ReadonlyMap<string, string> = new Map(
+  [
+    'card', 'version', 'digest', 'out', 'in', 'label', 'condition', 'weight', 'shape', 'type', 'prompt', 'goal', 'goal_gate',
+    'retry_target', 'fallback_retry_target', 'max_retries', 'default_max_retry', 'default_max_retries', 'default_fidelity',
+    'fidelity', 'thread_id', 'class', 'timeout', 'llm_model', 'llm_provider', 'reasoning_effort', 'auto_status',
+    'allow_partial', 'tool_command', 'join_policy', 'max_parallel', 'loop_restart', 'model_stylesheet', 'rankdir', 'style', 'color',
+  ].map((name) => [name, name] as const),
+);
 
 // ---------------------------------------------------------------------- resuming
 
