@@ -96,12 +96,18 @@ export function significantOf(tokens: readonly DotToken[]): readonly DotToken[] 
   let same = 0;
   let out: DotToken[] = [];
   if (last !== undefined) {
-    const shorter = Math.min(tokens.length, last.tokens.length);
-    while (same < shorter && tokens[same] === last.tokens[same]) same++;
+    // the tokens the two lists share are a prefix (a parse that resumed took those objects;
+    // every later token is a new object): its length, found by halving
+    let high = Math.min(tokens.length, last.tokens.length);
+    while (same < high) {
+      const middle = (same + high) >>> 1;
+      if (tokens[middle] === last.tokens[middle]) same = middle + 1;
+      else high = middle;
+    }
     // the earlier list's entries among those tokens: the ones before the first token that differs
     const end = same < last.tokens.length ? last.tokens[same].span.start : Infinity;
     let low = 0;
-    let high = last.significant.length;
+    high = last.significant.length;
     while (low < high) {
       const middle = (low + high) >>> 1;
       if (last.significant[middle].span.start < end) low = middle + 1;
