@@ -240,6 +240,26 @@ describe('incremental load', () => {
     );
   });
 
+  it('a card left without a pin and then pinned by a new node is an orphan only in between', () => {
+    const state: State = { files: new Map(generateBundle({ nodes: 60 }).map((f) => [f.path, f.text] as const)), deleted: [] };
+    const memo = createLoadMemo();
+    const read = memoisedReader();
+    loadBundle(ordered(state.files), { memo, readCard: read });
+    const cards = [...state.files.keys()].filter((p) => p.startsWith('cards/') && p.endsWith('.yaml')).sort();
+    // a node's pin is broken, then a new node pins its card (`add-node` with an odd value pins
+    // the card at that place): a node whose card sits at an odd place
+    const pins = [...state.files.get('topology.dot')!.matchAll(/^\s+[a-z_0-9]+ \[card="([^"]+)"/gm)].map((m) => m[1]);
+    const node = pins.findIndex((ref) => cards.indexOf(`cards/${ref}.yaml`) % 2 === 1);
+    const first = pins[node];
+    const value = cards.indexOf(`cards/${first}.yaml`);
+    const orphans = (): (string | undefined)[] =>
+      loadBundle(ordered(state.files), { memo, readCard: read }).diagnostics.filter((d) => d.code === 'bundle/orphan-card').map((d) => d.location.cardRef);
+    apply(state, { kind: 'break-pin', node, value: 0 });
+    assert.deepEqual(orphans(), [first]);
+    apply(state, { kind: 'add-node', value, line: 0 });
+    assert.deepEqual(orphans(), []);
+  });
+
   it('edits do change the results (the comparison above is not vacuous)', () => {
     const state: State = { files: new Map(generateBundle({ nodes: 60 }).map((f) => [f.path, f.text] as const)), deleted: [] };
     const memo = createLoadMemo();

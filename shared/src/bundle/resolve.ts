@@ -86,8 +86,10 @@ export interface LoadMemo {
   analysis?: AnalysisMemo;
   /** The resolved nodes of the last load in graph order, and the analyzer's node made of each (see `analysisNodes`). */
   analysisNodes?: { readonly resolved: readonly (ResolvedNode | undefined)[]; readonly nodes: readonly AnalysisNode[] };
-  /** The orphan-card findings of the last load, by card entry, and the topology file they name. */
-  orphans?: { readonly file: string; readonly byEntry: Map<CardEntry, Diagnostic> };
+  /** The orphan-card findings of the last load, by card entry and in order, and the topology file they name. */
+  orphans?: { readonly file: string; readonly byEntry: Map<CardEntry, Diagnostic>; readonly list: readonly Diagnostic[] };
+  /** The last load's cards, and how many of its nodes pinned one of them (see the orphans in `loadBundle`). */
+  pins?: { readonly cards: ReadonlyMap<string, CardEntry>; readonly count: number };
   /** The last load's sorted diagnostics, for merging the next ones (../diagnostics/sort.ts). */
   order?: SortMemo;
   /** The last load's files and their classification (see `classify`). */
@@ -374,41 +376,57 @@ export function loadBundle(files: readonly SourceFile[], options: LoadOptions = 
 
   // Nodes -> cards.
   const nodes: ResolvedNode[] = [];
-  // the pinned cards, by entry (a card's entry is the one object `cards` holds for its ref)
-  const used = new Set<CardEntry>();
   const trusted = resolution !== undefined && resolution.cards === cards;
+  /** Nodes that pin a card, taken from the resolution as they were, and found anew. */
+  let keptPins = 0;
+  let foundPins = 0;
   for (let n = 0; n < graphModel.nodes.length; n++) {
     const dot = graphModel.nodes[n];
     const kept = resolution?.nodes[n];
     if (kept && (trusted || cards.get(kept.resolved.ref!) === kept.resolved.entry)) {
       pushAll(diagnostics, kept.diagnostics);
-      used.add(kept.resolved.entry);
+      keptPins++;
       nodes.push(kept.resolved);
       continue;
     }
     const pointed = pointNode(dot, cards, file);
     pushAll(diagnostics, pointed.diagnostics);
-    if (pointed.entry) used.add(pointed.entry);
+    if (pointed.entry) foundPins++;
     const resolved: ResolvedNode = { id: dot.id, dot, ...(pointed.ref ? { ref: pointed.ref } : {}), ...(pointed.entry ? { entry: pointed.entry } : {}) };
     nodes.push(resolved);
     // a pin that found no card reads the other cards' versions: only a found card is kept
     if (resolution) resolution.nodes[n] = pointed.entry ? { resolved: resolved as ResolvedNode & { entry: CardEntry }, diagnostics: pointed.diagnostics } : undefined;
   }
   if (resolution) resolution.cards = cards;
-  const orphans = new Map<CardEntry, Diagnostic>();
-  const keptOrphans = memo?.orphans?.file === file ? memo.orphans.byEntry : undefined;
-  cards.forEach((entry) => {
-    if (used.has(entry)) return;
-    const orphan: Diagnostic = keptOrphans?.get(entry) ?? {
-      code: 'bundle/orphan-card',
-      severity: 'warning',
-      message: `No node pins ${entry.ref}, so it takes no part in the pipeline; pin it from a node in ${file} with card="${entry.ref}", or delete the file.`,
-      location: { file: entry.read.file, span: entry.read.locate('id', 'value'), cardRef: entry.ref },
-    };
-    orphans.set(entry, orphan);
-    diagnostics.push(orphan);
-  });
-  if (memo) memo.orphans = { file, byEntry: orphans };
+  // The pinned cards are the last load's when every pin was taken as it was and as many nodes
+  // pin a card: each kept pin is one of the last load's (a node's resolution is carried over
+  // from one node only), so then they are all of them. The orphans are then the last ones too.
+  const lastPins = memo?.pins;
+  const samePins = foundPins === 0 && lastPins !== undefined && lastPins.cards === cards && lastPins.count === keptPins && memo?.orphans?.file === file;
+  if (samePins) {
+    pushAll(diagnostics, memo!.orphans!.list);
+  } else {
+    // the pinned cards, by entry (a card's entry is the one object `cards` holds for its ref)
+    const used = new Set<CardEntry>();
+    for (let n = 0; n < nodes.length; n++) if (nodes[n].entry !== undefined) used.add(nodes[n].entry!);
+    const orphans = new Map<CardEntry, Diagnostic>();
+    const list: Diagnostic[] = [];
+    const keptOrphans = memo?.orphans?.file === file ? memo.orphans.byEntry : undefined;
+    cards.forEach((entry) => {
+      if (used.has(entry)) return;
+      const orphan: Diagnostic = keptOrphans?.get(entry) ?? {
+        code: 'bundle/orphan-card',
+        severity: 'warning',
+        message: `No node pins ${entry.ref}, so it takes no part in the pipeline; pin it from a node in ${file} with card="${entry.ref}", or delete the file.`,
+        location: { file: entry.read.file, span: entry.read.locate('id', 'value'), cardRef: entry.ref },
+      };
+      orphans.set(entry, orphan);
+      list.push(orphan);
+    });
+    pushAll(diagnostics, list);
+    if (memo) memo.orphans = { file, byEntry: orphans, list };
+  }
+  if (memo) memo.pins = { cards, count: keptPins + foundPins };
   // built when first asked for: an aligned graph needs no lookup by id on the edit path
   let byId: Map<string, ResolvedNode> | undefined;
   const nodeById = (): ReadonlyMap<string, ResolvedNode> => {

@@ -91,7 +91,7 @@ function grownFrom(previous: TopologyShape, graphModel: DotGraph): Built | undef
 function appended(previous: TopologyShape, nodes: readonly DotNode[], edges: readonly DotEdge[]): Built | undefined {
   const before = previous.graph;
   const ids = before.ids.slice();
-  const index = new Map(before.index);
+  const index = indexOf(ids);
   const successors = before.successors.slice();
   const predecessors = before.predecessors.slice();
   const selfLoop = before.selfLoop.slice();
@@ -139,8 +139,7 @@ function truncated(previous: TopologyShape, count: number): Built | undefined {
   // (a parse names every edge's endpoints among its nodes, so with the same edges this holds; checked all the same)
   for (let i = count; i < before.ids.length; i++) if (before.successors[i].length > 0 || before.predecessors[i].length > 0) return undefined;
   const ids = before.ids.slice(0, count);
-  const index = new Map(before.index);
-  for (let i = count; i < before.ids.length; i++) index.delete(before.ids[i]);
+  const index = indexOf(ids);
   const graph: Graph = {
     ids,
     index,
@@ -149,6 +148,16 @@ function truncated(previous: TopologyShape, count: number): Built | undefined {
     selfLoop: before.selfLoop.slice(0, count),
   };
   return { graph, endpoints: previous.endpoints, firstEdgeIndexes: previous.firstEdgeIndexes.slice(0, count) };
+}
+
+/**
+ * The index of distinct `ids` (id → place), in their order, as a graph's own index holds it:
+ * made from the list, where copying the previous graph's map would make an entry pair per id.
+ */
+function indexOf(ids: readonly string[]): Map<string, number> {
+  const index = new Map<string, number>();
+  for (let i = 0; i < ids.length; i++) index.set(ids[i], i);
+  return index;
 }
 
 /** Entries, exits and reachability; findings that read as in `previous` come back as its objects. */
