@@ -600,7 +600,8 @@ function carryOver(previous: ResolutionMemo, next: ResolutionMemo, graphModel: N
   const nodes = graphModel.nodes;
   // Nodes are compared at the same index up to the first that differs, and after it at the index
   // moved by the count the edit added or removed (a node declared or dropped in the middle).
-  const nodeAt = indexMap(before.nodes, nodes, (a, b) => a.id === b.id);
+  const nodeMap = indexMap(before.nodes, nodes, (a, b) => a.id === b.id);
+  const nodeAt = nodeMap.at;
   /** Per new node index: 1 when the id is the same as its old node's, 2 when the node reads the same altogether. */
   const sameNode = new Uint8Array(nodes.length);
   for (let n = 0; n < nodes.length; n++) {
@@ -625,7 +626,8 @@ function carryOver(previous: ResolutionMemo, next: ResolutionMemo, graphModel: N
     }
   }
   const edges = graphModel.edges;
-  const edgeAt = indexMap(before.edges, edges, (a, b) => a.source === b.source && a.target === b.target);
+  const edgeMap = indexMap(before.edges, edges, (a, b) => a.source === b.source && a.target === b.target);
+  const edgeAt = edgeMap.at;
   /** Per new edge index: 1 when the edge reads the same as its old edge (endpoints, span, attributes). */
   const sameEdge = new Uint8Array(edges.length);
   for (let e = 0; e < edges.length; e++) {
@@ -644,14 +646,15 @@ function carryOver(previous: ResolutionMemo, next: ResolutionMemo, graphModel: N
     const diagnostics = kept && movedDiagnostics(kept.diagnostics, file, move);
     if (kept && diagnostics) next.edges[e] = { source: kept.source, target: kept.target, resolved: withDot(kept.resolved, dot), diagnostics };
   }
-  const aligned = before.nodes.length === nodes.length && before.edges.length === edges.length;
   for (let n = 0; n < nodes.length; n++) {
     if (sameNode[n] !== 2) continue;
     const m = nodeAt(n);
     const dependencies = previous.dependencies[m];
     if (dependencies === undefined) continue;
-    // (by index only while no node or edge moved to another index: `sameNode` and `sameEdge` are by new index)
-    const same = (aligned && sameSuppliersByIndex(previous.shape, next.shape, n, sameNode, sameEdge)) || sameSupplierEdges(previous.shape, next.shape, m, n, nodes[n].id, move);
+    // (by index only where no node or edge moved to another index: `sameNode` and `sameEdge` are by new index)
+    const same =
+      (n < nodeMap.identity && sameSuppliersByIndex(previous.shape, next.shape, n, sameNode, sameEdge, nodeMap.identity, edgeMap.identity)) ||
+      sameSupplierEdges(previous.shape, next.shape, m, n, nodes[n].id, move);
     if (same) {
       const diagnostics = movedDiagnostics(dependencies.diagnostics, file, move);
       if (diagnostics) next.dependencies[n] = diagnostics === dependencies.diagnostics ? dependencies : { ...dependencies, diagnostics };
@@ -665,16 +668,26 @@ function carryOver(previous: ResolutionMemo, next: ResolutionMemo, graphModel: N
  * middle added or removed), as long as that pair is `same`. Returns, per new index, the old index
  * or -1.
  */
-function indexMap<T>(old: readonly T[], now: readonly T[], same: (a: T, b: T) => boolean): (index: number) => number {
+function indexMap<T>(old: readonly T[], now: readonly T[], same: (a: T, b: T) => boolean): IndexMap {
   const common = Math.min(old.length, now.length);
   let first = 0;
   while (first < common && (old[first] === now[first] || same(old[first], now[first]))) first++;
   const shift = now.length - old.length;
-  return (index) => {
-    if (index < first) return index;
-    const m = index - shift;
-    return m >= first && m < old.length && (old[m] === now[index] || same(old[m], now[index])) ? m : -1;
+  return {
+    at: (index) => {
+      if (index < first) return index;
+      const m = index - shift;
+      return m >= first && m < old.length && (old[m] === now[index] || same(old[m], now[index])) ? m : -1;
+    },
+    // with as many items, every pair is at the same index
+    identity: shift === 0 ? Infinity : first,
   };
+}
+
+/** `at(new index)` → the old index paired with it, or -1; below `identity`, an index pairs only with itself. */
+interface IndexMap {
+  readonly at: (index: number) => number;
+  readonly identity: number;
 }
 
 /**
@@ -750,9 +763,10 @@ function movedDiagnostic(d: Diagnostic, file: string, move: TextMove): Diagnosti
 /**
  * The quick form of `sameSupplierEdges` when both shapes index nodes as their parses do: the
  * same predecessors at the same indexes with the same ids, and the same first edge from each,
- * by index, reading the same (so its span is the same). False says only "not shown this way".
+ * by index, reading the same (so its span is the same), every index below `nodes` and `edges`
+ * (where an index pairs only with itself, see `IndexMap`). False says only "not shown this way".
  */
-function sameSuppliersByIndex(before: TopologyShape, after: TopologyShape, n: number, sameNode: Uint8Array, sameEdge: Uint8Array): boolean {
+function sameSuppliersByIndex(before: TopologyShape, after: TopologyShape, n: number, sameNode: Uint8Array, sameEdge: Uint8Array, nodes: number, edges: number): boolean {
   if (!before.aligned || !after.aligned) return false;
   const x = before.graph.predecessors[n];
   const y = after.graph.predecessors[n];
@@ -761,9 +775,9 @@ function sameSuppliersByIndex(before: TopologyShape, after: TopologyShape, n: nu
   const second = after.firstEdgeIndexes[n];
   for (let k = 0; k < x.length; k++) {
     const p = x[k];
-    if (p !== y[k] || p >= sameNode.length || sameNode[p] === 0) return false;
+    if (p !== y[k] || p >= nodes || p >= sameNode.length || sameNode[p] === 0) return false;
     const e = first[k];
-    if (e !== second[k] || e >= sameEdge.length || sameEdge[e] === 0) return false;
+    if (e !== second[k] || e >= edges || e >= sameEdge.length || sameEdge[e] === 0) return false;
   }
   return true;
 }
