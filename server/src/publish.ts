@@ -12,7 +12,8 @@
  *
  * Conversion is reused too: the engine hands back the same diagnostic object for a finding
  * whose inputs did not change (see `loadBundle`'s memo), and its LSP form, kept per bundle (by
- * diagnostic object, weakly, and found first by place in the file's last publication), is reused while the docs link, the client's support and the
+ * diagnostic object, weakly; looked for first at its place in the file's last publication), is
+ * reused while the docs link, the client's support and the
  * URIs of the files it points into are the same and each of those files still reads the same
  * up to just past the span (a range reads nothing of the text beyond it), so typing near the
  * end of the topology keeps the LSP form of every finding above the edit. A list of the same
@@ -136,9 +137,11 @@ export function createPublisher(options: PublisherOptions): Publisher {
   };
 
   /**
-   * Converts `d`, reusing its conversion in `known` when still valid, else that of the entry of
-   * `before` (the last publication of the file) at `at` or at `at - shift` when it converts the
-   * same but for the lines it is on (see `movedConversion`), and records a new one there (when given).
+   * Converts `d`, reusing its conversion when still valid: the entry of `before` (the last
+   * publication of the file, made from `beforeList`) at `at` or at `at - shift` when that entry
+   * was made from `d` itself, else the one `known` holds for `d`. Failing that, it reuses the
+   * entry of `before` at either place when it converts the same but for the lines it is on (see
+   * `movedConversion`), and records the new conversion in `known` (when `record`).
    */
   const convertKept = (
     snapshot: Snapshot,

@@ -665,8 +665,8 @@ function carryOver(previous: ResolutionMemo, next: ResolutionMemo, graphModel: N
 /**
  * Pairs the items of a new list with those of an old one: by index up to the first pair that is
  * not `same`, and after it by the index moved by the difference in length (what an edit in the
- * middle added or removed), as long as that pair is `same`. Returns, per new index, the old index
- * or -1.
+ * middle added or removed), as long as that pair is `same`. Gives, per new index, the old index
+ * or -1 (`at`), and below which index a new index pairs only with itself (`identity`).
  */
 function indexMap<T>(old: readonly T[], now: readonly T[], same: (a: T, b: T) => boolean): IndexMap {
   const common = Math.min(old.length, now.length);

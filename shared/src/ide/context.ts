@@ -54,7 +54,6 @@ export interface TopologyView {
  * built from, so a caller may wrap the same result in a new `IdeBundle` for each request.
  */
 const topologyCache = new WeakMap<IdeBundle['result'], Map<string, TopologyView>>();
-const significantCache = new WeakMap<DotParseResult, readonly DotToken[]>();
 
 /** A topology file read (the blueprint's parse when it is of this text). */
 export function topologyView(bundle: IdeBundle, file: string): TopologyView | undefined {
@@ -74,53 +73,8 @@ function readTopology(bundle: IdeBundle, file: string, text: string): TopologyVi
   const blueprint = bundle.result.blueprint;
   const current = blueprint !== undefined && blueprint.topology.file.path === file && blueprint.topology.file.text === text;
   const parse = current ? blueprint.topology.parse : parseDot(text, file);
-  let significant = significantCache.get(parse);
-  if (significant === undefined) {
-    significant = significantOf(parse.tokens);
-    significantCache.set(parse, significant);
-  }
-  return { file, text, parse, ...(parse.graph ? { graph: parse.graph } : {}), significant, current };
-}
-
-/**
- * The last list `significantOf` made, and the tokens it was made from. A parse that resumed
- * after an edit hands back the earlier token objects before it (../syntax/dot-lexer.ts), so the
- * next list takes the earlier one's entries up to the first token that differs and filters
- * only the rest: a request after an edit near the end of a long topology reads few tokens.
- */
-let lastSignificant: { readonly tokens: readonly DotToken[]; readonly significant: readonly DotToken[] } | undefined;
-
-/** `tokens` without comments (exported for its test). */
-export function significantOf(tokens: readonly DotToken[]): readonly DotToken[] {
-  const last = lastSignificant;
-  let same = 0;
-  let out: DotToken[] = [];
-  if (last !== undefined) {
-    // the tokens the two lists share are a prefix (a parse that resumed took those objects;
-    // every later token is a new object): its length, found by halving
-    let high = Math.min(tokens.length, last.tokens.length);
-    while (same < high) {
-      const middle = (same + high) >>> 1;
-      if (tokens[middle] === last.tokens[middle]) same = middle + 1;
-      else high = middle;
-    }
-    // the earlier list's entries among those tokens: the ones before the first token that differs
-    const end = same < last.tokens.length ? last.tokens[same].span.start : Infinity;
-    let low = 0;
-    high = last.significant.length;
-    while (low < high) {
-      const middle = (low + high) >>> 1;
-      if (last.significant[middle].span.start < end) low = middle + 1;
-      else high = middle;
-    }
-    out = last.significant.slice(0, low);
-  }
-  for (let i = same; i < tokens.length; i++) {
-    const kind = tokens[i].kind;
-    if (kind !== 'line-comment' && kind !== 'hash-comment' && kind !== 'block-comment') out.push(tokens[i]);
-  }
-  lastSignificant = { tokens, significant: out };
-  return out;
+  // (a parse that resumed after an edit takes the earlier parse's token objects before it: see ../syntax/dot-lexer.ts)
+  return { file, text, parse, ...(parse.graph ? { graph: parse.graph } : {}), significant: parse.significant, current };
 }
 
 /** The bundle's topology file: the blueprint's, else the one classification picks. */

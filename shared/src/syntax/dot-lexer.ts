@@ -24,6 +24,8 @@ export interface DotLexResult {
   readonly table: DotTokenTable;
   /** Every token, comments included, in source order: built from `table` when first read. */
   readonly tokens: readonly DotToken[];
+  /** `tokens` without comments: built when first read. */
+  readonly significant: readonly DotToken[];
   /**
    * `dot/parse-error`s in source order (at most `maxParseErrors + 1` are kept; `parseErrorCount`
    * has the total) and one `dot/unsupported` per HTML-like literal.
@@ -353,6 +355,9 @@ export function lexDot(text: string, file = 'topology.dot', resume?: LexResume):
     get tokens(): readonly DotToken[] {
       return tokensOf(table);
     },
+    get significant(): readonly DotToken[] {
+      return significantOf(table);
+    },
     diagnostics,
     parseErrorCount,
     htmlCount,
@@ -490,42 +495,73 @@ export function tokenAt(table: DotTokenTable, index: number): DotToken {
   return { kind, span, text, value };
 }
 
-/** The token objects made of each table, once asked for (a long file has tens of thousands). */
+/** The token objects made of each table, once asked for (a long file has tens of thousands), and those that are not comments. */
 const madeTokens = new WeakMap<DotTokenTable, readonly DotToken[]>();
+const madeSignificant = new WeakMap<DotTokenTable, readonly DotToken[]>();
 
 /**
- * Token objects an earlier table made, of which those that start before `before` are this
- * table's tokens too (its text reads the same up to there, and a lexing that resumed copied
- * them): an edit near the end of a long file then makes the objects of the tokens after it
- * only. Kept while this table's own are not made; a table whose lexing resumed from one that
- * made none passes its source on (with the smaller `before`), so edits in a row keep it.
+ * An earlier table whose token objects were made, of which those that start before `before`
+ * are this table's tokens too (its text reads the same up to there, and a lexing that resumed
+ * copied them): an edit near the end of a long file then makes the objects of the tokens after
+ * it only, and so with the list without comments. Kept until this table's lists are made; a
+ * table whose lexing resumed from one whose tokens were not made passes that one's source on
+ * (with the smaller `before`), so edits in a row keep it.
  */
 interface TokenSource {
-  readonly tokens: readonly DotToken[];
+  readonly table: DotTokenTable;
   readonly before: number;
 }
 
 const tokenSources = new WeakMap<DotTokenTable, TokenSource>();
 
 function tokenSourceAfter(earlier: DotTokenTable, before: number): TokenSource | undefined {
-  const made = madeTokens.get(earlier);
-  if (made !== undefined) return { tokens: made, before };
-  const passed = tokenSources.get(earlier);
-  return passed === undefined ? undefined : { tokens: passed.tokens, before: Math.min(before, passed.before) };
+  let source: TokenSource | undefined;
+  if (madeTokens.has(earlier)) source = { table: earlier, before };
+  else {
+    const passed = tokenSources.get(earlier);
+    if (passed !== undefined) source = { table: passed.table, before: Math.min(before, passed.before) };
+  }
+  // a source that would give little (an edit near the top of the file) is not worth keeping alive
+  return source !== undefined && source.before >= source.table.source.length / 4 ? source : undefined;
 }
 
 /** Every token of a table, comments included, in source order (made once per table). */
 function tokensOf(table: DotTokenTable): readonly DotToken[] {
   let out = madeTokens.get(table);
   if (out === undefined) {
-    out = allTokens(table, tokenSources.get(table));
+    const source = tokenSources.get(table);
+    out = allTokens(table, source === undefined ? undefined : { tokens: madeTokens.get(source.table)!, before: source.before });
     madeTokens.set(table, out);
+  }
+  return out;
+}
+
+/** `tokensOf(table)` without comments (made once per table; from the source's own list where it has one). */
+function significantOf(table: DotTokenTable): readonly DotToken[] {
+  let out = madeSignificant.get(table);
+  if (out === undefined) {
+    const tokens = tokensOf(table);
+    const source = tokenSources.get(table);
+    const earlier = source === undefined ? undefined : madeSignificant.get(source.table);
+    let from = 0;
+    let list: DotToken[] = [];
+    if (source !== undefined && earlier !== undefined) {
+      // the earlier list's entries before `before` are this table's tokens there (the same objects)
+      list = earlier.slice(0, firstAtOrAfter(earlier.length, (k) => earlier[k].span.start, source.before));
+      from = firstAtOrAfter(tokens.length, (k) => tokens[k].span.start, source.before);
+    }
+    for (let i = from; i < tokens.length; i++) {
+      const kind = tokens[i].kind;
+      if (kind !== 'line-comment' && kind !== 'hash-comment' && kind !== 'block-comment') list.push(tokens[i]);
+    }
+    out = list;
+    madeSignificant.set(table, out);
     tokenSources.delete(table);
   }
   return out;
 }
 
-function allTokens(table: DotTokenTable, source: TokenSource | undefined): DotToken[] {
+function allTokens(table: DotTokenTable, source: { readonly tokens: readonly DotToken[]; readonly before: number } | undefined): DotToken[] {
   let out: DotToken[] = [];
   let index = 0;
   let c = 0;

@@ -127,6 +127,8 @@ export interface DotParseResult {
   readonly graph?: DotGraph;
   /** Every token including comments, for the IDE (built from `table` when first read). */
   readonly tokens: readonly DotToken[];
+  /** `tokens` without comments (what the IDE reads): built when first read. */
+  readonly significant: readonly DotToken[];
   /** The significant tokens, column-wise (what the parser and the lint read). */
   readonly table: DotTokenTable;
   /** dot/* diagnostics (parse errors, unsupported, not-directed, duplicate-node, self-loop). */

@@ -312,13 +312,14 @@ export function parseDot(text: string, file = 'topology.dot', previous?: DotPars
     checkBareWord(key, 'attribute name');
     const known = keyNames.get(key.value);
     if (known !== undefined) return { ...key, value: known };
-    const name = wellKnownKeys.get(key.value) ?? key.value;
+    const wellKnown = wellKnownKeys.get(key.value);
+    const name = wellKnown ?? key.value;
     keyNames.set(key.value, name);
     if (frequentKeys.length < 16 && name.length > 0) {
       frequentKeys.push(name);
       frequentFirsts.push(name.charCodeAt(0));
     }
-    return name === key.value ? key : { ...key, value: name };
+    return wellKnown === undefined ? key : { ...key, value: wellKnown };
   }
 
   /** Where the last `parseAttributeLists` stopped: the end of its last `]` (or of what it read). */
@@ -1053,6 +1054,9 @@ function parseResult(lexed: DotLexResult, graph: DotGraph | undefined, diagnosti
     get tokens() {
       return lexed.tokens;
     },
+    get significant() {
+      return lexed.significant;
+    },
   };
 }
 
@@ -1060,7 +1064,8 @@ function parseResult(lexed: DotLexResult, graph: DotGraph | undefined, diagnosti
  * The attribute names the engine reads, each as the one string a literal in the source is: a
  * key read from the text is replaced by it, so that the engine's lookups (`attrs.get('card')`)
  * compare two identical strings at once instead of reading both (the same text, so nothing
- * else changes). DarkPrint's own names and the Attractor ones (../compile/attractor-table.ts).
+ * else changes): DarkPrint's own names, the Attractor ones (../compile/attractor-table.ts) and
+ * three Graphviz names common in topologies (`rankdir`, `style`, `color`).
  */
 const wellKnownKeys: ReadonlyMap<string, string> = new Map(
   [
