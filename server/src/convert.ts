@@ -253,18 +253,42 @@ export function toCompletionList(files: FileContext, file: string, position: Pos
   if (items.length > completionLimit) {
     const cursor = toOffset(index, position);
     const typed = usable ? index.text.slice(result.span.start, cursor).toLowerCase() : '';
-    items = items.filter((item) => holdsInOrder((item.filterText ?? item.label).toLowerCase(), typed));
+    const holds = (item: CompletionItem): boolean => holdsInOrder((item.filterText ?? item.label).toLowerCase(), typed);
+    items = items.filter(holds);
     if (items.length > completionLimit) {
-      items = [...items].sort((a, b) => compareSortText(a.sortText ?? a.label, b.sortText ?? b.label)).slice(0, completionLimit);
+      // the same kept items are sorted once (a stable sort then a filter keeps the order a filter then a sort gives)
+      let sorted = sortedItems.get(result.items);
+      if (sorted === undefined) {
+        sorted = [...result.items].sort((a, b) => compareSortText(a.sortText ?? a.label, b.sortText ?? b.label));
+        sortedItems.set(result.items, sorted);
+      }
+      items = sorted.filter(holds).slice(0, completionLimit);
     }
     isIncomplete = true;
   }
   const shared = usable && support.completionEditRange;
+  const perItemRange = usable && !shared;
   return {
     isIncomplete,
     ...(shared ? { itemDefaults: { editRange: range } } : {}),
-    items: items.map((item) => toCompletionItem(item, usable ? range : undefined, shared, support)),
+    items: items.map((item) => (perItemRange ? toCompletionItem(item, range, false, support) : keptCompletionItem(item, usable ? range : undefined, shared, support))),
   };
+}
+
+/** A long item list in sort order, per list (the IDE layer hands back the same list while nothing it reads changed). */
+const sortedItems = new WeakMap<readonly CompletionItem[], readonly CompletionItem[]>();
+
+/** LSP items that carry no range of their own, per IDE item, with the support and the form they were made for. */
+const convertedItems = new WeakMap<CompletionItem, { readonly support: ClientSupport; readonly shared: boolean; readonly lsp: LspCompletionItem }>();
+
+function keptCompletionItem(item: CompletionItem, range: Range | undefined, shared: boolean, support: ClientSupport): LspCompletionItem {
+  // (without a range of its own, an item's LSP form reads only the item, the form and the support)
+  const form = range !== undefined && shared;
+  const kept = convertedItems.get(item);
+  if (kept !== undefined && kept.support === support && kept.shared === form) return kept.lsp;
+  const lsp = toCompletionItem(item, range, shared, support);
+  convertedItems.set(item, { support, shared: form, lsp });
+  return lsp;
 }
 
 function holdsInOrder(text: string, characters: string): boolean {

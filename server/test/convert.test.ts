@@ -8,7 +8,9 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { allDiagnosticCodes } from '../../shared/src/diagnostics';
 import { lineIndex } from '../../shared/src/text';
-import { applyChanges, docsAnchor, toOffset, toRange } from '../src/convert';
+import { CompletionItemKind } from 'vscode-languageserver';
+import type { CompletionResult } from '../../shared/src/ide/types';
+import { applyChanges, docsAnchor, fullSupport, toCompletionList, toOffset, toRange, type ClientSupport, type FileContext } from '../src/convert';
 import { readSettings } from '../src/settings';
 import { isBundleFile, isRootMarker } from '../src/workspace';
 import { repoRoot } from './support/lsp-client';
@@ -152,5 +154,29 @@ describe('server: bundle files', function () {
     it(`${folder ? 'a folder' : 'a file'} named ${name} does ${wanted ? '' : 'not '}make a bundle root`, function () {
       assert.equal(isRootMarker(name, folder), wanted);
     });
+  }
+});
+
+describe('server: completion lists', function () {
+  // One item list converted more than once (the IDE layer hands back the same items while the
+  // cards are the same): each conversion gives the form its own request asks for.
+  const text = 'a [card=x];\nb;\n';
+  const files: FileContext = { uri: (relative) => `file:///${relative}`, lineIndex: () => lineIndex(text), versions: new Map() };
+  const result: CompletionResult = { items: [{ label: 'x@1.0.0', kind: 'card', insertText: '"x@1.0.0"' }], span: { start: 8, end: 9 } };
+  const inside = { line: 0, character: 9 };
+  const elsewhere = { line: 1, character: 1 };
+  const withoutDefaults: ClientSupport = { ...fullSupport, completionEditRange: false };
+  const forms = [
+    { name: 'the shared edit range', position: inside, support: fullSupport, item: { textEditText: '"x@1.0.0"' } },
+    { name: 'a cursor outside the replaced text', position: elsewhere, support: fullSupport, item: { insertText: '"x@1.0.0"' } },
+    { name: 'an edit of its own', position: inside, support: withoutDefaults, item: { textEdit: { range: { start: { line: 0, character: 8 }, end: { line: 0, character: 9 } }, newText: '"x@1.0.0"' } } },
+  ];
+  for (const round of [1, 2]) {
+    for (const form of forms) {
+      it(`${form.name} (${round === 1 ? 'first' : 'again, after the others'})`, function () {
+        const list = toCompletionList(files, 'topology.dot', form.position, result, form.support);
+        assert.deepEqual(list.items, [{ label: 'x@1.0.0', kind: CompletionItemKind.Module, ...form.item }]);
+      });
+    }
   }
 });

@@ -196,6 +196,13 @@ describe('server: long completion lists', function () {
       assert.ok(odd.items.length > 0 && odd.items.length < 1000, String(odd.items.length));
       assert.ok(odd.items.every((i) => i.label.startsWith('odd-')), odd.items.map((i) => i.label).join(', '));
       assert.ok(odd.items.some((i) => i.label === 'odd-11@1.0.0'));
+      // the first 1,000 in sort order, whatever was typed before (the sorted list is kept between requests)
+      const labels = (list: CompletionList): string[] => list.items.map((i) => i.label);
+      const expected = [...Array(1200).keys()].map((i) => `${i % 2 === 0 ? 'even' : 'odd'}-${i}@1.0.0`).sort().slice(0, 1000);
+      assert.deepEqual(labels(all), expected);
+      const ones = await ask('1');
+      assert.deepEqual(labels(ones), expected, 'every label holds a 1 (in @1.0.0)');
+      assert.deepEqual(labels(await ask('')), expected);
     } finally {
       await o.close();
     }

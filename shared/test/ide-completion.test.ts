@@ -466,6 +466,20 @@ describe('ide: completion across loads of one bundle', () => {
   const labels = (files: readonly SourceFile[], result: LoadResult, topologyFile: SourceFile): string[] =>
     complete({ files: new Map(files.map((f) => [f.path, f] as const)), result }, 'topology.dot', pinOffset(topologyFile))?.items.map((i) => i.label) ?? [];
 
+  it('inserts what the pin needs, closed or left open, when asked against the same cards', () => {
+    const closed: SourceFile = { path: 'topology.dot', text: 'digraph g {\n  a [card="a@1.0.0"];\n  b [card=""];\n}\n' };
+    const a = cardA('1.0.0');
+    const result = loadBundle([closed, a], { folderName: 'fixture' });
+    const inserts = (topologyText: string, offset: number): (string | undefined)[] =>
+      complete({ files: new Map([[closed.path, { path: closed.path, text: topologyText }], [a.path, a]]), result }, 'topology.dot', offset)?.items.map((i) => i.insertText) ?? [];
+    const inClosed = closed.text.indexOf('card=""') + 'card="'.length;
+    assert.deepEqual(inserts(closed.text, inClosed), [undefined]);
+    // the same result and cards, the pin's closing quote not typed yet
+    const open = closed.text.replace('card=""];', 'card="');
+    assert.deepEqual(inserts(open, inClosed), ['a@1.0.0"']);
+    assert.deepEqual(inserts(closed.text, inClosed), [undefined]);
+  });
+
   it('offers the cards of the texts it is given, after a topology edit that kept the card entries', () => {
     const memo = createLoadMemo();
     const before = topology('');

@@ -97,12 +97,19 @@ function valueCompletion(bundle: IdeBundle, view: TopologyView, slot: Extract<At
         }));
         return { items, span };
       }
+      // the same items for every request against the same cards (the pin is completed on every keystroke)
+      const quoting = slot.quoted ? (unterminated ? 'open' : 'closed') : 'bare';
+      const kept = pinItems.get(index)?.get(quoting);
+      if (kept !== undefined && kept.vocabulary === vocabulary) return { items: kept.items, span: replace };
       const items = [...index.byRef.values()].map((held): CompletionItem => ({
         label: held.ref ?? '',
         kind: 'card',
         detail: cardDetail(held.card ?? held.draft, vocabulary),
         ...(wrap(held.ref ?? '') !== held.ref ? { insertText: wrap(held.ref ?? '') } : {}),
       }));
+      let byQuoting = pinItems.get(index);
+      if (byQuoting === undefined) pinItems.set(index, (byQuoting = new Map()));
+      byQuoting.set(quoting, { vocabulary, items });
       return { items, span: replace };
     }
     case 'version': {
@@ -140,6 +147,9 @@ function wordEnd(text: string, offset: number): number {
   while (end < text.length && /[A-Za-z0-9_@.+\-/]/.test(text[end])) end++;
   return end;
 }
+
+/** The items of `card="`, per card index, quoting of the pin (see `valueCompletion`) and vocabulary. */
+const pinItems = new WeakMap<object, Map<string, { readonly vocabulary: Vocabulary; readonly items: readonly CompletionItem[] }>>();
 
 /** A card's item detail, kept per card object and vocabulary: `card="` lists every card of the bundle, on every keystroke in the pin. */
 const cardDetails = new WeakMap<object, { readonly vocabulary: Vocabulary; readonly detail: string }>();
