@@ -162,20 +162,26 @@ describe('server: completion lists', function () {
   // cards are the same): each conversion gives the form its own request asks for.
   const text = 'a [card=x];\nb;\n';
   const files: FileContext = { uri: (relative) => `file:///${relative}`, lineIndex: () => lineIndex(text), versions: new Map() };
-  const result: CompletionResult = { items: [{ label: 'x@1.0.0', kind: 'card', insertText: '"x@1.0.0"' }], span: { start: 8, end: 9 } };
+  const result: CompletionResult = { items: [{ label: 'x@1.0.0', kind: 'card', insertText: '"x@1.0.0"', documentation: 'The *x* card.' }], span: { start: 8, end: 9 } };
   const inside = { line: 0, character: 9 };
   const elsewhere = { line: 1, character: 1 };
   const withoutDefaults: ClientSupport = { ...fullSupport, completionEditRange: false };
+  const plainText: ClientSupport = { ...fullSupport, markdown: false };
+  const markdown = { documentation: { kind: 'markdown', value: 'The *x* card.' } };
   const forms = [
-    { name: 'the shared edit range', position: inside, support: fullSupport, item: { textEditText: '"x@1.0.0"' } },
-    { name: 'a cursor outside the replaced text', position: elsewhere, support: fullSupport, item: { insertText: '"x@1.0.0"' } },
-    { name: 'an edit of its own', position: inside, support: withoutDefaults, item: { textEdit: { range: { start: { line: 0, character: 8 }, end: { line: 0, character: 9 } }, newText: '"x@1.0.0"' } } },
+    { name: 'the shared edit range', position: inside, support: fullSupport, item: { ...markdown, textEditText: '"x@1.0.0"' } },
+    { name: 'a cursor outside the replaced text', position: elsewhere, support: fullSupport, item: { ...markdown, insertText: '"x@1.0.0"' } },
+    { name: 'an edit of its own', position: inside, support: withoutDefaults, item: { ...markdown, textEdit: { range: { start: { line: 0, character: 8 }, end: { line: 0, character: 9 } }, newText: '"x@1.0.0"' } } },
+    { name: 'a client without Markdown', position: inside, support: plainText, item: { documentation: 'The *x* card.', textEditText: '"x@1.0.0"' } },
   ];
   for (const round of [1, 2]) {
     for (const form of forms) {
+      // each form asked twice in a row (the second answer is the kept one), then again after the others
       it(`${form.name} (${round === 1 ? 'first' : 'again, after the others'})`, function () {
-        const list = toCompletionList(files, 'topology.dot', form.position, result, form.support);
-        assert.deepEqual(list.items, [{ label: 'x@1.0.0', kind: CompletionItemKind.Module, ...form.item }]);
+        for (let ask = 0; ask < 2; ask++) {
+          const list = toCompletionList(files, 'topology.dot', form.position, result, form.support);
+          assert.deepEqual(list.items, [{ label: 'x@1.0.0', kind: CompletionItemKind.Module, ...form.item }]);
+        }
       });
     }
   }

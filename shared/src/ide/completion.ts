@@ -98,7 +98,7 @@ function valueCompletion(bundle: IdeBundle, view: TopologyView, slot: Extract<At
         return { items, span };
       }
       // the same items for every request against the same cards (the pin is completed on every keystroke)
-      const quoting = slot.quoted ? (unterminated ? 'open' : 'closed') : 'bare';
+      const quoting: PinQuoting = slot.quoted ? (unterminated ? 'open' : 'closed') : 'bare';
       const kept = pinItems.get(index)?.get(quoting);
       if (kept !== undefined && kept.vocabulary === vocabulary) return { items: kept.items, span: replace };
       const items = [...index.byRef.values()].map((held): CompletionItem => ({
@@ -149,7 +149,10 @@ function wordEnd(text: string, offset: number): number {
 }
 
 /** The items of `card="`, per card index, quoting of the pin (see `valueCompletion`) and vocabulary. */
-const pinItems = new WeakMap<object, Map<string, { readonly vocabulary: Vocabulary; readonly items: readonly CompletionItem[] }>>();
+const pinItems = new WeakMap<object, Map<PinQuoting, { readonly vocabulary: Vocabulary; readonly items: readonly CompletionItem[] }>>();
+
+/** A pin's value: quoted and closed, quoted with the closing quote not typed yet, or bare. */
+type PinQuoting = 'closed' | 'open' | 'bare';
 
 /** A card's item detail, kept per card object and vocabulary: `card="` lists every card of the bundle, on every keystroke in the pin. */
 const cardDetails = new WeakMap<object, { readonly vocabulary: Vocabulary; readonly detail: string }>();
