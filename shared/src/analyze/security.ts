@@ -25,6 +25,7 @@ import type { AnalysisContext } from './analyze';
 import { listIds, round4 } from './autonomy';
 import { criteriaLeakMarker, globalCriteria, localCriteria, type Inference, type RelayedFinding } from './criteria';
 import { stronglyConnected } from './graph';
+import { partitionPoint } from '../text';
 import { sortedStably } from '../diagnostics/sort';
 import { analysisOrder, mergeRuns, securityOrder } from './order';
 
@@ -384,14 +385,7 @@ export function combineSecurity(
     const placed = parts[layout.part(g)];
     const list = placed.part.generators;
     const l = layout.local(g);
-    let low = 0;
-    let high = list.length - 1;
-    while (low < high) {
-      const middle = (low + high) >> 1;
-      if (list[middle] < l) low = middle + 1;
-      else high = middle;
-    }
-    return { placed, slot: low };
+    return { placed, slot: partitionPoint(list.length, (k) => list[k] < l) };
   };
   const criteria = globalCriteria(
     context,

@@ -16,7 +16,7 @@
  */
 import type { Diagnostic } from '../diagnostics';
 import { diagnosticInfo } from '../diagnostics';
-import type { Span } from '../text';
+import { partitionPoint, type Span } from '../text';
 import { DotTokenCode, dotTokenKinds, type DotToken, type DotTokenKind, type DotTokenTable } from './dot-model';
 
 export interface DotLexResult {
@@ -547,8 +547,8 @@ function significantOf(table: DotTokenTable): readonly DotToken[] {
     let list: DotToken[] = [];
     if (source !== undefined && earlier !== undefined) {
       // the earlier list's entries before `before` are this table's tokens there (the same objects)
-      list = earlier.slice(0, firstAtOrAfter(earlier.length, (k) => earlier[k].span.start, source.before));
-      from = firstAtOrAfter(tokens.length, (k) => tokens[k].span.start, source.before);
+      list = earlier.slice(0, partitionPoint(earlier.length, (k) => earlier[k].span.start < source.before));
+      from = partitionPoint(tokens.length, (k) => tokens[k].span.start < source.before);
     }
     for (let i = from; i < tokens.length; i++) {
       const kind = tokens[i].kind;
@@ -568,9 +568,9 @@ function allTokens(table: DotTokenTable, source: { readonly tokens: readonly Dot
   if (source !== undefined) {
     // the earlier objects of the tokens before `before` (comments included), then the rest anew
     const before = source.before;
-    out = source.tokens.slice(0, firstAtOrAfter(source.tokens.length, (k) => source.tokens[k].span.start, before));
-    index = firstAtOrAfter(table.count, (k) => table.starts[k], before);
-    c = firstAtOrAfter(table.comments.length, (k) => table.comments[k].span.start, before);
+    out = source.tokens.slice(0, partitionPoint(source.tokens.length, (k) => source.tokens[k].span.start < before));
+    index = partitionPoint(table.count, (k) => table.starts[k] < before);
+    c = partitionPoint(table.comments.length, (k) => table.comments[k].span.start < before);
   }
   for (; index < table.count; index++) {
     const start = table.starts[index];
@@ -579,18 +579,6 @@ function allTokens(table: DotTokenTable, source: { readonly tokens: readonly Dot
   }
   while (c < table.comments.length) out.push(table.comments[c++]);
   return out;
-}
-
-/** The first of `count` ascending positions (`at(k)`) that is at or after `offset` (`count` if none). */
-function firstAtOrAfter(count: number, at: (k: number) => number, offset: number): number {
-  let low = 0;
-  let high = count;
-  while (low < high) {
-    const middle = (low + high) >>> 1;
-    if (at(middle) < offset) low = middle + 1;
-    else high = middle;
-  }
-  return low;
 }
 
 /** Characters that start no token: control characters and ASCII punctuation DOT does not use. */

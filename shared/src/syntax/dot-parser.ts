@@ -17,7 +17,7 @@
  */
 import type { Diagnostic, DiagnosticCode } from '../diagnostics';
 import { diagnosticInfo } from '../diagnostics';
-import { commonPrefixLength, type Span } from '../text';
+import { commonPrefixLength, partitionPoint, type Span } from '../text';
 import { suggestNodeId } from '../compile/attractor-table';
 import { lexDot, maxParseErrors, tokenFlag, tokenSpan, tokenText, tokenValue, type DotLexResult } from './dot-lexer';
 import { DotTokenCode as Code, type DotAttribute, type DotEdge, type DotGraph, type DotNode, type DotParseResult, type DotTokenTable } from './dot-model';
@@ -1199,15 +1199,8 @@ function resumeAt(previous: DotParseResult, text: string, file: string): ResumeS
   const table = previous.table;
   const statements = info.statements;
   // the number of statements whose guarded tokens all end before `same` (their ends grow with the statement)
-  let low = 0;
-  let high = statements.length;
-  while (low < high) {
-    const middle = (low + high) >>> 1;
-    const guard = statements[middle] + resumeMargin;
-    if (guard < table.count && table.ends[guard] < same) low = middle + 1;
-    else high = middle;
-  }
-  const at = low - 1;
+  const guarded = (k: number): boolean => statements[k] + resumeMargin < table.count && table.ends[statements[k] + resumeMargin] < same;
+  const at = partitionPoint(statements.length, guarded) - 1;
   if (at < 1) return undefined;
   const token = statements[at];
   const offset = table.starts[token];

@@ -77,6 +77,22 @@ export function lineIndex(text: string): LineIndex {
   };
 }
 
+/**
+ * The first of the indexes `0 .. count - 1` for which `before(index)` is false, or `count` when
+ * there is none; `before` must hold for a prefix of the indexes and fail for the rest (a sorted
+ * list searched by halving).
+ */
+export function partitionPoint(count: number, before: (index: number) => boolean): number {
+  let low = 0;
+  let high = count;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (before(middle)) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
+
 /** How many code units `a` and `b` share from their start. */
 export function commonPrefixLength(a: string, b: string): number {
   const limit = Math.min(a.length, b.length);
