@@ -24,6 +24,7 @@
  */
 import type { Diagnostic as LspDiagnostic, PublishDiagnosticsParams } from 'vscode-languageserver';
 import { applyPolicy, type Diagnostic } from '../../shared/src/diagnostics';
+import type { SourceFile } from '../../shared/src/bundle/model';
 import { commonPrefixLength } from '../../shared/src/text';
 import { snapshotOf, type BundleState, type Database, type Snapshot } from './database';
 import { lspMessage, toLspDiagnostic, toRange, toSeverity, type ClientSupport } from './convert';
@@ -289,12 +290,13 @@ interface Converted {
   readonly docsUrl: string | undefined;
   readonly support: ClientSupport;
   /**
-   * The text of `file` (its line index makes the range), as last checked: a check that passes
-   * moves it to the text it was made against (they agree where the range reads, so the
+   * The source of `file` (its text's line index makes the range), as last checked: a check that
+   * passes moves it to the source it was made against (they agree where the range reads, so the
    * conversion holds for both), so an entry keeps alive only the text of the last publication
-   * that used it, not the one it was made in.
+   * that used it, not the one it was made in. Kept as the source object, not its text: sources
+   * compare by identity, where two texts of the same length compare code unit by code unit.
    */
-  text: string | undefined;
+  source: SourceFile | undefined;
   /**
    * How much of `text` the range reads: the conversion stays valid for any text that starts
    * with the same `read` code units (0: it reads nothing of the text).
@@ -343,61 +345,65 @@ function movedConversion(snapshot: Snapshot, file: string, d: Diagnostic, c: Con
   return { lsp: { ...lsp, range }, json };
 }
 
-/** What the related locations of a conversion read: per location, its file's text (as `Converted.text`), how much of it, and its URI. */
+/** What the related locations of a conversion read: per location, its file's source (as `Converted.source`), how much of it, and its URI. */
 interface Related {
-  readonly texts: (string | undefined)[];
+  readonly sources: (SourceFile | undefined)[];
   readonly reads: readonly number[];
   readonly uris: readonly string[];
 }
 
-function inputsOf(snapshot: Snapshot, file: string, d: Diagnostic): { text: string | undefined; read: number; related: Related | undefined } {
-  const text = snapshot.files.get(file)?.text;
+function inputsOf(snapshot: Snapshot, file: string, d: Diagnostic): { source: SourceFile | undefined; read: number; related: Related | undefined } {
+  const source = snapshot.files.get(file);
   const read = readLength(d.location.span);
-  if (d.related === undefined || d.related.length === 0) return { text, read, related: undefined };
-  const texts: (string | undefined)[] = [];
+  if (d.related === undefined || d.related.length === 0) return { source, read, related: undefined };
+  const sources: (SourceFile | undefined)[] = [];
   const reads: number[] = [];
   const uris: string[] = [];
   for (const r of d.related) {
-    texts.push(snapshot.files.get(r.file)?.text);
+    sources.push(snapshot.files.get(r.file));
     reads.push(readLength(r.span));
     uris.push(snapshot.uri(r.file));
   }
-  return { text, read, related: { texts, reads, uris } };
+  return { source, read, related: { sources, reads, uris } };
 }
 
 function sameInputs(snapshot: Snapshot, file: string, d: Diagnostic, kept: Converted, prefixes: PrefixCache): boolean {
-  const text = snapshot.files.get(file)?.text;
-  if (!sameReading(text, kept.text, kept.read, prefixes)) return false;
+  const source = snapshot.files.get(file);
+  if (!sameReading(source, kept.source, kept.read, prefixes)) return false;
   const related = d.related ?? [];
   const keptRelated = kept.related;
   if (related.length !== (keptRelated?.uris.length ?? 0)) return false;
   if (keptRelated !== undefined) {
     for (let i = 0; i < related.length; i++) {
       if (snapshot.uri(related[i].file) !== keptRelated.uris[i]) return false;
-      if (!sameReading(snapshot.files.get(related[i].file)?.text, keptRelated.texts[i], keptRelated.reads[i], prefixes)) return false;
+      if (!sameReading(snapshot.files.get(related[i].file), keptRelated.sources[i], keptRelated.reads[i], prefixes)) return false;
     }
-    for (let i = 0; i < related.length; i++) keptRelated.texts[i] = snapshot.files.get(related[i].file)?.text;
+    for (let i = 0; i < related.length; i++) keptRelated.sources[i] = snapshot.files.get(related[i].file);
   }
-  kept.text = text;
+  kept.source = source;
   return true;
 }
 
-/** True when `now` and `before` agree on their first `length` code units (both absent counts as the same). */
-function sameReading(now: string | undefined, before: string | undefined, length: number, prefixes: PrefixCache): boolean {
+/** True when the texts of `now` and `before` agree on their first `length` code units (both absent counts as the same). */
+function sameReading(now: SourceFile | undefined, before: SourceFile | undefined, length: number, prefixes: PrefixCache): boolean {
   if (now === before) return true;
   if (now === undefined || before === undefined) return false;
   if (length === 0) return true;
   return prefixes(now, before) >= length;
 }
 
-/** The length of two texts' common prefix, remembered for the pairs of one publication (few: one per edited file). */
-type PrefixCache = (now: string, before: string) => number;
+/**
+ * The length of two sources' common prefix, remembered for the pairs of one publication (few:
+ * one per edited file). Keyed by the source objects: comparing the texts themselves would read
+ * two texts of the same length up to where they differ, for every finding of the file.
+ */
+type PrefixCache = (now: SourceFile, before: SourceFile) => number;
 
 function createPrefixCache(): PrefixCache {
-  const known: { now: string; before: string; length: number }[] = [];
+  const known: { now: SourceFile; before: SourceFile; length: number }[] = [];
   return (now, before) => {
     for (const entry of known) if (entry.now === now && entry.before === before) return entry.length;
-    const length = commonPrefixLength(now, before);
+    const length = commonPrefixLength(now.text, before.text);
     known.push({ now, before, length });
     return length;
   };

@@ -7,7 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { parseDot } from '../src/syntax/dot-parser';
+import { dotParseReuse, parseDot } from '../src/syntax/dot-parser';
 import type { DotAttributes, DotGraph, DotParseResult, DotToken } from '../src/syntax/dot-model';
 
 /** Everything a parse hands out, as plain data (attribute maps as entry lists, in order). */
@@ -63,6 +63,56 @@ function applyEdit(text: string, e: { at: number; remove: number; insert: string
   return text.slice(0, at) + e.insert + text.slice(at + e.remove);
 }
 
+// ---- clean topologies, edited line by line (the parse can take the end of the earlier one) ----
+
+const cleanIds = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i', 'j', 'k', 'm', 'n', '"q r"'];
+const declaration = fc.oneof(
+  fc.tuple(fc.constantFrom(...cleanIds), fc.constantFrom('', ' [card="x@1.0.0"]', ' [label="L"]', ' [label="M", shape=box]')).map(([id, list]) => `${id}${list};`),
+  fc.constantFrom('node [shape=box];', 'edge [style=dashed];', '// a comment', '/* a block */'),
+  fc.tuple(fc.constantFrom('cluster_1', 'cluster_2'), fc.constantFrom(...cleanIds), fc.constantFrom(...cleanIds)).map(
+    ([name, s, t]) => `subgraph ${name} { label="unit"; node [color=red]; ${s} [card="z@1.0.0"]; ${t}; }`,
+  ),
+);
+const connection = fc.oneof(
+  fc.tuple(fc.constantFrom(...cleanIds), fc.constantFrom(...cleanIds), fc.constantFrom('', ' [label="go"]')).map(([s, t, list]) => `${s} -> ${t}${list};`),
+  fc.tuple(fc.constantFrom(...cleanIds), fc.constantFrom(...cleanIds), fc.constantFrom(...cleanIds)).map(([s, t, u]) => `${s} -> ${t} -> ${u}`),
+  fc.tuple(fc.constantFrom(...cleanIds), fc.constantFrom(...cleanIds)).map(([s, t]) => `{ ${s} ${t} } -> ${s};`),
+);
+const cleanStatement = fc.oneof(declaration, connection);
+/** Declarations first, then edges, as generated and hand-written topologies are laid out. */
+const cleanTopology = fc.tuple(fc.array(declaration, { minLength: 3, maxLength: 10 }), fc.array(connection, { minLength: 2, maxLength: 8 })).map(([d, c]) => [...d, ...c]);
+function wrap(lines: readonly string[]): string {
+  return `digraph g {\n${lines.map((l) => `  ${l}\n`).join('')}}\n`;
+}
+/** An edit of one line: replaced, added or dropped, or text typed inside its first quoted value. */
+const lineEdit = fc.record({
+  kind: fc.constantFrom('replace', 'insert', 'delete', 'type'),
+  at: fc.nat({ max: 1000 }),
+  line: cleanStatement,
+  typed: fc.constantFrom('x', ' (edited)'),
+});
+function applyLineEdit(lines: readonly string[], e: { kind: string; at: number; line: string; typed: string }): string[] {
+  const out = lines.slice();
+  const at = e.at % out.length;
+  switch (e.kind) {
+    case 'replace':
+      out[at] = e.line;
+      break;
+    case 'insert':
+      out.splice(at, 0, e.line);
+      break;
+    case 'delete':
+      if (out.length > 1) out.splice(at, 1);
+      break;
+    default: {
+      // into the first line from `at` on that has a quoted value
+      const line = out.findIndex((l, k) => k >= at && l.includes('"'));
+      if (line >= 0) out[line] = out[line].replace('"', `"${e.typed}`);
+    }
+  }
+  return out;
+}
+
 describe('DOT parser: resuming from an earlier parse', () => {
   it('gives the result of a parse from the beginning, for any edit of any topology', () => {
     fc.assert(
@@ -71,6 +121,29 @@ describe('DOT parser: resuming from an earlier parse', () => {
       }),
       { numRuns: 1500 },
     );
+  });
+
+  it('gives the result of a parse from the beginning when it takes the end of the earlier parse, for edits of clean topologies', () => {
+    let rejoined = 0;
+    let runs = 0;
+    fc.assert(
+      fc.property(cleanTopology, fc.array(lineEdit, { minLength: 1, maxLength: 4 }), (lines, edits) => {
+        let current = lines;
+        let previous = parseDot(wrap(current));
+        for (const e of edits) {
+          current = applyLineEdit(current, e);
+          const text = wrap(current);
+          const resumed = parseDot(text, 'topology.dot', previous);
+          assert.deepStrictEqual(plain(resumed), plain(parseDot(text)), `resumed parse differs for:\n${text}`);
+          runs++;
+          if (dotParseReuse(resumed)?.rejoinedAt !== undefined) rejoined++;
+          previous = resumed;
+        }
+      }),
+      { numRuns: 600 },
+    );
+    // the property must have met the rejoining path often, or it proves nothing about it
+    assert.ok(rejoined > runs / 20, `only ${rejoined} of ${runs} parses took the end of the earlier one`);
   });
 
   it('stays exact over a run of edits, each parse resuming from the one before', () => {
@@ -122,6 +195,59 @@ describe('DOT parser: resuming from an earlier parse', () => {
       if (c.reused.length === 0) for (const n of resumed.graph!.nodes) assert.notEqual(n, before.get(n.id), `${n.id} was reused`);
     });
   }
+
+  // Where a parse takes the end of the earlier one, moved (see `rejoin` in the parser), and where
+  // what the edited statements left behind differs, so it must read on.
+  const long = [
+    'digraph g {',
+    '  node [shape=box];',
+    '  a [card="a@1.0.0"];',
+    '  b [card="b@1.0.0"];',
+    '  c [card="c@1.0.0"];',
+    '  d [card="d@1.0.0"];',
+    '  e;',
+    '  subgraph cluster_s { node [color=red]; m; }',
+    '  a -> b;',
+    '  b -> c [label="say \\"next\\""];',
+    '  c -> d; // a comment',
+    '  d -> f;',
+    '  e -> a;',
+    '  m [label="late"];',
+    '  d -> d;',
+    '}',
+    '',
+  ].join('\n');
+  const rejoinCases: readonly { readonly name: string; readonly after: string; readonly rejoins: boolean }[] = [
+    { name: 'text typed into a pin in the middle', after: long.replace('d@1.0.0', 'd@1.0.10'), rejoins: true },
+    { name: 'a node added in the middle', after: long.replace('  e;\n', '  x [card="x@1.0.0"];\n  e;\n'), rejoins: true },
+    { name: 'a line break added in the middle', after: long.replace('  e;\n', '\n  e;\n'), rejoins: true },
+    { name: 'node defaults added in the middle', after: long.replace('  e;\n', '  node [color=blue];\n  e;\n'), rejoins: false },
+    { name: 'edge defaults added in the middle', after: long.replace('  e;\n', '  edge [color=blue];\n  e;\n'), rejoins: false },
+    { name: 'a graph attribute added in the middle', after: long.replace('  e;\n', '  rankdir=LR;\n  e;\n'), rejoins: false },
+    { name: 'a node that a later edge names first, named in the middle', after: long.replace('  e;\n', '  f [label="early"];\n  e;\n'), rejoins: false },
+    { name: 'a node named in the middle and again later, removed from the middle', after: long.replace('  e;\n', ''), rejoins: false },
+    { name: 'a node named before the edit declared again in the middle', after: long.replace('  e;\n', '  a [shape=oval];\n  e;\n'), rejoins: true },
+    { name: 'a node declared again later, first named in the middle under other defaults', after: long.replace('node [color=red]; m;', 'node [color=blue]; m;'), rejoins: false },
+    { name: 'a node with a later self-loop given one in the middle', after: long.replace('  e;\n', '  e;\n  d -> d [label="early"];\n'), rejoins: false },
+    { name: 'a parse error in the middle', after: long.replace('  e;\n', '  e -> ;\n'), rejoins: false },
+  ];
+  for (const c of rejoinCases) {
+    it(`${c.rejoins ? 'takes the end of the earlier parse' : 'reads on'} when ${c.name}`, () => {
+      const { resumed } = checkResume(long, c.after);
+      const reuse = dotParseReuse(resumed);
+      assert.ok(reuse !== undefined, 'the parse resumed');
+      assert.equal(reuse.rejoinedAt !== undefined, c.rejoins, `rejoined at ${String(reuse.rejoinedAt)}`);
+    });
+  }
+
+  it('hands out the earlier edges and nodes after the edit when the edit keeps the length', () => {
+    const after = long.replace('d@1.0.0', 'd@1.0.1');
+    const { resumed, previous } = checkResume(long, after);
+    assert.ok(dotParseReuse(resumed)?.rejoinedAt !== undefined);
+    const edges = resumed.graph!.edges;
+    assert.equal(edges[edges.length - 1], previous.graph!.edges[previous.graph!.edges.length - 1]);
+    assert.equal(resumed.graph!.nodes.find((n) => n.id === 'f'), previous.graph!.nodes.find((n) => n.id === 'f'));
+  });
 
   it('stays exact when an edit lands before the one the earlier parse resumed at', () => {
     // The second parse takes `a` (named first on line 3, last in `a -> b`) unchanged from the

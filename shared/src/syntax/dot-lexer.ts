@@ -34,6 +34,11 @@ export interface DotLexResult {
   readonly parseErrorCount: number;
   /** How many HTML-like literals were read (at most `maxParseErrors + 1` warnings are kept). */
   readonly htmlCount: number;
+  /**
+   * Set when the lexing took the earlier table's tokens from `token` on (see `LexResume.suffix`):
+   * the new table's token `token` is the earlier table's token `token - shift`, and so on to the end.
+   */
+  readonly rejoined?: { readonly token: number; readonly shift: number };
 }
 
 /** How many `dot/parse-error`s a file reports before one "too many" line replaces the rest (E§2). */
@@ -116,6 +121,14 @@ const punctuationCodes: Uint8Array = (() => {
 export interface LexResume {
   readonly table: DotTokenTable;
   readonly token: number;
+  /**
+   * Where the new text ends as the earlier one does: from new offset `from` on, each character
+   * is the earlier text's at its offset minus `delta`. Once the lexing reaches a token that starts
+   * there at the start of an earlier token, with no unterminated literal behind it, it takes the
+   * earlier table's tokens and comments from there on, moved by `delta`, instead of reading on
+   * (nothing before a token changes how it reads). The earlier lexing must have reported nothing.
+   */
+  readonly suffix?: { readonly from: number; readonly delta: number };
 }
 
 export function lexDot(text: string, file = 'topology.dot', resume?: LexResume): DotLexResult {
@@ -147,6 +160,11 @@ export function lexDot(text: string, file = 'topology.dot', resume?: LexResume):
   }
   const diagnostics: Diagnostic[] = [];
   const length = text.length;
+  /** The first offset where the earlier table's tokens may be taken (see `LexResume.suffix`). */
+  const rejoinFrom = resume?.suffix === undefined ? Number.POSITIVE_INFINITY : resume.suffix.from;
+  /** The earlier token looked at last when trying to rejoin (-1: not looked yet). */
+  let rejoinCursor = -1;
+  let rejoined: DotLexResult['rejoined'];
   let parseErrorCount = 0;
   let htmlCount = 0;
   let unclosedStringFrom = Number.POSITIVE_INFINITY;
@@ -219,6 +237,7 @@ export function lexDot(text: string, file = 'topology.dot', resume?: LexResume):
       continue;
     }
     const start = i;
+    if (start >= rejoinFrom && unclosedStringFrom === Number.POSITIVE_INFINITY && !htmlToLineEnd && takeEarlierFrom(start)) break;
 
     // (ids and punctuation, by far the most common tokens, are tried first; no other token
     // starts with their characters)
@@ -361,7 +380,53 @@ export function lexDot(text: string, file = 'topology.dot', resume?: LexResume):
     diagnostics,
     parseErrorCount,
     htmlCount,
+    ...(rejoined !== undefined ? { rejoined } : {}),
   };
+
+  /**
+   * At a token that starts at `at`, in the text both versions end with: when the earlier table
+   * has a token starting at the same place, appends that token and all after it, moved (their
+   * values, flags and the comments among them too), and says so.
+   */
+  function takeEarlierFrom(at: number): boolean {
+    const earlier = resume!.table;
+    const delta = resume!.suffix!.delta;
+    const was = at - delta;
+    const earlierStarts = earlier.starts;
+    if (rejoinCursor < 0) rejoinCursor = partitionPoint(earlier.count, (k) => earlierStarts[k] < was);
+    while (rejoinCursor < earlier.count && earlierStarts[rejoinCursor] < was) rejoinCursor++;
+    if (rejoinCursor >= earlier.count || earlierStarts[rejoinCursor] !== was) return false;
+    const from = rejoinCursor;
+    const taken = earlier.count - from;
+    const shift = count - from;
+    const size = count + taken;
+    if (size > kinds.length) {
+      const grownKinds = new Uint8Array(size);
+      grownKinds.set(kinds.subarray(0, count));
+      kinds = grownKinds;
+      const grownStarts = new Int32Array(size);
+      grownStarts.set(starts.subarray(0, count));
+      starts = grownStarts;
+      const grownEnds = new Int32Array(size);
+      grownEnds.set(ends.subarray(0, count));
+      ends = grownEnds;
+    }
+    kinds.set(earlier.kinds.subarray(from), count);
+    const earlierEnds = earlier.ends;
+    for (let k = from; k < earlier.count; k++) {
+      starts[k + shift] = earlierStarts[k] + delta;
+      ends[k + shift] = earlierEnds[k] + delta;
+    }
+    for (const [index, value] of earlier.values) if (index >= from) values.set(index + shift, value);
+    for (const [index, flag] of earlier.flags) if (index >= from) flags.set(index + shift, flag);
+    for (const comment of earlier.comments) {
+      if (comment.span.start < was) continue;
+      comments.push({ kind: comment.kind, span: { start: comment.span.start + delta, end: comment.span.end + delta }, text: comment.text, value: comment.value });
+    }
+    count = size;
+    rejoined = { token: from + shift, shift };
+    return true;
+  }
 
   /** Reads `-?(digits[.digits*] | .digits)` and, glued to it, any letters (`900s`). Returns the end. */
   function lexNumber(from: number): number {

@@ -17,13 +17,20 @@
  */
 import type { Diagnostic, DiagnosticCode } from '../diagnostics';
 import { diagnosticInfo } from '../diagnostics';
-import { commonPrefixLength, partitionPoint, type Span } from '../text';
+import { commonPrefixLength, commonSuffixLength, partitionPoint, type Span } from '../text';
 import { suggestNodeId } from '../compile/attractor-table';
 import { lexDot, maxParseErrors, tokenFlag, tokenSpan, tokenText, tokenValue, type DotLexResult } from './dot-lexer';
 import { DotTokenCode as Code, type DotAttribute, type DotEdge, type DotGraph, type DotNode, type DotParseResult, type DotTokenTable } from './dot-model';
 
 /** Subgraphs nested deeper than this are a parse error (E§2). */
 export const maxSubgraphDepth = 100;
+
+/**
+ * How many top-level statements in the end the two texts share a resumed parse tries to rejoin the
+ * earlier parse at (see `rejoin` in `parseDot`): each try reads the nodes named so far, and a
+ * state that does not match at the first statements seldom matches later.
+ */
+const maxRejoinTries = 4;
 
 /** Distinct default attributes one scope keeps (see `withDefaults`). */
 export const maxDefaultKeys = 100;
@@ -37,7 +44,8 @@ export const maxDefaultKeys = 100;
  */
 export function parseDot(text: string, file = 'topology.dot', previous?: DotParseResult): DotParseResult {
   const start = previous === undefined ? undefined : resumeAt(previous, text, file);
-  const lexed = lexDot(text, file, start === undefined ? undefined : { table: start.table, token: start.token });
+  const resumedAt = start?.statements.length;
+  const lexed = lexDot(text, file, start === undefined ? undefined : { table: start.table, token: start.token, ...suffixOf(start, text) });
   const table = lexed.table;
   const codes = table.kinds;
   const starts = table.starts;
@@ -586,6 +594,95 @@ export function parseDot(text: string, file = 'topology.dot', previous?: DotPars
     }
   }
 
+  // ------------------------------------------------------------------ rejoining
+
+  /** The lexer took the earlier tokens from the one after this on (see `LexResume.suffix`); a statement there may rejoin. */
+  const rejoinAfter = lexed.rejoined === undefined ? Number.POSITIVE_INFINITY : lexed.rejoined.token;
+  let rejoinTries = 0;
+
+  /**
+   * At the top-level statement at `pos`, in the end both texts share: when it is one of the
+   * earlier parse's top-level statements and what the statements before it left behind reads as
+   * it did there, takes the rest of the earlier parse, moved by what the edit added or removed,
+   * instead of reading it again, and leaves `pos` at the graph's closing `}`. The earlier parse was
+   * clean (see `resumable`), and so must the statements read since the resumed one be; what a
+   * later statement reads of the earlier ones must be the same in both:
+   * - the root defaults in force (the same maps), and no graph attribute set in between;
+   * - a node the rest names again is named here too, and not declared again in the rest;
+   * - a node the rest names first is not named here;
+   * - the same nodes have self-loops;
+   * - the findings stay under the cap of listed ones.
+   * Anything else, and the parse reads on (at most `maxRejoinTries` times).
+   */
+  function rejoin(scope: Scope): boolean {
+    rejoinTries++;
+    const from = start!;
+    const info = from.earlier;
+    const previous = from.previous;
+    const statements = info.statements;
+    const oldToken = pos - lexed.rejoined!.shift;
+    const j = partitionPoint(statements.length, (k) => statements[k] < oldToken);
+    if (j >= statements.length || statements[j] !== oldToken) return false;
+    if (scope.node !== info.nodeDefaults[j] || scope.edge !== info.edgeDefaults[j] || graphAttrs.size !== from.graphAttrs.length) return false;
+    if (parseErrorCount > 0 || lexed.parseErrorCount > 0 || lexed.diagnostics.length > 0 || strict || !directed) return false;
+    if (notDirectedReported || portsReported || unclosedReported || defaultsCapReported || codes[count - 1] !== Code.RBrace) return false;
+    const old = previous.graph!;
+    const oldNodes = old.nodes;
+    const oldEdges = old.edges;
+    /** Where the taken statements start in the earlier text, and where the resumed one starts. */
+    const cut = previous.table.starts[oldToken];
+    const delta = text.length - info.text.length;
+    const places = info.nodePlaces;
+    const named = partitionPoint(oldNodes.length, (n) => places[3 * n] < cut);
+    // (a node named before the resumed statement is never declared again after it: see `resumeAt`)
+    for (let k = from.nodes.length; k < named; k++) {
+      if (places[3 * k + 2] < cut) continue;
+      // named again after the cut: it must exist here too, and not be declared again there (its
+      // attributes here may differ)
+      if (places[3 * k + 1] >= cut || !nodes.has(oldNodes[k].id)) return false;
+    }
+    // a node named first after the cut must be new here too
+    for (let k = named; k < oldNodes.length; k++) if (nodes.has(oldNodes[k].id)) return false;
+    const edgeStarts = info.edgeStarts;
+    const taken = partitionPoint(edgeStarts.length, (e) => edgeStarts[e] < cut);
+    const loopsNow = new Set<string>();
+    for (let e = from.edges.length; e < edges.length; e++) if (edges[e].source === edges[e].target) loopsNow.add(edges[e].source);
+    const loopsThen = new Set<string>();
+    for (const e of info.selfLoops) if (e >= from.edges.length && e < taken) loopsThen.add(oldEdges[e].source);
+    if (loopsNow.size !== loopsThen.size || [...loopsNow].some((id) => !loopsThen.has(id))) return false;
+    const later = previous.diagnostics.filter((d) => d.location.span !== undefined && d.location.span.start >= cut);
+    const counts = new Map(reportCounts);
+    for (const d of later) counts.set(d.code, (counts.get(d.code) ?? 0) + 1);
+    for (const seen of counts.values()) if (seen > maxParseErrors) return false;
+
+    // Take the rest, moved.
+    const move = movedBy(cut, delta);
+    for (const d of later) {
+      reportCounts.set(d.code, (reportCounts.get(d.code) ?? 0) + 1);
+      other.push(move.diagnostic(d));
+    }
+    for (let k = j; k < statements.length; k++) {
+      topStatements.push(pos + statements[k] - oldToken);
+      topNodeDefaults.push(move.attributes(info.nodeDefaults[k]));
+      topEdgeDefaults.push(move.attributes(info.edgeDefaults[k]));
+    }
+    for (let k = 0; k < named; k++) {
+      if (places[3 * k + 2] < cut) continue;
+      const then = oldNodes[k];
+      // (a copy: `resumeAt` copies each node named again after where it resumes)
+      const now = nodes.get(then.id)!;
+      for (const s of then.occurrences) if (s.start >= cut) now.occurrences.push(move.span(s));
+    }
+    for (let k = named; k < oldNodes.length; k++) {
+      const node = move.node(oldNodes[k] as NodeBuilder);
+      nodes.set(node.id, node);
+    }
+    for (let e = taken; e < oldEdges.length; e++) edges.push(move.edge(oldEdges[e]));
+    pos = count - 1;
+    rejoinedAt = j;
+    return true;
+  }
+
   // ------------------------------------------------------------------ statements
 
   function parseStatements(scope: Scope): void {
@@ -598,6 +695,7 @@ export function parseDot(text: string, file = 'topology.dot', previous?: DotPars
       }
       const start = pos;
       if (scope.depth === 0) {
+        if (pos > rejoinAfter && rejoinTries < maxRejoinTries && rejoin(scope)) return;
         topStatements.push(start);
         topNodeDefaults.push(scope.node);
         topEdgeDefaults.push(scope.edge);
@@ -970,6 +1068,8 @@ export function parseDot(text: string, file = 'topology.dot', previous?: DotPars
 
   /** The `{` that opens the graph body, once read. */
   let openSpan: Span | undefined;
+  /** The earlier top-level statement the parse took the rest from (see `rejoin`), if it did. */
+  let rejoinedAt: number | undefined;
   const graph = parseGraph();
   // What a later parse needs to resume from this one: kept only for a file that reads cleanly
   // (no parse error, no finding but duplicate nodes and self-loops, no `strict`, directed), so
@@ -1036,7 +1136,23 @@ export function parseDot(text: string, file = 'topology.dot', previous?: DotPars
   diagnostics.sort((a, b) => (a.location.span?.start ?? -1) - (b.location.span?.start ?? -1));
   const result = parseResult(lexed, graph, diagnostics, trailing);
   if (resume !== undefined) resumables.set(result, resume);
+  if (resumedAt !== undefined) reuses.set(result, { resumedAt, ...(rejoinedAt !== undefined ? { rejoinedAt } : {}) });
   return result;
+}
+
+/** What a parse took from the earlier one it was given (see `dotParseReuse`). */
+export interface DotParseReuse {
+  /** The parse read from this top-level statement on (by index), taking those before it. */
+  readonly resumedAt: number;
+  /** It took the earlier parse's top-level statements from this one (by the earlier index) to the end, moved. */
+  readonly rejoinedAt?: number;
+}
+
+const reuses = new WeakMap<DotParseResult, DotParseReuse>();
+
+/** For tests and benchmarks: what `parseDot` took from the earlier parse, undefined when it read the whole text. */
+export function dotParseReuse(result: DotParseResult): DotParseReuse | undefined {
+  return reuses.get(result);
 }
 
 /**
@@ -1175,6 +1291,20 @@ interface ResumeStart {
   readonly graphAttrs: readonly (readonly [string, DotAttribute])[];
   /** The findings before it (duplicate nodes and self-loops only: see `resumable`). */
   readonly diagnostics: readonly Diagnostic[];
+  /** What was kept of `previous` to resume from. */
+  readonly earlier: Resumable;
+  /** How many code units the two texts share at their start. */
+  readonly same: number;
+}
+
+/**
+ * The end the two texts share, for the lexer to take the earlier tokens there (see
+ * `LexResume.suffix`) and the parser the earlier statements (see `rejoin` in `parseDot`).
+ */
+function suffixOf(start: ResumeStart, text: string): { suffix: { from: number; delta: number } } | undefined {
+  const earlier = start.earlier.text;
+  const tail = commonSuffixLength(earlier, text, Math.min(earlier.length, text.length) - start.same);
+  return tail > 0 ? { suffix: { from: text.length - tail, delta: text.length - earlier.length } } : undefined;
 }
 
 /**
@@ -1255,6 +1385,71 @@ function resumeAt(previous: DotParseResult, text: string, file: string): ResumeS
     previous,
     graphAttrs,
     diagnostics,
+    earlier: info,
+    same,
+  };
+}
+
+/** The earlier parse's objects after `cut`, moved by `delta` (the same objects when nothing moves). */
+interface Mover {
+  span(span: Span): Span;
+  attributes(map: ReadonlyMap<string, DotAttribute>): ReadonlyMap<string, DotAttribute>;
+  node(node: NodeBuilder): NodeBuilder;
+  edge(edge: DotEdge): DotEdge;
+  diagnostic(diagnostic: Diagnostic): Diagnostic;
+}
+
+/**
+ * Moves what starts at or after `cut` by `delta`. Only whole statements after `cut` are moved, so
+ * a span lies either wholly before it or wholly after. An attribute map is moved once however
+ * many nodes share it (as defaults do), and stays the same object when none of its attributes move.
+ */
+function movedBy(cut: number, delta: number): Mover {
+  const span = (s: Span): Span => (delta === 0 || s.start < cut ? s : { start: s.start + delta, end: s.end + delta });
+  const attribute = (a: DotAttribute): DotAttribute =>
+    delta === 0 || (a.keySpan.start < cut && a.valueSpan.start < cut)
+      ? a
+      : { key: a.key, value: a.value, keySpan: span(a.keySpan), valueSpan: span(a.valueSpan), quoted: a.quoted, fromDefault: a.fromDefault };
+  const maps = new Map<ReadonlyMap<string, DotAttribute>, ReadonlyMap<string, DotAttribute>>();
+  const attributes = (map: ReadonlyMap<string, DotAttribute>): ReadonlyMap<string, DotAttribute> => {
+    if (delta === 0 || map.size === 0) return map;
+    let moved = maps.get(map);
+    if (moved !== undefined) return moved;
+    if (map instanceof AttributeList) moved = map.mapped(attribute);
+    else if (map instanceof LayeredMap) moved = (map as LayeredMap<string, DotAttribute>).remapped(attributes);
+    else {
+      let changed = false;
+      const out = new Map<string, DotAttribute>();
+      for (const [key, a] of map) {
+        const b = attribute(a);
+        if (b !== a) changed = true;
+        out.set(key, b);
+      }
+      moved = changed ? out : map;
+    }
+    maps.set(map, moved);
+    return moved;
+  };
+  return {
+    span,
+    attributes,
+    node(node) {
+      if (delta === 0) return node;
+      const moved: NodeBuilder = { id: node.id, span: span(node.span), quoted: node.quoted, attrs: attributes(node.attrs), occurrences: node.occurrences.map(span), statements: node.statements.map(span) };
+      if (node.idError !== undefined) moved.idError = node.idError;
+      return moved;
+    },
+    edge(edge) {
+      if (delta === 0) return edge;
+      return { source: edge.source, target: edge.target, sourceSpan: span(edge.sourceSpan), targetSpan: span(edge.targetSpan), span: span(edge.span), attrs: attributes(edge.attrs) };
+    },
+    diagnostic(d) {
+      if (delta === 0) return d;
+      const at = d.location.span;
+      const moved: Diagnostic = { ...d, location: { ...d.location, ...(at !== undefined ? { span: span(at) } : {}) } };
+      if (d.related !== undefined) moved.related = d.related.map((r) => (r.span === undefined ? r : { ...r, span: span(r.span) }));
+      return moved;
+    },
   };
 }
 
@@ -1294,6 +1489,17 @@ class AttributeList implements ReadonlyMap<string, DotAttribute> {
 
   get size(): number {
     return this.attributes.length;
+  }
+
+  /** The list with `change` applied to each attribute; itself when nothing changed. */
+  mapped(change: (attribute: DotAttribute) => DotAttribute): AttributeList {
+    let changed = false;
+    const out = this.attributes.map((a) => {
+      const b = change(a);
+      if (b !== a) changed = true;
+      return b;
+    });
+    return changed ? new AttributeList(out) : this;
   }
 
   private find(key: string): number {
@@ -1343,6 +1549,13 @@ class AttributeList implements ReadonlyMap<string, DotAttribute> {
 class LayeredMap<K, V> implements ReadonlyMap<K, V> {
   /** Counted when first asked for. */
   private counted = -1;
+
+  /** The view over `change` of each layer; itself when neither changed. */
+  remapped(change: (layer: ReadonlyMap<K, V>) => ReadonlyMap<K, V>): LayeredMap<K, V> {
+    const base = change(this.base);
+    const own = change(this.own);
+    return base === this.base && own === this.own ? this : new LayeredMap(base, own);
+  }
 
   constructor(
     private readonly base: ReadonlyMap<K, V>,
