@@ -162,14 +162,14 @@ export function createPublisher(options: PublisherOptions): Publisher {
     // edit): its entry there, without a lookup by object
     let kept = beforeList[at] === d ? before[at] : shift !== 0 && beforeList[at - shift] === d ? before[at - shift] : known?.get(d);
     if (!kept || kept.file !== file || kept.docsUrl !== docsUrl || kept.support !== support || !sameInputs(snapshot, file, d, kept, prefixes)) {
-      const moved = (c: Converted | undefined): { lsp: LspDiagnostic; json: Uint8Array | undefined } | undefined =>
+      const moved = (c: Converted | undefined): MovedConversion | undefined =>
         c !== undefined && c.file === file && c.docsUrl === docsUrl && c.support === support ? movedConversion(snapshot, file, d, c) : undefined;
       const reused = moved(before[at]) ?? (shift !== 0 ? moved(before[at - shift]) : undefined);
       if (reused !== undefined) {
-        kept = { file, docsUrl, support, ...inputsOf(snapshot, file, d), lsp: reused.lsp, json: reused.json };
+        kept = { file, docsUrl, support, ...inputsOf(snapshot, file, d), lsp: reused.lsp, head: reused.head, tail: reused.tail };
       } else {
         const lsp = toLspDiagnostic(d, file, { files: snapshot, support, ...(docsUrl ? { docsUrl } : {}) });
-        kept = { file, docsUrl, support, ...inputsOf(snapshot, file, d), lsp, json: undefined };
+        kept = { file, docsUrl, support, ...inputsOf(snapshot, file, d), lsp, head: undefined, tail: undefined };
       }
       if (record) known?.set(d, kept);
     }
@@ -305,8 +305,21 @@ interface Converted {
   /** The same for each related location, when there are any (few findings have them). */
   readonly related: Related | undefined;
   readonly lsp: LspDiagnostic;
-  /** `JSON.stringify(lsp)` as UTF-8 bytes, made when first sent (outside the JavaScript heap, so thousands kept cost the collector nothing). */
-  json: Uint8Array | undefined;
+  /**
+   * `JSON.stringify(lsp)` as UTF-8 bytes, made when first sent (outside the JavaScript heap, so
+   * thousands kept cost the collector nothing), in two pieces: `head` up to the end of the range
+   * (`{"range":{…}`), `tail` the rest. A conversion moved to other lines (see `movedConversion`)
+   * writes a new head and shares the tail, so it copies nothing. Both set or neither.
+   */
+  head: Uint8Array | undefined;
+  tail: Uint8Array | undefined;
+}
+
+/** A conversion taken over from an earlier one (see `movedConversion`). */
+interface MovedConversion {
+  readonly lsp: LspDiagnostic;
+  readonly head: Uint8Array | undefined;
+  readonly tail: Uint8Array | undefined;
 }
 
 /**
@@ -325,7 +338,7 @@ function readLength(span: { start: number; end: number } | undefined): number {
  * range is the first member `toLspDiagnostic` writes). Undefined when `d` reads otherwise.
  * Cheaper than converting: two positions are looked up.
  */
-function movedConversion(snapshot: Snapshot, file: string, d: Diagnostic, c: Converted): { lsp: LspDiagnostic; json: Uint8Array | undefined } | undefined {
+function movedConversion(snapshot: Snapshot, file: string, d: Diagnostic, c: Converted): MovedConversion | undefined {
   const lsp = c.lsp;
   if (d.code !== lsp.code || (d.related !== undefined && d.related.length > 0) || lsp.relatedInformation !== undefined) return undefined;
   if (toSeverity(d.severity) !== lsp.severity) return undefined;
@@ -334,15 +347,13 @@ function movedConversion(snapshot: Snapshot, file: string, d: Diagnostic, c: Con
   const other = lsp.range;
   const lines = range.start.line - other.start.line;
   if (range.start.character !== other.start.character || range.end.character !== other.end.character || range.end.line - other.end.line !== lines) return undefined;
-  if (lines === 0) return { lsp, json: c.json };
-  let json: Uint8Array | undefined;
-  if (c.json !== undefined) {
-    const head = `{"range":${JSON.stringify(other)}`;
-    if (c.json.length > head.length && Buffer.from(c.json.buffer, c.json.byteOffset, head.length).toString('latin1') === head) {
-      json = Buffer.concat([Buffer.from(`{"range":${JSON.stringify(range)}`), c.json.subarray(head.length)]);
-    }
-  }
-  return { lsp: { ...lsp, range }, json };
+  if (lines === 0) return { lsp, head: c.head, tail: c.tail };
+  return { lsp: { ...lsp, range }, head: c.tail === undefined ? undefined : Buffer.from(rangeHead(range), 'latin1'), tail: c.tail };
+}
+
+/** How `JSON.stringify` writes the start of a diagnostic whose first key is `range` (the converter's order), up to the range's end. */
+function rangeHead(range: LspDiagnostic['range']): string {
+  return `{"range":{"start":{"line":${range.start.line},"character":${range.start.character}},"end":{"line":${range.end.line},"character":${range.end.character}}}`;
 }
 
 /** What the related locations of a conversion read: per location, its file's source (as `Converted.source`), how much of it, and its URI. */
@@ -420,7 +431,15 @@ function publicationJson(uri: string, converted: readonly Converted[], version: 
   for (let i = 0; i < converted.length; i++) {
     const entry = converted[i];
     if (i > 0) parts.push(comma);
-    parts.push((entry.json ??= Buffer.from(JSON.stringify(entry.lsp))));
+    if (entry.head === undefined || entry.tail === undefined) {
+      const json = JSON.stringify(entry.lsp);
+      const head = rangeHead(entry.lsp.range);
+      // (a diagnostic that does not start with its range, which the converter never makes, is one piece)
+      const split = json.startsWith(head) ? head.length : json.length;
+      entry.head = Buffer.from(json.slice(0, split));
+      entry.tail = Buffer.from(json.slice(split));
+    }
+    parts.push(entry.head, entry.tail);
   }
   parts.push(Buffer.from(`]${version !== undefined ? `,"version":${JSON.stringify(version)}` : ''}}`));
   return parts;

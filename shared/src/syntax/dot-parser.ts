@@ -1401,8 +1401,8 @@ interface Mover {
 
 /**
  * Moves what starts at or after `cut` by `delta`. Only whole statements after `cut` are moved, so
- * a span lies either wholly before it or wholly after. An attribute map is moved once however
- * many nodes share it (as defaults do), and stays the same object when none of its attributes move.
+ * a span lies either wholly before it or wholly after. A defaults map is moved once however many
+ * nodes share it, and an attribute map stays the same object when none of its attributes move.
  */
 function movedBy(cut: number, delta: number): Mover {
   const span = (s: Span): Span => (delta === 0 || s.start < cut ? s : { start: s.start + delta, end: s.end + delta });
@@ -1410,23 +1410,22 @@ function movedBy(cut: number, delta: number): Mover {
     delta === 0 || (a.keySpan.start < cut && a.valueSpan.start < cut)
       ? a
       : { key: a.key, value: a.value, keySpan: span(a.keySpan), valueSpan: span(a.valueSpan), quoted: a.quoted, fromDefault: a.fromDefault };
+  /** Moved plain maps: the defaults, which many nodes and edges share (a list or a view belongs to one statement). */
   const maps = new Map<ReadonlyMap<string, DotAttribute>, ReadonlyMap<string, DotAttribute>>();
   const attributes = (map: ReadonlyMap<string, DotAttribute>): ReadonlyMap<string, DotAttribute> => {
     if (delta === 0 || map.size === 0) return map;
-    let moved = maps.get(map);
-    if (moved !== undefined) return moved;
-    if (map instanceof AttributeList) moved = map.mapped(attribute);
-    else if (map instanceof LayeredMap) moved = (map as LayeredMap<string, DotAttribute>).remapped(attributes);
-    else {
-      let changed = false;
-      const out = new Map<string, DotAttribute>();
-      for (const [key, a] of map) {
-        const b = attribute(a);
-        if (b !== a) changed = true;
-        out.set(key, b);
-      }
-      moved = changed ? out : map;
+    if (map instanceof AttributeList) return map.mapped(attribute);
+    if (map instanceof LayeredMap) return (map as LayeredMap<string, DotAttribute>).remapped(attributes);
+    const known = maps.get(map);
+    if (known !== undefined) return known;
+    let changed = false;
+    const out = new Map<string, DotAttribute>();
+    for (const [key, a] of map) {
+      const b = attribute(a);
+      if (b !== a) changed = true;
+      out.set(key, b);
     }
+    const moved = changed ? out : map;
     maps.set(map, moved);
     return moved;
   };
