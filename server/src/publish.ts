@@ -298,7 +298,7 @@ interface Converted {
    */
   source: SourceFile | undefined;
   /**
-   * How much of `text` the range reads: the conversion stays valid for any text that starts
+   * How much of `source`'s text the range reads: the conversion stays valid for any text that starts
    * with the same `read` code units (0: it reads nothing of the text).
    */
   readonly read: number;
@@ -414,7 +414,9 @@ function createPrefixCache(): PrefixCache {
   const known: { now: SourceFile; before: SourceFile; length: number }[] = [];
   return (now, before) => {
     for (const entry of known) if (entry.now === now && entry.before === before) return entry.length;
-    const length = commonPrefixLength(now.text, before.text);
+    const common = commonPrefixLength(now.text, before.text);
+    // two sources of the same text read the same however far a range reads (past the end too)
+    const length = common === now.text.length && common === before.text.length ? Number.POSITIVE_INFINITY : common;
     known.push({ now, before, length });
     return length;
   };
