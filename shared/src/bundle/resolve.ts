@@ -557,17 +557,21 @@ function classify(files: readonly SourceFile[], memo: LoadMemo | undefined): Cla
     }
     if (replaced !== undefined) {
       const swap = (f: SourceFile | undefined): SourceFile | undefined => (f === undefined ? undefined : (replaced!.get(f) ?? f));
+      // the same array when none of its files was replaced (an empty one above all: a mapped empty
+      // array is another kind of array to V8, which would drop the optimised `loadBundle` that reads it)
+      const swapAll = (list: readonly SourceFile[]): readonly SourceFile[] => (list.some((f) => replaced!.has(f)) ? list.map((f) => replaced!.get(f) ?? f) : list);
       const old = last.result;
       result =
         replaced.size === 0
           ? old
-          : {
-              ...old,
+          : // (the keys in `classifyFiles`' order: one object shape for both, which V8 keeps optimised)
+            {
               topology: swap(old.topology),
               manifest: swap(old.manifest),
               vocabulary: swap(old.vocabulary),
-              cards: old.cards.map((f) => replaced!.get(f) ?? f),
-              reservedUnderCards: old.reservedUnderCards.map((f) => replaced!.get(f) ?? f),
+              cards: swapAll(old.cards),
+              reservedUnderCards: swapAll(old.reservedUnderCards),
+              diagnostics: old.diagnostics,
             };
     }
   }
