@@ -142,7 +142,9 @@ export function createPublisher(options: PublisherOptions): Publisher {
    * publication of the file, made from `beforeList`) at `at` or at `at - shift` when that entry
    * was made from `d` itself, else the one `known` holds for `d`. Failing that, it reuses the
    * entry of `before` at either place when it converts the same but for the lines it is on (see
-   * `movedConversion`), and records the new conversion in `known` (when `record`).
+   * `movedConversion`). A conversion made afresh is recorded in `known` (when `record`); one taken
+   * by place is not: the next publication finds it by place too, and a thousand findings moved by
+   * an edit in the middle of the topology would cost as many weak-map entries each time.
    */
   const convertKept = (
     snapshot: Snapshot,
@@ -166,12 +168,13 @@ export function createPublisher(options: PublisherOptions): Publisher {
         c !== undefined && c.file === file && c.docsUrl === docsUrl && c.support === support ? movedConversion(snapshot, file, d, c) : undefined;
       const reused = moved(before[at]) ?? (shift !== 0 ? moved(before[at - shift]) : undefined);
       if (reused !== undefined) {
+        // (found by place, as the next publication will find it: not recorded by object)
         kept = { file, docsUrl, support, ...inputsOf(snapshot, file, d), lsp: reused.lsp, head: reused.head, tail: reused.tail };
       } else {
         const lsp = toLspDiagnostic(d, file, { files: snapshot, support, ...(docsUrl ? { docsUrl } : {}) });
         kept = { file, docsUrl, support, ...inputsOf(snapshot, file, d), lsp, head: undefined, tail: undefined };
+        if (record) known?.set(d, kept);
       }
-      if (record) known?.set(d, kept);
     }
     return kept;
   };
