@@ -52,12 +52,15 @@ const support: ClientSupport = {
  * A topology with findings at its start (one node with no card: located findings of the
  * resolution and of the analysis), in its middle and at its end, in the given line ending.
  */
-function topology(options: { readonly head?: string; readonly indent?: string; readonly tail?: string; readonly newline?: string; readonly reviewerInput?: string } = {}): string {
+function topology(
+  options: { readonly head?: string; readonly indent?: string; readonly middle?: string; readonly tail?: string; readonly newline?: string; readonly reviewerInput?: string } = {},
+): string {
   const lines = [
     'digraph g {',
     `${options.head ?? ''}${options.indent ?? '  '}lost [card="lost@1.0.0"];`,
     '  writer [card="writer@1.0.0"];',
     '  reviewer [card="reviewer@1.0.0"];',
+    ...(options.middle !== undefined ? [options.middle] : []),
     `  writer -> reviewer${options.reviewerInput === undefined ? '' : ` [in="${options.reviewerInput}"]`};`,
     '  writer -> lost [label="late"];',
     `${options.tail ?? ''}}`,
@@ -67,6 +70,8 @@ function topology(options: { readonly head?: string; readonly indent?: string; r
 }
 
 const cards = writerCard() + reviewerCard({ dependencies: '[writer]' });
+/** A node after the middle of the topology, with findings of its own. */
+const late = '  late [card="late@1.0.0"];\n';
 
 const cases: Case[] = [
   {
@@ -104,6 +109,19 @@ const cases: Case[] = [
       { name: 'a line added above the findings', files: topology({ head: '  // note\n' }), keepsAfterLine: 2, movedBy: 1 },
       { name: 'a longer line added', files: topology({ head: '  // a longer note\n' }), keepsAfterLine: 2 },
       { name: 'the line removed again', files: topology(), keepsAfterLine: 1, movedBy: -1 },
+    ],
+  },
+  {
+    // the parse takes the statements after the edit from the last one, moved (see `rejoin` in
+    // the parser), and every stage after it carries their findings over, moved
+    name: 'typing in the middle of the topology keeps the findings after it, moved',
+    initial: topology({ tail: late, middle: '  subgraph cluster_m { label="middle"; }' }) + cards,
+    open: ['topology.dot'],
+    steps: [
+      { name: 'text typed into a label', files: topology({ tail: late, middle: '  subgraph cluster_m { label="middle (edited)"; }' }), keepsAfterLine: 4 },
+      { name: 'a node added on its own line', files: topology({ tail: late, middle: '  subgraph cluster_m { label="middle (edited)"; }\n  added;' }), keepsAfterLine: 5, movedBy: 1 },
+      { name: 'a character replaced by another', files: topology({ tail: late, middle: '  subgraph cluster_m { label="middle (edites)"; }\n  added;' }), keepsAfterLine: 5 },
+      { name: 'back as it was', files: topology({ tail: late, middle: '  subgraph cluster_m { label="middle"; }' }), keepsAfterLine: 4, movedBy: -1 },
     ],
   },
   {
