@@ -167,13 +167,10 @@ describe('DOT parser: resuming from an earlier parse', () => {
 
   // Where a parse reuses the earlier nodes, and where it has to start over. `reused` lists the
   // node ids whose objects must be the earlier ones; an empty list means nothing may be reused.
+  /** The header, node defaults and four pinned nodes, which the topologies below start with. */
+  const declared = ['digraph g {', '  node [shape=box];', '  a [card="a@1.0.0"];', '  b [card="b@1.0.0"];', '  c [card="c@1.0.0"];', '  d [card="d@1.0.0"];'];
   const base = [
-    'digraph g {',
-    '  node [shape=box];',
-    '  a [card="a@1.0.0"];',
-    '  b [card="b@1.0.0"];',
-    '  c [card="c@1.0.0"];',
-    '  d [card="d@1.0.0"];',
+    ...declared,
     '  a -> b;',
     '  b -> c [label="next"];',
     '}',
@@ -199,12 +196,7 @@ describe('DOT parser: resuming from an earlier parse', () => {
   // Where a parse takes the end of the earlier one, moved (see `rejoin` in the parser), and where
   // what the edited statements left behind differs, so it must read on.
   const long = [
-    'digraph g {',
-    '  node [shape=box];',
-    '  a [card="a@1.0.0"];',
-    '  b [card="b@1.0.0"];',
-    '  c [card="c@1.0.0"];',
-    '  d [card="d@1.0.0"];',
+    ...declared,
     '  e;',
     '  subgraph cluster_s { node [color=red]; m; }',
     '  a -> b;',
