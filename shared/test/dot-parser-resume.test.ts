@@ -209,11 +209,19 @@ describe('DOT parser: resuming from an earlier parse', () => {
     '}',
     '',
   ].join('\n');
-  const rejoinCases: readonly { readonly name: string; readonly after: string; readonly rejoins: boolean }[] = [
+  const rejoinCases: readonly { readonly name: string; readonly before?: string; readonly after: string; readonly rejoins: boolean }[] = [
     { name: 'text typed into a pin in the middle', after: long.replace('d@1.0.0', 'd@1.0.10'), rejoins: true },
+    { name: 'an attribute added first in the second statement (nothing before it to take)', after: long.replace('  a [card=', '  a [label="x", card='), rejoins: true },
     { name: 'a node added in the middle', after: long.replace('  e;\n', '  x [card="x@1.0.0"];\n  e;\n'), rejoins: true },
     { name: 'a line break added in the middle', after: long.replace('  e;\n', '\n  e;\n'), rejoins: true },
     { name: 'node defaults added in the middle', after: long.replace('  e;\n', '  node [color=blue];\n  e;\n'), rejoins: false },
+    { name: 'the first statement\'s node default changed to a value as long', after: long.replace('shape=box', 'shape=bax'), rejoins: false },
+    {
+      name: 'the first statement\'s second node default moved by a space',
+      before: long.replace('shape=box', 'shape=box, color=gray'),
+      after: long.replace('shape=box', 'shape=box, color= gray'),
+      rejoins: false,
+    },
     { name: 'edge defaults added in the middle', after: long.replace('  e;\n', '  edge [color=blue];\n  e;\n'), rejoins: false },
     { name: 'a graph attribute added in the middle', after: long.replace('  e;\n', '  rankdir=LR;\n  e;\n'), rejoins: false },
     { name: 'a node that a later edge names first, named in the middle', after: long.replace('  e;\n', '  f [label="early"];\n  e;\n'), rejoins: false },
@@ -225,7 +233,7 @@ describe('DOT parser: resuming from an earlier parse', () => {
   ];
   for (const c of rejoinCases) {
     it(`${c.rejoins ? 'takes the end of the earlier parse' : 'reads on'} when ${c.name}`, () => {
-      const { resumed } = checkResume(long, c.after);
+      const { resumed } = checkResume(c.before ?? long, c.after);
       const reuse = dotParseReuse(resumed);
       assert.ok(reuse !== undefined, 'the parse resumed');
       assert.equal(reuse.rejoinedAt !== undefined, c.rejoins, `rejoined at ${String(reuse.rejoinedAt)}`);

@@ -607,7 +607,9 @@ export function parseDot(text: string, file = 'topology.dot', previous?: DotPars
    * instead of reading it again, and leaves `pos` at the graph's closing `}`. The earlier parse was
    * clean (see `resumable`), and so must the statements read since the resumed one be; what a
    * later statement reads of the earlier ones must be the same in both:
-   * - the root defaults in force (the same maps), and no graph attribute set in between;
+   * - the root defaults in force (the same maps, or maps that read the same where the same
+   *   statements set them, when the parse read their statement again), and no graph attribute
+   *   set in between;
    * - a node the rest names again is named here too, and not declared again in the rest;
    * - a node the rest names first is not named here;
    * - the same nodes have self-loops;
@@ -623,7 +625,7 @@ export function parseDot(text: string, file = 'topology.dot', previous?: DotPars
     const oldToken = pos - lexed.rejoined!.shift;
     const j = partitionPoint(statements.length, (k) => statements[k] < oldToken);
     if (j >= statements.length || statements[j] !== oldToken) return false;
-    if (scope.node !== info.nodeDefaults[j] || scope.edge !== info.edgeDefaults[j] || graphAttrs.size !== from.graphAttrs.length) return false;
+    if (!sameDefaults(scope.node, info.nodeDefaults[j]) || !sameDefaults(scope.edge, info.edgeDefaults[j]) || graphAttrs.size !== from.graphAttrs.length) return false;
     if (parseErrorCount > 0 || lexed.parseErrorCount > 0 || lexed.diagnostics.length > 0 || strict || !directed) return false;
     if (notDirectedReported || portsReported || unclosedReported || defaultsCapReported || codes[count - 1] !== Code.RBrace) return false;
     const old = previous.graph!;
@@ -1316,10 +1318,12 @@ const resumeMargin = 3;
 
 /**
  * Where a parse of `text` can start, given `previous`: the last top-level statement whose first
- * `resumeMargin + 1` tokens end before the first character where the texts differ. Undefined when
- * `previous` cannot be resumed from (not clean, another file), when that leaves nothing to reuse,
- * or when a later statement changed what a node or the graph read before it (a re-declaration,
- * a graph attribute after it): then the parse starts at the beginning.
+ * `resumeMargin + 1` tokens end before the first character where the texts differ (the first
+ * statement too: nothing before it is taken, but the statements after the edit may be, see
+ * `rejoin`). Undefined when `previous` cannot be resumed from (not clean, another file), when the
+ * edit reaches into the header or the first statement's first tokens, or when a later statement
+ * changed what a node or the graph read before it (a re-declaration, a graph attribute after
+ * it): then the parse starts at the beginning.
  */
 function resumeAt(previous: DotParseResult, text: string, file: string): ResumeStart | undefined {
   const info = resumables.get(previous);
@@ -1331,7 +1335,7 @@ function resumeAt(previous: DotParseResult, text: string, file: string): ResumeS
   // the number of statements whose guarded tokens all end before `same` (their ends grow with the statement)
   const guarded = (k: number): boolean => statements[k] + resumeMargin < table.count && table.ends[statements[k] + resumeMargin] < same;
   const at = partitionPoint(statements.length, guarded) - 1;
-  if (at < 1) return undefined;
+  if (at < 0) return undefined;
   const token = statements[at];
   const offset = table.starts[token];
   const graphAttrs: (readonly [string, DotAttribute])[] = [];
@@ -1388,6 +1392,21 @@ function resumeAt(previous: DotParseResult, text: string, file: string): ResumeS
     earlier: info,
     same,
   };
+}
+
+/** True when two defaults maps hold the same attributes, set by the same tokens, in the same order. */
+function sameDefaults(a: ReadonlyMap<string, DotAttribute>, b: ReadonlyMap<string, DotAttribute>): boolean {
+  if (a === b) return true;
+  if (a.size !== b.size) return false;
+  const others = [...b.values()];
+  let k = 0;
+  for (const x of a.values()) {
+    const y = others[k++];
+    if (x === y) continue;
+    if (x.key !== y.key || x.value !== y.value || x.quoted !== y.quoted || x.fromDefault !== y.fromDefault) return false;
+    if (x.keySpan.start !== y.keySpan.start || x.keySpan.end !== y.keySpan.end || x.valueSpan.start !== y.valueSpan.start || x.valueSpan.end !== y.valueSpan.end) return false;
+  }
+  return true;
 }
 
 /** The earlier parse's objects after `cut`, moved by `delta` (the same objects when nothing moves). */
