@@ -247,6 +247,8 @@ describe('DOT parser: resuming from an earlier parse', () => {
     const edges = resumed.graph!.edges;
     assert.equal(edges[edges.length - 1], previous.graph!.edges[previous.graph!.edges.length - 1]);
     assert.equal(resumed.graph!.nodes.find((n) => n.id === 'f'), previous.graph!.nodes.find((n) => n.id === 'f'));
+    // and the earlier token objects after it, comments aside (the earlier parse's tokens were read)
+    assert.equal(resumed.tokens[resumed.tokens.length - 2], previous.tokens[previous.tokens.length - 2]);
   });
 
   it('stays exact when an edit lands before the one the earlier parse resumed at', () => {

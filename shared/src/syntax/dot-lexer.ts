@@ -165,6 +165,8 @@ export function lexDot(text: string, file = 'topology.dot', resume?: LexResume):
   /** The earlier token looked at last when trying to rejoin (-1: not looked yet). */
   let rejoinCursor = -1;
   let rejoined: DotLexResult['rejoined'];
+  /** The earlier token objects the tokens taken at the rejoin may be moved from (see `TokenSuffix`). */
+  let suffix: TokenSuffix | undefined;
   let parseErrorCount = 0;
   let htmlCount = 0;
   let unclosedStringFrom = Number.POSITIVE_INFINITY;
@@ -369,6 +371,7 @@ export function lexDot(text: string, file = 'topology.dot', resume?: LexResume):
 
   const table: DotTokenTable = { source: text, count, kinds: kinds.slice(0, count), starts: starts.slice(0, count), ends: ends.slice(0, count), values, flags, comments };
   if (source !== undefined) tokenSources.set(table, source);
+  if (suffix !== undefined) tokenSuffixes.set(table, suffix);
   return {
     table,
     get tokens(): readonly DotToken[] {
@@ -425,6 +428,9 @@ export function lexDot(text: string, file = 'topology.dot', resume?: LexResume):
     }
     count = size;
     rejoined = { token: from + shift, shift };
+    const made = madeTokens.get(earlier);
+    // (kept only when it gives much: a quarter of the file or more)
+    if (made !== undefined && length - at >= length / 4) suffix = { tokens: made, from: was, delta, at };
     return true;
   }
 
@@ -590,13 +596,30 @@ function tokenSourceAfter(earlier: DotTokenTable, before: number): TokenSource |
   return source !== undefined && source.before >= source.table.source.length / 4 ? source : undefined;
 }
 
+/**
+ * The token objects an earlier table made, of which those from offset `from` on are this table's
+ * tokens from offset `at` on, moved by `delta` (the lexing took them at its rejoin, see
+ * `LexResume.suffix`): a table's objects there are made from them, with the earlier texts and
+ * values, and are the earlier objects themselves when nothing moved. Kept until this table's
+ * lists are made.
+ */
+interface TokenSuffix {
+  readonly tokens: readonly DotToken[];
+  readonly from: number;
+  readonly delta: number;
+  readonly at: number;
+}
+
+const tokenSuffixes = new WeakMap<DotTokenTable, TokenSuffix>();
+
 /** Every token of a table, comments included, in source order (made once per table). */
 function tokensOf(table: DotTokenTable): readonly DotToken[] {
   let out = madeTokens.get(table);
   if (out === undefined) {
     const source = tokenSources.get(table);
-    out = allTokens(table, source === undefined ? undefined : { tokens: madeTokens.get(source.table)!, before: source.before });
+    out = allTokens(table, source === undefined ? undefined : { tokens: madeTokens.get(source.table)!, before: source.before }, tokenSuffixes.get(table));
     madeTokens.set(table, out);
+    tokenSuffixes.delete(table);
   }
   return out;
 }
@@ -626,7 +649,7 @@ function significantOf(table: DotTokenTable): readonly DotToken[] {
   return out;
 }
 
-function allTokens(table: DotTokenTable, source: { readonly tokens: readonly DotToken[]; readonly before: number } | undefined): DotToken[] {
+function allTokens(table: DotTokenTable, source: { readonly tokens: readonly DotToken[]; readonly before: number } | undefined, suffix: TokenSuffix | undefined): DotToken[] {
   let out: DotToken[] = [];
   let index = 0;
   let c = 0;
@@ -637,13 +660,41 @@ function allTokens(table: DotTokenTable, source: { readonly tokens: readonly Dot
     index = partitionPoint(table.count, (k) => table.starts[k] < before);
     c = partitionPoint(table.comments.length, (k) => table.comments[k].span.start < before);
   }
-  for (; index < table.count; index++) {
+  // from the rejoin on, the earlier objects moved (the comments there are the table's own)
+  const moveFrom = suffix === undefined ? table.count : Math.max(index, partitionPoint(table.count, (k) => table.starts[k] < suffix.at));
+  for (; index < moveFrom; index++) {
     const start = table.starts[index];
     while (c < table.comments.length && table.comments[c].span.start < start) out.push(table.comments[c++]);
     out.push(tokenAt(table, index));
   }
+  if (suffix !== undefined) {
+    const earlier = suffix.tokens;
+    const delta = suffix.delta;
+    let e = partitionPoint(earlier.length, (k) => earlier[k].span.start < suffix.from);
+    for (; index < table.count; index++) {
+      const start = table.starts[index];
+      while (c < table.comments.length && table.comments[c].span.start < start) out.push(table.comments[c++]);
+      while (e < earlier.length && isComment(earlier[e].kind)) e++;
+      const old = e < earlier.length ? earlier[e++] : undefined;
+      // (the same token, as the lexing took it; made anew should it ever not be)
+      out.push(old !== undefined && old.span.start + delta === start && old.span.end + delta === table.ends[index] ? movedToken(old, delta) : tokenAt(table, index));
+    }
+  }
   while (c < table.comments.length) out.push(table.comments[c++]);
   return out;
+}
+
+function isComment(kind: DotTokenKind): boolean {
+  return kind === 'line-comment' || kind === 'hash-comment' || kind === 'block-comment';
+}
+
+/** `token` moved by `delta`, in the shape `tokenAt` makes (itself when nothing moves). */
+function movedToken(token: DotToken, delta: number): DotToken {
+  if (delta === 0) return token;
+  const span = { start: token.span.start + delta, end: token.span.end + delta };
+  if (token.hyphenated === true) return { kind: token.kind, span, text: token.text, value: token.value, hyphenated: true };
+  if (token.unterminated === true) return { kind: token.kind, span, text: token.text, value: token.value, unterminated: true };
+  return { kind: token.kind, span, text: token.text, value: token.value };
 }
 
 /** Characters that start no token: control characters and ASCII punctuation DOT does not use. */
