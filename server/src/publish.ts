@@ -351,7 +351,9 @@ function movedConversion(snapshot: Snapshot, file: string, d: Diagnostic, c: Con
   const lines = range.start.line - other.start.line;
   if (range.start.character !== other.start.character || range.end.character !== other.end.character || range.end.line - other.end.line !== lines) return undefined;
   if (lines === 0) return { lsp, head: c.head, tail: c.tail };
-  return { lsp: { ...lsp, range }, head: c.tail === undefined ? undefined : Buffer.from(rangeHead(range), 'latin1'), tail: c.tail };
+  // (a JSON kept in one piece, with an empty tail, is written again)
+  const split = c.tail !== undefined && c.tail.length > 0;
+  return { lsp: { ...lsp, range }, head: split ? Buffer.from(rangeHead(range), 'latin1') : undefined, tail: split ? c.tail : undefined };
 }
 
 /** How `JSON.stringify` writes the start of a diagnostic whose first key is `range` (the converter's order), up to the range's end. */

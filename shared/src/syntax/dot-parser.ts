@@ -1394,6 +1394,11 @@ function resumeAt(previous: DotParseResult, text: string, file: string): ResumeS
   };
 }
 
+/** Every field of `DotAttribute`, as `sameDefaults` compares them (the compiler checks none is missing). */
+const attributeFields = ['key', 'value', 'keySpan', 'valueSpan', 'quoted', 'fromDefault'] as const;
+const everyAttributeField: Exclude<keyof DotAttribute, (typeof attributeFields)[number]> extends never ? true : never = true;
+void everyAttributeField;
+
 /** True when two defaults maps hold the same attributes, set by the same tokens, in the same order. */
 function sameDefaults(a: ReadonlyMap<string, DotAttribute>, b: ReadonlyMap<string, DotAttribute>): boolean {
   if (a === b) return true;
