@@ -631,7 +631,7 @@ export function parseDot(text: string, file = 'topology.dot', previous?: DotPars
     const old = previous.graph!;
     const oldNodes = old.nodes;
     const oldEdges = old.edges;
-    /** Where the taken statements start in the earlier text, and where the resumed one starts. */
+    /** Where the taken statements start in the earlier text. */
     const cut = previous.table.starts[oldToken];
     const delta = text.length - info.text.length;
     const places = info.nodePlaces;
