@@ -24,7 +24,7 @@
  * are the same with or without a memo (scripts/incremental-load.test.ts checks it on random edit
  * sequences, one edit or several per load).
  */
-import type { Diagnostic, RelatedInformation } from '../diagnostics';
+import { movedDiagnostic, type Diagnostic, type RelatedInformation } from '../diagnostics';
 import { interner, sortedDeduped, type SortMemo } from '../diagnostics/sort';
 import { commonPrefixLength, commonSuffixLength, type Span } from '../text';
 import { parseDot } from '../syntax/dot-parser';
@@ -737,31 +737,12 @@ function movedDiagnostics(list: readonly Diagnostic[], file: string, move: TextM
   let out: Diagnostic[] | undefined;
   for (let i = 0; i < list.length; i++) {
     const d = list[i];
-    const moved = movedDiagnostic(d, file, move);
+    const moved = movedDiagnostic(d, file, (span) => movedSpan(span, move));
     if (moved === undefined) return undefined;
     if (moved !== d) (out ??= list.slice(0, i)).push(moved);
     else out?.push(d);
   }
   return out ?? list;
-}
-
-function movedDiagnostic(d: Diagnostic, file: string, move: TextMove): Diagnostic | undefined {
-  const at = d.location.file === file && d.location.span !== undefined ? movedSpan(d.location.span, move) : d.location.span;
-  if (at === undefined && d.location.span !== undefined) return undefined;
-  let related = d.related;
-  if (related !== undefined) {
-    let copy: RelatedInformation[] | undefined;
-    for (let i = 0; i < related.length; i++) {
-      const r = related[i];
-      const span = r.file === file ? movedSpan(r.span, move) : r.span;
-      if (span === undefined) return undefined;
-      if (span !== r.span) (copy ??= related.slice(0, i)).push({ ...r, span });
-      else copy?.push(r);
-    }
-    related = copy ?? related;
-  }
-  if (at === d.location.span && related === d.related) return d;
-  return { ...d, location: { ...d.location, ...(at !== undefined ? { span: at } : {}) }, ...(related !== undefined ? { related } : {}) };
 }
 
 /**

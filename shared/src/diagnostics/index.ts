@@ -5,3 +5,4 @@
 export * from './types';
 export * from './registry';
 export * from './policy';
+export * from './move';

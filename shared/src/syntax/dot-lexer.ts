@@ -179,18 +179,20 @@ export function lexDot(text: string, file = 'topology.dot', resume?: LexResume):
     return at < 0 ? length : at;
   };
 
+  /** Makes the arrays hold `size` tokens, keeping the first `count`. */
+  const grow = (size: number): void => {
+    const grownKinds = new Uint8Array(size);
+    grownKinds.set(kinds.subarray(0, count));
+    kinds = grownKinds;
+    const grownStarts = new Int32Array(size);
+    grownStarts.set(starts.subarray(0, count));
+    starts = grownStarts;
+    const grownEnds = new Int32Array(size);
+    grownEnds.set(ends.subarray(0, count));
+    ends = grownEnds;
+  };
   const push = (code: number, start: number, end: number): void => {
-    if (count === kinds.length) {
-      const grownKinds = new Uint8Array(count * 2);
-      grownKinds.set(kinds);
-      kinds = grownKinds;
-      const grownStarts = new Int32Array(count * 2);
-      grownStarts.set(starts);
-      starts = grownStarts;
-      const grownEnds = new Int32Array(count * 2);
-      grownEnds.set(ends);
-      ends = grownEnds;
-    }
+    if (count === kinds.length) grow(count * 2);
     kinds[count] = code;
     starts[count] = start;
     ends[count] = end;
@@ -403,17 +405,7 @@ export function lexDot(text: string, file = 'topology.dot', resume?: LexResume):
     const taken = earlier.count - from;
     const shift = count - from;
     const size = count + taken;
-    if (size > kinds.length) {
-      const grownKinds = new Uint8Array(size);
-      grownKinds.set(kinds.subarray(0, count));
-      kinds = grownKinds;
-      const grownStarts = new Int32Array(size);
-      grownStarts.set(starts.subarray(0, count));
-      starts = grownStarts;
-      const grownEnds = new Int32Array(size);
-      grownEnds.set(ends.subarray(0, count));
-      ends = grownEnds;
-    }
+    if (size > kinds.length) grow(size);
     kinds.set(earlier.kinds.subarray(from), count);
     const earlierEnds = earlier.ends;
     for (let k = from; k < earlier.count; k++) {
@@ -560,7 +552,11 @@ export function tokenAt(table: DotTokenTable, index: number): DotToken {
   const span = tokenSpan(table, index);
   const text = tokenText(table, index);
   const value = tokenValue(table, index);
-  const flag = tokenFlag(table, index);
+  return tokenObject(kind, span, text, value, tokenFlag(table, index));
+}
+
+/** A token object, in one of the three shapes every token object has. */
+function tokenObject(kind: DotTokenKind, span: Span, text: string, value: string, flag: 'hyphenated' | 'unterminated' | undefined): DotToken {
   if (flag === 'hyphenated') return { kind, span, text, value, hyphenated: true };
   if (flag === 'unterminated') return { kind, span, text, value, unterminated: true };
   return { kind, span, text, value };
@@ -638,10 +634,7 @@ function significantOf(table: DotTokenTable): readonly DotToken[] {
       list = earlier.slice(0, partitionPoint(earlier.length, (k) => earlier[k].span.start < source.before));
       from = partitionPoint(tokens.length, (k) => tokens[k].span.start < source.before);
     }
-    for (let i = from; i < tokens.length; i++) {
-      const kind = tokens[i].kind;
-      if (kind !== 'line-comment' && kind !== 'hash-comment' && kind !== 'block-comment') list.push(tokens[i]);
-    }
+    for (let i = from; i < tokens.length; i++) if (!isComment(tokens[i].kind)) list.push(tokens[i]);
     out = list;
     madeSignificant.set(table, out);
     tokenSources.delete(table);
@@ -691,10 +684,8 @@ function isComment(kind: DotTokenKind): boolean {
 /** `token` moved by `delta`, in the shape `tokenAt` makes (itself when nothing moves). */
 function movedToken(token: DotToken, delta: number): DotToken {
   if (delta === 0) return token;
-  const span = { start: token.span.start + delta, end: token.span.end + delta };
-  if (token.hyphenated === true) return { kind: token.kind, span, text: token.text, value: token.value, hyphenated: true };
-  if (token.unterminated === true) return { kind: token.kind, span, text: token.text, value: token.value, unterminated: true };
-  return { kind: token.kind, span, text: token.text, value: token.value };
+  const flag = token.hyphenated === true ? 'hyphenated' : token.unterminated === true ? 'unterminated' : undefined;
+  return tokenObject(token.kind, { start: token.span.start + delta, end: token.span.end + delta }, token.text, token.value, flag);
 }
 
 /** Characters that start no token: control characters and ASCII punctuation DOT does not use. */

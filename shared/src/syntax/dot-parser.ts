@@ -16,7 +16,7 @@
  * changes) and fills missing keys from the defaults in scope; `strict` merges parallel edges.
  */
 import type { Diagnostic, DiagnosticCode } from '../diagnostics';
-import { diagnosticInfo } from '../diagnostics';
+import { diagnosticInfo, movedDiagnostic } from '../diagnostics';
 import { commonPrefixLength, commonSuffixLength, partitionPoint, type Span } from '../text';
 import { suggestNodeId } from '../compile/attractor-table';
 import { lexDot, maxParseErrors, tokenFlag, tokenSpan, tokenText, tokenValue, type DotLexResult } from './dot-lexer';
@@ -661,7 +661,7 @@ export function parseDot(text: string, file = 'topology.dot', previous?: DotPars
     const move = movedBy(cut, delta);
     for (const d of later) {
       reportCounts.set(d.code, (reportCounts.get(d.code) ?? 0) + 1);
-      other.push(move.diagnostic(d));
+      other.push(movedDiagnostic(d, file, move.span));
     }
     for (let k = j; k < statements.length; k++) {
       topStatements.push(pos + statements[k] - oldToken);
@@ -1420,7 +1420,6 @@ interface Mover {
   attributes(map: ReadonlyMap<string, DotAttribute>): ReadonlyMap<string, DotAttribute>;
   node(node: NodeBuilder): NodeBuilder;
   edge(edge: DotEdge): DotEdge;
-  diagnostic(diagnostic: Diagnostic): Diagnostic;
 }
 
 /**
@@ -1465,13 +1464,6 @@ function movedBy(cut: number, delta: number): Mover {
     edge(edge) {
       if (delta === 0) return edge;
       return { source: edge.source, target: edge.target, sourceSpan: span(edge.sourceSpan), targetSpan: span(edge.targetSpan), span: span(edge.span), attrs: attributes(edge.attrs) };
-    },
-    diagnostic(d) {
-      if (delta === 0) return d;
-      const at = d.location.span;
-      const moved: Diagnostic = { ...d, location: { ...d.location, ...(at !== undefined ? { span: span(at) } : {}) } };
-      if (d.related !== undefined) moved.related = d.related.map((r) => (r.span === undefined ? r : { ...r, span: span(r.span) }));
-      return moved;
     },
   };
 }
