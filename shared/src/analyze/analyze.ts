@@ -55,6 +55,7 @@ import { anchorTerms, memoise, type RelayedFinding } from './criteria';
 import { createSimilarityMemo, type SimilarityMemo } from './similarity';
 import { identical, interner, sortedDeduped } from '../diagnostics/sort';
 import { analysisOrder, mergeRuns, placeOrder, securityOrder } from './order';
+import { mapped } from '../arrays';
 
 export interface AnalysisNode {
   readonly id: string;
@@ -181,12 +182,13 @@ function relocatedAnalysis(analysis: Analysis, context: AnalysisContext, memo: A
     byFirst.set(component.ids[0], component);
     runs.push(component.part.ordered);
   }
-  const global = kept.global.map(move).sort(analysisOrder);
+  const global = mapped(kept.global, move).sort(analysisOrder);
   runs.push(global);
-  const security = { ...analysis.security, diagnostics: analysis.security.diagnostics.map(move) };
-  const autonomy = { ...analysis.autonomy, diagnostics: analysis.autonomy.diagnostics.map(move) };
+  const security = { ...analysis.security, diagnostics: mapped(analysis.security.diagnostics, move) };
+  const autonomy = { ...analysis.autonomy, diagnostics: mapped(analysis.autonomy.diagnostics, move) };
   memo.components = { byFirst, global, layout };
-  return { ...analysis, security, autonomy, diagnostics: mergedWarnings(runs, autonomy.diagnostics) };
+  // (written out, not spread: one object shape with the fresh analysis's, for the code reading both)
+  return { security, autonomy, phaseCoverage: analysis.phaseCoverage, diagnostics: mergedWarnings(runs, autonomy.diagnostics) };
 }
 
 function sameNumbers(a: readonly number[], b: readonly number[]): boolean {
@@ -376,7 +378,7 @@ function securityByComponent(
   }
   const { security, global } = combineSecurity(context, config, placed, layout, internOne);
   memo.components = { byFirst, global, layout: components };
-  return { security, runs: [...placed.map(({ part }) => part.ordered), global] };
+  return { security, runs: [...mapped(placed, ({ part }) => part.ordered), global] };
 }
 
 /**
@@ -451,8 +453,8 @@ function moved(prior: KeptComponent, context: AnalysisContext, components: WeakC
   let still = true;
   for (let l = 0; still && l < spans.length; l++) still = sameSpan(prior.spans[l], spans[l]);
   if (still) return cards.every((card, l) => card === prior.cards[l]) ? prior : { ...prior, cards };
-  const diagnostics = prior.part.diagnostics.map(move);
-  const ordered = prior.part.ordered.map(move);
+  const diagnostics = mapped(prior.part.diagnostics, move);
+  const ordered = mapped(prior.part.ordered, move);
   // the merged order reads positions: unchanged while the members' spans keep their order
   if (!keepsOrder(prior.spans, spans)) ordered.sort(analysisOrder);
   return { ...prior, cards, spans, part: { ...prior.part, diagnostics, ordered } };

@@ -35,6 +35,7 @@ import type { AnalysisContext } from './analyze';
 import { listIds } from './autonomy';
 import { labelledReach, sortAscending, type Graph, type LabelledReach } from './graph';
 import { findSimilarSpecs } from './similarity';
+import { mapped } from '../arrays';
 
 /** One marker the graph establishes on one node, and how. */
 export interface Inference {
@@ -414,14 +415,13 @@ export function globalCriteria(
   // ---- (b) a generator's spec restates a producer's ----
   // (the hits are sorted below by ids and score, so the order of `generators` does not matter)
   const subjects = generators.filter((g) => !producer[g]);
-  const hits = findSimilarSpecs(
-    subjects.map((g) => facts[g]!.spec),
-    producers.map((p) => facts[p]!.spec),
+  const similar = findSimilarSpecs(
+    mapped(subjects, (g) => facts[g]!.spec),
+    mapped(producers, (p) => facts[p]!.spec),
     config.criteriaLeak.similarityThreshold,
     context.similarity,
-  )
-    .map((hit) => ({ g: subjects[hit.subject], p: producers[hit.reference], score: hit.score }))
-    .sort((a, b) => compareCodeUnits(ids[a.g], ids[b.g]) || b.score - a.score || compareCodeUnits(ids[a.p], ids[b.p]));
+  );
+  const hits = mapped(similar, (hit) => ({ g: subjects[hit.subject], p: producers[hit.reference], score: hit.score })).sort((a, b) => compareCodeUnits(ids[a.g], ids[b.g]) || b.score - a.score || compareCodeUnits(ids[a.p], ids[b.p]));
   const threshold = config.criteriaLeak.similarityThreshold.toFixed(2);
   const best = new Map<number, { p: number; score: number }>();
   for (const hit of hits) {

@@ -3,6 +3,7 @@
  * edges collapse), neighbour lists in first-edge order. Nodes are addressed by index for speed;
  * `ids[i]` is the DOT id. Iterative algorithms only: a 5,000-node chain must not overflow the stack.
  */
+import { mapped } from '../arrays';
 export interface Graph {
   readonly ids: readonly string[];
   readonly index: ReadonlyMap<string, number>;
@@ -95,7 +96,7 @@ export function sinks(graph: Graph): number[] {
 
 /** Breadth-first closure from `starts` (inclusive). */
 export function reachableFrom(graph: Graph, starts: readonly number[]): boolean[] {
-  const seen = graph.ids.map(() => false);
+  const seen = mapped(graph.ids, () => false);
   const queue: number[] = [];
   for (const s of starts) {
     if (!seen[s]) {

@@ -6,6 +6,7 @@
  */
 import { compareCodeUnits as compare, type Diagnostic } from '../diagnostics';
 import { insertSorted } from '../diagnostics/sort';
+import { mapped } from '../arrays';
 
 /**
  * The runs, each sorted by `compare`, merged into one sorted list. `compare` must tell any two
@@ -20,7 +21,9 @@ export function mergeRuns<T>(runs: readonly (readonly T[])[], compare: (a: T, b:
   const rest: T[] = [];
   for (let r = 0; r < runs.length; r++) if (r !== longest) for (const item of runs[r]) rest.push(item);
   const base = runs[longest];
-  if (rest.length === 0) return base.slice();
+  // (a copy by push, not `slice`: a run may have been made with holes, and what reads the
+  // merged list should see one array shape; see arrays.ts)
+  if (rest.length === 0) return mapped(base, (item) => item);
   rest.sort(compare);
   return insertSorted(base, rest, compare)!;
 }

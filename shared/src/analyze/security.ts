@@ -28,6 +28,7 @@ import { stronglyConnected } from './graph';
 import { partitionPoint } from '../text';
 import { sortedStably } from '../diagnostics/sort';
 import { analysisOrder, mergeRuns, securityOrder } from './order';
+import { mapped } from '../arrays';
 
 export type SecurityLevel = 1 | 2 | 3 | 4;
 
@@ -460,13 +461,13 @@ export function combineSecurity(
   // ---- findings and warnings: each part's are in order already, so they are merged, not sorted ----
   const order = findingsOrder(weightOf);
   const findings = mergeRuns(
-    [...parts.map((placed) => (replaced.size === 0 ? placed.part.findings : placed.part.findings.map((finding) => replaced.get(finding) ?? finding))), added],
+    [...mapped(parts, (placed) => (replaced.size === 0 ? placed.part.findings : mapped(placed.part.findings, (finding) => replaced.get(finding) ?? finding))), added],
     order,
   );
   // the warnings that read the whole graph
   for (const d of criteria.diagnostics) diagnostics.push(intern(d));
   // (no two warnings tie in this order: each names its node and what was found there)
-  const merged = mergeRuns([...parts.map((placed) => placed.part.diagnostics), diagnostics.slice().sort(securityOrder)], securityOrder);
+  const merged = mergeRuns([...mapped(parts, (placed) => placed.part.diagnostics), diagnostics.slice().sort(securityOrder)], securityOrder);
 
   let total = 0;
   for (const penalty of penalties) total += penalty.weight;

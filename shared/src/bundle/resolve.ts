@@ -44,6 +44,7 @@ import { classifyFiles, baseName, type ClassifiedFiles } from './classify';
 import { readManifest } from './manifest';
 import type { Blueprint, CardEntry, ResolvedEdge, ResolvedNode, SourceFile } from './model';
 import { firstEdgesOf, topologyShape, type TopologyShape } from './topology-shape';
+import { mapped } from '../arrays';
 
 export interface LoadOptions {
   /** The bundle folder's name, for the stub manifest. */
@@ -392,7 +393,7 @@ export function loadBundle(files: readonly SourceFile[], options: LoadOptions = 
     const pointed = pointNode(dot, cards, file);
     pushAll(diagnostics, pointed.diagnostics);
     if (pointed.entry) foundPins++;
-    const resolved: ResolvedNode = { id: dot.id, dot, ...(pointed.ref ? { ref: pointed.ref } : {}), ...(pointed.entry ? { entry: pointed.entry } : {}) };
+    const resolved = resolvedNode(dot, pointed.ref || undefined, pointed.entry);
     nodes.push(resolved);
     // a pin that found no card reads the other cards' versions: only a found card is kept
     if (resolution) resolution.nodes[n] = pointed.entry ? { resolved: resolved as ResolvedNode & { entry: CardEntry }, diagnostics: pointed.diagnostics } : undefined;
@@ -484,7 +485,9 @@ export function loadBundle(files: readonly SourceFile[], options: LoadOptions = 
     if (kept && kept.entry === entry && sameSuppliers(kept.suppliers, predecessors, nodeAt)) {
       found = kept.diagnostics;
     } else {
-      const suppliers = predecessors.map((p) => nodeAt(p)?.entry);
+      // (`mapped`, not `map`: with `map`, `sameSuppliers` lost the resolver's optimised code on
+      // every card edit of a long session; see arrays.ts)
+      const suppliers = mapped(predecessors, (p) => nodeAt(p)?.entry);
       found = checkDependencies(node, entry, suppliers, graph, firstEdgesOf(shape, index), file);
       if (resolution) resolution.dependencies[n] = { entry, suppliers, diagnostics: found };
     }
@@ -559,7 +562,7 @@ function classify(files: readonly SourceFile[], memo: LoadMemo | undefined): Cla
       const swap = (f: SourceFile | undefined): SourceFile | undefined => (f === undefined ? undefined : (replaced!.get(f) ?? f));
       // the same array when none of its files was replaced (an empty one above all: a mapped empty
       // array is another kind of array to V8, which would drop the optimised `loadBundle` that reads it)
-      const swapAll = (list: readonly SourceFile[]): readonly SourceFile[] => (list.some((f) => replaced!.has(f)) ? list.map((f) => replaced!.get(f) ?? f) : list);
+      const swapAll = (list: readonly SourceFile[]): readonly SourceFile[] => (list.some((f) => replaced!.has(f)) ? mapped(list, (f) => replaced!.get(f) ?? f) : list);
       const old = last.result;
       result =
         replaced.size === 0
@@ -626,7 +629,7 @@ function carryOver(previous: ResolutionMemo, next: ResolutionMemo, graphModel: N
     const diagnostics = kept && movedDiagnostics(kept.diagnostics, file, move);
     if (kept && diagnostics) {
       const { ref, entry } = kept.resolved;
-      next.nodes[n] = { resolved: ref === undefined ? { id: dot.id, dot, entry } : { id: dot.id, dot, ref, entry }, diagnostics };
+      next.nodes[n] = { resolved: resolvedNode(dot, ref, entry), diagnostics };
     }
   }
   const edges = graphModel.edges;
@@ -881,6 +884,15 @@ function carriedVersions(cards: ReadonlyMap<string, CardEntry>, id: string): str
 }
 
 const versionsByCardId = new WeakMap<ReadonlyMap<string, CardEntry>, Map<string, string[]>>();
+
+/**
+ * A resolved node. Every one is made here with the same four keys (an absent pin or card is an
+ * `undefined` value), so the code reading them sees one object shape where optional keys gave
+ * V8 four.
+ */
+function resolvedNode<E extends ResolvedNode['entry']>(dot: DotNode, ref: string | undefined, entry: E): ResolvedNode & { readonly entry: E } {
+  return { id: dot.id, dot, ref, entry };
+}
 
 function pointNode(dot: DotNode, cards: ReadonlyMap<string, CardEntry>, file: string): Pointed {
   const diagnostics: Diagnostic[] = [];

@@ -224,13 +224,14 @@ function merged<T extends object>(list: readonly T[], last: readonly T[], order:
   const added: T[] = [];
   for (let i = 0; i < list.length; i++) if (isKept[i] === 0) added.push(list[i]);
   added.sort(compare);
-  const out: T[] = new Array(list.length);
+  // (filled by push: an array made with `new Array(n)` has holes to V8, a shape the full sort's
+  // arrays do not have; see arrays.ts)
+  const out: T[] = [];
   let i = 0;
   let j = 0;
-  let k = 0;
-  while (i < kept.length && j < added.length) out[k++] = compare(kept[i], added[j]) <= 0 ? kept[i++] : added[j++];
-  while (i < kept.length) out[k++] = kept[i++];
-  while (j < added.length) out[k++] = added[j++];
+  while (i < kept.length && j < added.length) out.push(compare(kept[i], added[j]) <= 0 ? kept[i++] : added[j++]);
+  while (i < kept.length) out.push(kept[i++]);
+  while (j < added.length) out.push(added[j++]);
   return out;
 }
 
@@ -242,9 +243,8 @@ function merged<T extends object>(list: readonly T[], last: readonly T[], order:
  * of `base` (if any does, the search meets one: the last element at or before the item).
  */
 export function insertSorted<T>(base: readonly T[], items: readonly T[], compare: (a: T, b: T) => number, distinct = false): T[] | undefined {
-  const out: T[] = new Array(base.length + items.length);
+  const out: T[] = []; // (by push, as in `merged`)
   let from = 0;
-  let k = 0;
   for (const item of items) {
     let low = from;
     let high = base.length;
@@ -255,9 +255,9 @@ export function insertSorted<T>(base: readonly T[], items: readonly T[], compare
       if (c <= 0) low = middle + 1;
       else high = middle;
     }
-    while (from < low) out[k++] = base[from++];
-    out[k++] = item;
+    while (from < low) out.push(base[from++]);
+    out.push(item);
   }
-  while (from < base.length) out[k++] = base[from++];
+  while (from < base.length) out.push(base[from++]);
   return out;
 }

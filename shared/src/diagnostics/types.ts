@@ -1,5 +1,6 @@
 import type { Span } from '../text';
 import type { DiagnosticCode } from './registry';
+import { mapped } from '../arrays';
 
 export type Severity = 'error' | 'warning' | 'info';
 
@@ -38,9 +39,7 @@ const severityRank: Record<Severity, number> = { error: 0, warning: 1, info: 2 }
  * Sorting by offset is sorting by (line, column); a missing span sorts first (line 0).
  */
 export function sortDiagnostics(diagnostics: readonly Diagnostic[]): Diagnostic[] {
-  return diagnostics
-    .map((d, i) => ({ d, i }))
-    .sort((a, b) => {
+  const sorted = mapped(diagnostics, (d, i) => ({ d, i })).sort((a, b) => {
       const x = a.d;
       const y = b.d;
       return (
@@ -50,8 +49,8 @@ export function sortDiagnostics(diagnostics: readonly Diagnostic[]): Diagnostic[
         compareCodeUnits(x.code, y.code) ||
         a.i - b.i
       );
-    })
-    .map((e) => e.d);
+    });
+  return mapped(sorted, (e) => e.d);
 }
 
 export function compareCodeUnits(a: string, b: string): number {
