@@ -131,11 +131,22 @@ export interface LexResume {
   readonly suffix?: { readonly from: number; readonly delta: number };
 }
 
+/**
+ * The first `count` items: a view of `array` when it has little room left (as after an edit,
+ * whose guess is close), else a copy of that size (a first lexing guesses about twice too many).
+ * A view saves a copy of the whole table on every edit, and memory the garbage collector frees
+ * only in a full collection (typed arrays' contents live outside the heap).
+ */
+function fitted<T extends Uint8Array | Int32Array>(array: T, count: number): T {
+  return (count * 8 >= array.length * 7 ? array.subarray(0, count) : array.slice(0, count)) as T;
+}
+
 export function lexDot(text: string, file = 'topology.dot', resume?: LexResume): DotLexResult {
   // Kinds and offsets live in typed arrays (nothing for the garbage collector to trace), grown
-  // by doubling from a guess of one token per four characters, and cut to size at the end.
+  // by doubling from a guess (one token per four characters; after an edit, the earlier count and
+  // one per four characters added), and cut to size at the end (`fitted`).
   let count = 0;
-  let kinds = new Uint8Array(Math.max(64, Math.ceil(text.length / 4), resume === undefined ? 0 : resume.token + 64));
+  let kinds = new Uint8Array(Math.max(64, resume === undefined ? Math.ceil(text.length / 4) : resume.table.count + Math.ceil(Math.max(0, text.length - resume.table.source.length) / 4) + 64));
   let starts = new Int32Array(kinds.length);
   let ends = new Int32Array(kinds.length);
   /** Values that differ from what `valueOf` derives (escaped and unterminated strings, unclosed HTML). */
@@ -371,7 +382,7 @@ export function lexDot(text: string, file = 'topology.dot', resume?: LexResume):
     fail({ start, end: i }, unknownMessage(text.slice(start, i)));
   }
 
-  const table: DotTokenTable = { source: text, count, kinds: kinds.slice(0, count), starts: starts.slice(0, count), ends: ends.slice(0, count), values, flags, comments };
+  const table: DotTokenTable = { source: text, count, kinds: fitted(kinds, count), starts: fitted(starts, count), ends: fitted(ends, count), values, flags, comments };
   if (source !== undefined) tokenSources.set(table, source);
   if (suffix !== undefined) tokenSuffixes.set(table, suffix);
   return {
