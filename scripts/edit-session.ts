@@ -1,7 +1,7 @@
 /**
  * A long editing session in one process, for deopt.test.ts (run under `node --trace-deopt`): a
  * generated bundle of `NODES` nodes (2,000 unless set) is loaded into the server's database and
- * publisher, then each phase edits one file back and forth `EDITS` times (60 unless set),
+ * publisher, then each phase edits one file back and forth `EDITS` times (100 unless set),
  * publishing after each edit as the server does. Before each publication it prints
  * `EDIT <phase> <n>` on stdout, where V8 writes its deopt trace too, so the test can tell in which
  * edit each deopt happened. Phases: a card's input type broken and fixed; a node added before the
@@ -16,7 +16,7 @@ import { defaultSettings } from '../server/src/settings';
 import type { ClientSupport } from '../server/src/convert';
 
 const nodes = Number(process.env.NODES ?? 2000);
-const edits = Number(process.env.EDITS ?? 60);
+const edits = Number(process.env.EDITS ?? 100);
 const root = path.resolve('/workspace/bundle');
 const files = generateBundle({ nodes });
 const db = createDatabase((file) => pathToFileURL(file).href);

@@ -187,9 +187,14 @@ function relocatedAnalysis(analysis: Analysis, context: AnalysisContext, memo: A
   const security = { ...analysis.security, diagnostics: mapped(analysis.security.diagnostics, move) };
   const autonomy = { ...analysis.autonomy, diagnostics: mapped(analysis.autonomy.diagnostics, move) };
   memo.components = { byFirst, global, layout };
-  // (written out, not spread: one object shape with the fresh analysis's, for the code reading both)
+  // (written out, not spread: one object shape with the fresh analysis's, for the code reading
+  // both; `analysisFields` makes the compiler ask for this line when `Analysis` gains a field)
   return { security, autonomy, phaseCoverage: analysis.phaseCoverage, diagnostics: mergedWarnings(runs, autonomy.diagnostics) };
 }
+
+/** Every field of `Analysis`, optional ones too: the relocated analysis above writes each one out. */
+const analysisFields: { readonly [K in keyof Required<Analysis>]: true } = { security: true, autonomy: true, phaseCoverage: true, diagnostics: true };
+void analysisFields;
 
 function sameNumbers(a: readonly number[], b: readonly number[]): boolean {
   if (a.length !== b.length) return false;

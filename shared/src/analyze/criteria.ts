@@ -421,7 +421,8 @@ export function globalCriteria(
     config.criteriaLeak.similarityThreshold,
     context.similarity,
   );
-  const hits = mapped(similar, (hit) => ({ g: subjects[hit.subject], p: producers[hit.reference], score: hit.score })).sort((a, b) => compareCodeUnits(ids[a.g], ids[b.g]) || b.score - a.score || compareCodeUnits(ids[a.p], ids[b.p]));
+  const hits = mapped(similar, (hit) => ({ g: subjects[hit.subject], p: producers[hit.reference], score: hit.score }));
+  hits.sort((a, b) => compareCodeUnits(ids[a.g], ids[b.g]) || b.score - a.score || compareCodeUnits(ids[a.p], ids[b.p]));
   const threshold = config.criteriaLeak.similarityThreshold.toFixed(2);
   const best = new Map<number, { p: number; score: number }>();
   for (const hit of hits) {

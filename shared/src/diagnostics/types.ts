@@ -40,16 +40,16 @@ const severityRank: Record<Severity, number> = { error: 0, warning: 1, info: 2 }
  */
 export function sortDiagnostics(diagnostics: readonly Diagnostic[]): Diagnostic[] {
   const sorted = mapped(diagnostics, (d, i) => ({ d, i })).sort((a, b) => {
-      const x = a.d;
-      const y = b.d;
-      return (
-        severityRank[x.severity] - severityRank[y.severity] ||
-        compareCodeUnits(x.location.file ?? '', y.location.file ?? '') ||
-        (x.location.span?.start ?? -1) - (y.location.span?.start ?? -1) ||
-        compareCodeUnits(x.code, y.code) ||
-        a.i - b.i
-      );
-    });
+    const x = a.d;
+    const y = b.d;
+    return (
+      severityRank[x.severity] - severityRank[y.severity] ||
+      compareCodeUnits(x.location.file ?? '', y.location.file ?? '') ||
+      (x.location.span?.start ?? -1) - (y.location.span?.start ?? -1) ||
+      compareCodeUnits(x.code, y.code) ||
+      a.i - b.i
+    );
+  });
   return mapped(sorted, (e) => e.d);
 }
 
