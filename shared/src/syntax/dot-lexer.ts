@@ -639,14 +639,15 @@ function significantOf(table: DotTokenTable): readonly DotToken[] {
     const source = tokenSources.get(table);
     const earlier = source === undefined ? undefined : madeSignificant.get(source.table);
     let from = 0;
-    let list: DotToken[] = [];
+    const list = listOf<DotToken>(table.count); // (one per token of the table: see `allTokens`)
     if (source !== undefined && earlier !== undefined) {
       // the earlier list's entries before `before` are this table's tokens there (the same objects)
-      list = earlier.slice(0, partitionPoint(earlier.length, (k) => earlier[k].span.start < source.before));
+      const taken = partitionPoint(earlier.length, (k) => earlier[k].span.start < source.before);
+      for (let k = 0; k < taken; k++) list.add(earlier[k]);
       from = partitionPoint(tokens.length, (k) => tokens[k].span.start < source.before);
     }
-    for (let i = from; i < tokens.length; i++) if (!isComment(tokens[i].kind)) list.push(tokens[i]);
-    out = list;
+    for (let i = from; i < tokens.length; i++) if (!isComment(tokens[i].kind)) list.add(tokens[i]);
+    out = list.done();
     madeSignificant.set(table, out);
     tokenSources.delete(table);
   }
@@ -654,13 +655,16 @@ function significantOf(table: DotTokenTable): readonly DotToken[] {
 }
 
 function allTokens(table: DotTokenTable, source: { readonly tokens: readonly DotToken[]; readonly before: number } | undefined, suffix: TokenSuffix | undefined): DotToken[] {
-  let out: DotToken[] = [];
+  // (made at its final size, every token and comment once: a copy of a long prefix that then
+  // grew by a push was copied twice, and a list this long is allocated in the old generation)
+  const out = listOf<DotToken>(table.count + table.comments.length);
   let index = 0;
   let c = 0;
   if (source !== undefined) {
     // the earlier objects of the tokens before `before` (comments included), then the rest anew
     const before = source.before;
-    out = source.tokens.slice(0, partitionPoint(source.tokens.length, (k) => source.tokens[k].span.start < before));
+    const taken = partitionPoint(source.tokens.length, (k) => source.tokens[k].span.start < before);
+    for (let k = 0; k < taken; k++) out.add(source.tokens[k]);
     index = partitionPoint(table.count, (k) => table.starts[k] < before);
     c = partitionPoint(table.comments.length, (k) => table.comments[k].span.start < before);
   }
@@ -668,8 +672,8 @@ function allTokens(table: DotTokenTable, source: { readonly tokens: readonly Dot
   const moveFrom = suffix === undefined ? table.count : Math.max(index, partitionPoint(table.count, (k) => table.starts[k] < suffix.at));
   for (; index < moveFrom; index++) {
     const start = table.starts[index];
-    while (c < table.comments.length && table.comments[c].span.start < start) out.push(table.comments[c++]);
-    out.push(tokenAt(table, index));
+    while (c < table.comments.length && table.comments[c].span.start < start) out.add(table.comments[c++]);
+    out.add(tokenAt(table, index));
   }
   if (suffix !== undefined) {
     const earlier = suffix.tokens;
@@ -677,15 +681,34 @@ function allTokens(table: DotTokenTable, source: { readonly tokens: readonly Dot
     let e = partitionPoint(earlier.length, (k) => earlier[k].span.start < suffix.from);
     for (; index < table.count; index++) {
       const start = table.starts[index];
-      while (c < table.comments.length && table.comments[c].span.start < start) out.push(table.comments[c++]);
+      while (c < table.comments.length && table.comments[c].span.start < start) out.add(table.comments[c++]);
       while (e < earlier.length && isComment(earlier[e].kind)) e++;
       const old = e < earlier.length ? earlier[e++] : undefined;
       // (the same token, as the lexing took it; made anew should it ever not be)
-      out.push(old !== undefined && old.span.start + delta === start && old.span.end + delta === table.ends[index] ? movedToken(old, delta) : tokenAt(table, index));
+      out.add(old !== undefined && old.span.start + delta === start && old.span.end + delta === table.ends[index] ? movedToken(old, delta) : tokenAt(table, index));
     }
   }
-  while (c < table.comments.length) out.push(table.comments[c++]);
-  return out;
+  while (c < table.comments.length) out.add(table.comments[c++]);
+  return out.done();
+}
+
+/**
+ * A list filled in order to a size known beforehand, allocated once. Should fewer or more items
+ * come than announced (which the callers' counts rule out), `done` still hands back exactly the
+ * items added.
+ */
+function listOf<T>(size: number): { add(item: T): void; done(): T[] } {
+  const items = new Array<T>(size);
+  let count = 0;
+  return {
+    add(item) {
+      items[count++] = item;
+    },
+    done() {
+      if (count !== items.length) items.length = count;
+      return items;
+    },
+  };
 }
 
 function isComment(kind: DotTokenKind): boolean {
