@@ -51,4 +51,27 @@ describe('attractor lint: its memo', () => {
     assert.equal(memo.last?.facts[0], kept?.facts[0], 'the facts of a node handed back are kept');
     assert.ok(before.some((d) => d.code === 'attractor/unguarded-fork') && before.some((d) => d.code === 'attractor/boundary-node-id'));
   });
+
+  // Edits before the edges that leave them reading the same: the findings are the earlier ones,
+  // reported where the edges and nodes now are (their messages, made once, are kept).
+  const moves: readonly { readonly name: string; readonly edit: (text: string) => string }[] = [
+    { name: 'text typed into a label before the edges', edit: (text) => text.replace('label="top"', 'label="top, edited"') },
+    { name: 'a node added on its own line before the forks', edit: (text) => text.replace('  start [', '  extra;\n  start [') },
+    { name: 'a comment removed before the edges', edit: (text) => text.replace('  // the fork\n', '') },
+  ];
+  for (const { name, edit } of moves) {
+    it(`keeps its edge findings, moved, after ${name}`, () => {
+      const text = 'digraph g {\n  label="top";\n  b;\n  start [timeout="5s"];\n  // the fork\n  start -> b;\n  start -> c;\n  b -> c [condition="outcome=="];\n  b -> start;\n}\n';
+      const memo = createLintMemo();
+      const first = parseDot(text);
+      const before = lintAttractor(first, text, 'topology.dot', memo);
+      assert.ok(before.some((d) => d.code === 'attractor/unguarded-fork') && before.some((d) => d.code === 'attractor/condition-syntax'));
+      const kept = memo.last!.edgeFindings;
+      const edited = edit(text);
+      assert.notEqual(edited, text);
+      const second = parseDot(edited, 'topology.dot', first);
+      assert.deepStrictEqual(lintAttractor(second, edited, 'topology.dot', memo), lintAttractor(second, edited));
+      assert.equal(memo.last!.edgeFindings.messages, kept.messages, 'the edge findings are the earlier ones, moved');
+    });
+  }
 });

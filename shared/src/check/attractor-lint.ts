@@ -40,7 +40,8 @@ const drawingAttributes: ReadonlySet<string> = new Set(['label', 'shape']);
  * it read of each node alone (`NodeFacts`), kept while the parse hands back the same node, or a
  * copy with the same attribute view, at the same place (a parse resumed after unchanged
  * statements does, see `parseDot`), and the edge findings, kept while every edge reads the same
- * where it was. Opaque: create it with `createLintMemo`.
+ * (the same ends and guard values: text typed before the edges only moves where the findings are
+ * reported, which is taken from the new parse). Opaque: create it with `createLintMemo`.
  */
 export interface LintMemo {
   last?: { readonly nodes: readonly DotNode[]; readonly facts: readonly NodeFacts[]; readonly edges: readonly DotEdge[]; readonly edgeFindings: EdgeFindings };
@@ -56,7 +57,7 @@ export function lintAttractor(parse: DotParseResult, text: string, file = 'topol
   const report = createReporter(file);
   const last = memo?.last;
   const facts = graph.nodes.map((node, n) => (last !== undefined && readsAsBefore(last.nodes[n], node) ? last.facts[n] : nodeFacts(node)));
-  const edgeFindings = last !== undefined && sameEdges(last.edges, graph.edges) && sameForks(last.edgeFindings, graph) ? last.edgeFindings : findEdgeProblems(graph);
+  const edgeFindings = (last !== undefined && sameEdges(last.edges, graph.edges) ? repointed(last.edgeFindings, graph) : undefined) ?? findEdgeProblems(graph);
   if (memo !== undefined) memo.last = { nodes: graph.nodes, facts, edges: graph.edges, edgeFindings };
 
   checkHeader(graph, parse, report);
@@ -100,7 +101,11 @@ function nodeFacts(node: DotNode): NodeFacts {
   return { ...(idProblem !== undefined ? { idProblem } : {}), ...(type !== undefined ? { type } : {}), reserved: reserved ?? [] };
 }
 
-/** True when the edges read the same for `findEdgeProblems`: the same ends, and the same `condition` and `weight` where they were. */
+/**
+ * True when the edges read the same for `findEdgeProblems`: the same ends and the same `condition`
+ * and `weight` values, edge by edge, wherever they now are (text typed before them moves them;
+ * `repointed` takes the places from the new objects).
+ */
 function sameEdges(a: readonly DotEdge[], b: readonly DotEdge[]): boolean {
   if (a.length !== b.length) return false;
   for (let e = 0; e < a.length; e++) {
@@ -108,14 +113,9 @@ function sameEdges(a: readonly DotEdge[], b: readonly DotEdge[]): boolean {
     const y = b[e];
     if (x === y) continue;
     if (x.source !== y.source || x.target !== y.target) return false;
-    if (!sameGuard(x.attrs.get('condition'), y.attrs.get('condition')) || !sameGuard(x.attrs.get('weight'), y.attrs.get('weight'))) return false;
+    if (x.attrs.get('condition')?.value !== y.attrs.get('condition')?.value || x.attrs.get('weight')?.value !== y.attrs.get('weight')?.value) return false;
   }
   return true;
-}
-
-function sameGuard(a: DotAttribute | undefined, b: DotAttribute | undefined): boolean {
-  if (a === undefined || b === undefined) return a === b;
-  return a.value === b.value && a.valueSpan.start === b.valueSpan.start && a.valueSpan.end === b.valueSpan.end;
 }
 
 // ---------------------------------------------------------------------- reporting
@@ -234,7 +234,7 @@ function checkNodeAttributes(graph: DotGraph, facts: readonly NodeFacts[], repor
 /** The edge findings of a graph, in the order they are reported. */
 interface EdgeFindings {
   /** Each problem of each edge's `condition`, in edge order. */
-  readonly conditions: readonly { readonly edge: DotEdge; readonly condition: DotAttribute; readonly message: string }[];
+  readonly conditions: readonly { readonly edge: DotEdge; readonly condition: DotAttribute; readonly index: number; readonly message: string }[];
   /** Each node with two or more outgoing edges of which some carry no guard, in node order (`index` in `graph.nodes`). */
   readonly forks: readonly { readonly node: DotNode; readonly index: number; readonly total: number; readonly unguarded: number }[];
   /** The messages of the forks listed so far, by node id (they read only the edges, so they hold while the findings are kept). */
@@ -245,7 +245,7 @@ function findEdgeProblems(graph: DotGraph): EdgeFindings {
   // Per source id: how many edges leave it, and how many of those carry neither guard.
   const arms = new Map<string, { total: number; open: number }>();
   const edges = graph.edges;
-  const conditions: { edge: DotEdge; condition: DotAttribute; message: string }[] = [];
+  const conditions: { edge: DotEdge; condition: DotAttribute; index: number; message: string }[] = [];
   // A pipeline repeats a few conditions (`outcome=success`) on many edges: each is parsed once.
   const problemsOf = new Map<string, ReturnType<typeof checkCondition>>();
   for (let e = 0; e < edges.length; e++) {
@@ -254,7 +254,7 @@ function findEdgeProblems(graph: DotGraph): EdgeFindings {
     if (condition !== undefined) {
       let problems = problemsOf.get(condition.value);
       if (problems === undefined) problemsOf.set(condition.value, (problems = checkCondition(condition.value)));
-      for (const problem of problems) conditions.push({ edge, condition, message: problem.message });
+      for (const problem of problems) conditions.push({ edge, condition, index: e, message: problem.message });
     }
     let counts = arms.get(edge.source);
     if (counts === undefined) arms.set(edge.source, (counts = { total: 0, open: 0 }));
@@ -272,16 +272,37 @@ function findEdgeProblems(graph: DotGraph): EdgeFindings {
 }
 
 /**
- * True when the forks found in an earlier graph whose edges read the same hold for `graph`: with
- * the same edges the same ids are forks, and they are reported alike while each is at the same
- * place among the nodes with the same first appearance.
+ * The findings of an earlier graph whose edges read the same (`sameEdges`), for `graph`: the same
+ * condition problems, on this graph's edge at the same index, and the same ids are forks with the
+ * same counts and messages, reported at this graph's node of that id. Forks are listed in node
+ * order, so each is looked for after the one before; undefined when one is not found there (the
+ * nodes were reordered). The earlier findings themselves when nothing moved.
  */
-function sameForks(findings: EdgeFindings, graph: DotGraph): boolean {
-  for (const fork of findings.forks) {
-    const node = graph.nodes[fork.index];
-    if (node === undefined || node.id !== fork.node.id || node.span.start !== fork.node.span.start || node.span.end !== fork.node.span.end) return false;
+function repointed(findings: EdgeFindings, graph: DotGraph): EdgeFindings | undefined {
+  let moved = false;
+  const conditions: EdgeFindings['conditions'][number][] = [];
+  for (const found of findings.conditions) {
+    const edge = graph.edges[found.index];
+    const condition = edge.attrs.get('condition');
+    if (condition === undefined) return undefined; // (`sameEdges` rules this out)
+    if (!samePlace(condition.valueSpan, found.condition.valueSpan)) moved = true;
+    conditions.push({ edge, condition, index: found.index, message: found.message });
   }
-  return true;
+  const forks: EdgeFindings['forks'][number][] = [];
+  let at = 0;
+  for (const fork of findings.forks) {
+    while (at < graph.nodes.length && graph.nodes[at].id !== fork.node.id) at++;
+    if (at === graph.nodes.length) return undefined;
+    const node = graph.nodes[at];
+    if (at !== fork.index || !samePlace(node.span, fork.node.span)) moved = true;
+    forks.push({ node, index: at, total: fork.total, unguarded: fork.unguarded });
+    at++;
+  }
+  return moved ? { conditions, forks, messages: findings.messages } : findings;
+}
+
+function samePlace(a: Span, b: Span): boolean {
+  return a.start === b.start && a.end === b.end;
 }
 
 function reportEdgeProblems(graph: DotGraph, findings: EdgeFindings, report: Reporter): void {
