@@ -427,7 +427,7 @@ export function lexDot(text: string, file = 'topology.dot', resume?: LexResume):
     for (const [index, flag] of earlier.flags) if (index >= from) flags.set(index + shift, flag);
     for (const comment of earlier.comments) {
       if (comment.span.start < was) continue;
-      comments.push({ kind: comment.kind, span: { start: comment.span.start + delta, end: comment.span.end + delta }, text: comment.text, value: comment.value });
+      comments.push(movedToken(comment, delta));
     }
     count = size;
     rejoined = { token: from + shift, shift };
