@@ -555,6 +555,19 @@ describe('analysis memo: per-component reuse', () => {
     for (const d of moved.security.diagnostics) assert.ok(diagnostics.has(d), `warning ${d.code} on ${d.location.nodeId} reused`);
   });
 
+  it('the phase coverage is handed back while the nodes with a card keep their phases, and read again when one changes', () => {
+    const [first, added, shifted, changed] = checkSequence(chain, [
+      { kind: 'add-node', name: index('w'), variant: variant('none'), at: 0 },
+      { kind: 'shift', node: 3, amount: 2 },
+      { kind: 'card', node: 2, variant: variant('human') },
+    ]);
+    assert.ok(first.phaseCoverage.covered.length > 0, 'the chain covers some phases');
+    assert.equal(added.phaseCoverage, first.phaseCoverage, 'a node with no card added: the same object');
+    assert.equal(shifted.phaseCoverage, first.phaseCoverage, 'text typed before a node: the same object');
+    assert.notEqual(changed.phaseCoverage, first.phaseCoverage, 'a card with other phases: read again');
+    assert.deepEqual(changed.phaseCoverage.byPhase.deployment, ['b']);
+  });
+
   it('text typed before a component moves its warnings without changing anything else', () => {
     const [before, after] = checkSequence(chain, [{ kind: 'shift', node: 0, amount: 3 }]);
     assert.deepStrictEqual(after.security.findings, before.security.findings);

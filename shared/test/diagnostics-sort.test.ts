@@ -34,7 +34,18 @@ const orders: { readonly name: string; readonly first: readonly Diagnostic[]; re
   { name: 'an exact duplicate is dropped, first kept', first: [a, b], second: [copyOfA, b, a] },
   { name: 'everything new', first: [a], second: [e, c, b] },
   { name: 'the same object twice', first: [a, b], second: [a, b, a] },
+  { name: 'every finding moved (text typed before them)', first: [b, a, c, e], second: [moved(b, 3), moved(a, 3), moved(c, 3), moved(e, 3)] },
+  { name: 'the findings after a point moved', first: [b, a, c, e], second: [moved(b, 3), a, moved(c, 3), e] },
+  { name: 'a finding moved past another', first: [a, b], second: [moved(a, 6), b] },
+  { name: 'moved onto a tie', first: [tie1, a], second: [tie1, moved(a, 2)] },
+  { name: 'moved into an exact duplicate', first: [a, moved(a, 1)], second: [a, moved(a, 0)] },
 ];
+
+/** `x` as a new object, its span `by` further on (what the engine makes of a finding after typed text). */
+function moved(x: Diagnostic, by: number): Diagnostic {
+  const span = x.location.span;
+  return { ...x, location: span === undefined ? { ...x.location } : { ...x.location, span: { start: span.start + by, end: span.end + by } } };
+}
 
 describe('diagnostics: incremental sort', () => {
   for (const row of orders) {
@@ -67,6 +78,47 @@ describe('diagnostics: incremental sort', () => {
             const at = list.length === 0 ? 0 : edit.at % (list.length + 1);
             list = [...list.slice(0, at), ...edit.insert.map((i) => pool[i]), ...list.slice(at + edit.remove)];
           }
+          const result = sortedDeduped(list, memo);
+          const full = sortDiagnostics(dedupeDiagnostics(list));
+          assert.equal(result.length, full.length);
+          result.forEach((x, i) => assert.equal(x, full[i], `position ${i}`));
+        }
+      }),
+      { numRuns: 600 },
+    );
+  });
+
+  it('text typed before the findings, again and again: each result from the last one\'s order, the full sort every time', () => {
+    const memo: SortMemo = {};
+    const list = [b, a, c, e];
+    sortedDeduped(list, memo);
+    const there = list.map((x) => moved(x, 4));
+    const back = there.map((x) => moved(x, -4));
+    const first = sortedDeduped(there, memo);
+    const order = memo.lastOrder;
+    assert.ok(order !== undefined, 'the order of the last result is kept');
+    assert.deepEqual(first, sortDiagnostics(dedupeDiagnostics(there)));
+    const second = sortedDeduped(back, memo);
+    assert.equal(memo.lastOrder, order, 'the next one takes the same order, with no index built');
+    second.forEach((x, i) => assert.equal(x, sortDiagnostics(dedupeDiagnostics(back))[i], `position ${i}`));
+  });
+
+  it('random lists, then text typed or removed at random places: the full sort every time', () => {
+    const pool: Diagnostic[] = [];
+    for (let i = 0; i < 20; i++) {
+      const code = i % 3 === 0 ? 'bundle/unreachable-node' : i % 3 === 1 ? 'analysis/unresolved-node' : 'bundle/missing-card';
+      pool.push(d(code, i % 7 === 0 ? undefined : (i * 5) % 31, `m${i % 9}`, i % 5 === 0 ? { severity: 'error' } : {}));
+    }
+    pool.push(copyOfA, a, tie1, tie2);
+    const typing = fc.record({ at: fc.nat({ max: 40 }), by: fc.integer({ min: -6, max: 6 }), add: fc.option(fc.nat({ max: pool.length - 1 })) });
+    fc.assert(
+      fc.property(fc.uniqueArray(fc.nat({ max: pool.length - 1 }), { maxLength: 20 }), fc.array(typing, { minLength: 1, maxLength: 10 }), (start, edits) => {
+        const memo: SortMemo = {};
+        let list = start.map((i) => pool[i]);
+        sortedDeduped(list, memo);
+        for (const edit of edits) {
+          list = list.map((x) => (x.location.span !== undefined && x.location.span.start >= edit.at ? moved(x, edit.by) : x));
+          if (edit.add !== null) list = [...list, pool[edit.add]];
           const result = sortedDeduped(list, memo);
           const full = sortDiagnostics(dedupeDiagnostics(list));
           assert.equal(result.length, full.length);

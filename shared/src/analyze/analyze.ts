@@ -114,7 +114,7 @@ export function analyze(input: AnalysisInput, config: AnalysisConfig = defaultAn
     memo!.last = { context, config, analysis: relocated };
     return relocated;
   }
-  const phaseCoverage = computePhaseCoverage(context);
+  const phaseCoverage = computePhaseCoverage(context, last !== undefined ? { context: last.context, coverage: last.analysis.phaseCoverage } : undefined);
   const byComponent = memo !== undefined ? securityByComponent(context, config, memo) : undefined;
   const security = byComponent?.security ?? computeSecurity(context, config);
   const autonomy = computeAutonomy(context, phaseCoverage, config, last !== undefined ? { context: last.context, autonomy: last.analysis.autonomy } : undefined);

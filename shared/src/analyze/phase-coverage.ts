@@ -21,7 +21,13 @@ export interface PhaseCoverage {
   readonly unphased: string[];
 }
 
-export function computePhaseCoverage(context: AnalysisContext): PhaseCoverage {
+/**
+ * `previous`, the last analysis's context and coverage, is handed back when the nodes with a card
+ * list the same phases under the same ids in the same order (all the coverage reads): a topology
+ * edit that adds, removes or moves nodes without cards, or touches no card, keeps it.
+ */
+export function computePhaseCoverage(context: AnalysisContext, previous?: { readonly context: AnalysisContext; readonly coverage: PhaseCoverage }): PhaseCoverage {
+  if (previous !== undefined && samePhasing(previous.context, context)) return previous.coverage;
   const byPhase = new Map<string, string[]>();
   for (const phase of phaseOrder) byPhase.set(phase, []);
   const unphased: string[] = [];
@@ -43,4 +49,24 @@ export function computePhaseCoverage(context: AnalysisContext): PhaseCoverage {
   const record = Object.create(null) as Record<string, string[]>;
   for (const [phase, nodes] of byPhase) record[phase] = nodes;
   return { covered, missing, byPhase: record, unphased };
+}
+
+/** True when the nodes with a card read the same phases under the same ids, in order, in both contexts (the nodes without one skipped). */
+function samePhasing(a: AnalysisContext, b: AnalysisContext): boolean {
+  let i = 0;
+  let j = 0;
+  for (;;) {
+    while (i < a.size && a.facts[i]?.phases === undefined) i++;
+    while (j < b.size && b.facts[j]?.phases === undefined) j++;
+    if (i === a.size || j === b.size) return i === a.size && j === b.size;
+    if (a.graph.ids[i] !== b.graph.ids[j]) return false;
+    const left = a.facts[i]!.phases;
+    const right = b.facts[j]!.phases;
+    if (left !== right) {
+      if (left.length !== right.length) return false;
+      for (let k = 0; k < left.length; k++) if (left[k] !== right[k]) return false;
+    }
+    i++;
+    j++;
+  }
 }

@@ -105,6 +105,8 @@ export interface SortMemo<T = Diagnostic> {
   last?: readonly T[];
   /** The list `last` was made from (`sortedDeduped` only). */
   lastInput?: readonly T[];
+  /** Where each of `last` sits in `lastInput` (`sortedDeduped` only, made when first needed: see `permuted`). */
+  lastOrder?: Int32Array;
 }
 
 const severityRank: Readonly<Record<Severity, number>> = { error: 0, warning: 1, info: 2 };
@@ -126,12 +128,56 @@ function diagnosticOrder(x: Diagnostic, y: Diagnostic): number {
  * with the last result (see `sortedStably`).
  */
 export function sortedDeduped(list: readonly Diagnostic[], memo?: SortMemo): Diagnostic[] {
-  const out = (memo !== undefined ? patched(list, memo) : undefined) ?? sortedStably(dedupeDiagnostics(list), diagnosticOrder, memo);
-  if (memo) {
-    memo.last = out;
-    memo.lastInput = list;
+  if (memo === undefined) return sortedStably(dedupeDiagnostics(list), diagnosticOrder);
+  let order: Int32Array | undefined;
+  let out = patched(list, memo);
+  if (out === undefined) {
+    order = list.length === memo.lastInput?.length ? orderOf(memo) : undefined;
+    out = order !== undefined ? permuted(list, order) : undefined;
+    if (out === undefined) order = undefined;
+  }
+  out ??= sortedStably(dedupeDiagnostics(list), diagnosticOrder, memo);
+  memo.last = out;
+  memo.lastInput = list;
+  memo.lastOrder = order;
+  return out;
+}
+
+/**
+ * `list` taken in the order the last result took the last input (`order`), when that reads
+ * strictly increasing under the order: then no two of `list` tie, so none duplicates another and
+ * this is the one sorted order. What text typed in the middle of a file gives: as many findings,
+ * in the same input order, those after the typing new objects moved by the same amount. The
+ * references differ there, so `patched` cannot pair them; this path reads one comparison per
+ * finding and builds no index.
+ */
+function permuted(list: readonly Diagnostic[], order: Int32Array): Diagnostic[] | undefined {
+  if (list.length !== order.length) return undefined;
+  const out: Diagnostic[] = [];
+  for (let r = 0; r < order.length; r++) {
+    const d = list[order[r]];
+    if (r > 0 && diagnosticOrder(out[r - 1], d) >= 0) return undefined;
+    out.push(d);
   }
   return out;
+}
+
+/** The memo's `lastOrder`, made from its last input and result when missing (each object is in the input once: nothing was de-duplicated). */
+function orderOf(memo: SortMemo): Int32Array | undefined {
+  const last = memo.last;
+  const lastInput = memo.lastInput;
+  if (last === undefined || lastInput === undefined || last.length !== lastInput.length) return undefined;
+  if (memo.lastOrder !== undefined && memo.lastOrder.length === last.length) return memo.lastOrder;
+  const at = new Map<Diagnostic, number>();
+  for (let i = 0; i < lastInput.length; i++) at.set(lastInput[i], i);
+  if (at.size !== lastInput.length) return undefined;
+  const order = new Int32Array(last.length);
+  for (let r = 0; r < last.length; r++) {
+    const i = at.get(last[r]);
+    if (i === undefined) return undefined;
+    order[r] = i;
+  }
+  return order;
 }
 
 /** At most this many objects added and removed for `patched` to apply, and how far it looks past a difference for the lists to agree again. */
@@ -161,22 +207,15 @@ function patched(list: readonly Diagnostic[], memo: SortMemo): Diagnostic[] | un
       j++;
       continue;
     }
-    // the nearest point where the two agree again: `a` objects added, `b` removed, fewest in all first
-    let resumed = false;
-    for (let t = 1; t <= patchLimit && !resumed; t++) {
-      for (let a = 0; a <= t; a++) {
-        const b = t - a;
-        if (i + a < list.length && j + b < lastInput.length && list[i + a] === lastInput[j + b]) {
-          for (let k = 0; k < a; k++) added.push(list[i + k]);
-          for (let k = 0; k < b; k++) removed.push(lastInput[j + k]);
-          i += a;
-          j += b;
-          resumed = true;
-          break;
-        }
-      }
-    }
-    if (!resumed || added.length + removed.length > patchLimit) return undefined;
+    const step = realigned(list, i, lastInput, j);
+    if (step < 0) return undefined;
+    const a = step >> 8;
+    const b = step & 0xff;
+    for (let k = 0; k < a; k++) added.push(list[i + k]);
+    for (let k = 0; k < b; k++) removed.push(lastInput[j + k]);
+    i += a;
+    j += b;
+    if (added.length + removed.length > patchLimit) return undefined;
   }
   if (added.length + removed.length + (list.length - i) + (lastInput.length - j) > patchLimit) return undefined;
   for (; i < list.length; i++) added.push(list[i]);
@@ -186,6 +225,23 @@ function patched(list: readonly Diagnostic[], memo: SortMemo): Diagnostic[] | un
   const kept = removed.length === 0 ? last : last.filter((d) => !removed.includes(d));
   if (kept.length !== last.length - removed.length) return undefined;
   return insertSorted(kept, added, diagnosticOrder, true);
+}
+
+/**
+ * Where two lists that differ at `list[i]` and `earlier[j]` agree again: `a` objects added and
+ * `b` removed, fewest in all first, as `a << 8 | b` (both at most `patchLimit`); -1 when they do
+ * not within `patchLimit`. A function of its own, apart from `patched`'s walk: V8 compiled that
+ * walk before any edit had taken this path, then threw the compiled walk away at each edit that
+ * did (seen with `--trace-deopt` over a session of topology edits).
+ */
+function realigned(list: readonly Diagnostic[], i: number, earlier: readonly Diagnostic[], j: number): number {
+  for (let t = 1; t <= patchLimit; t++) {
+    for (let a = 0; a <= t; a++) {
+      const b = t - a;
+      if (i + a < list.length && j + b < earlier.length && list[i + a] === earlier[j + b]) return (a << 8) | b;
+    }
+  }
+  return -1;
 }
 
 /**

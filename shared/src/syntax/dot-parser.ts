@@ -71,7 +71,8 @@ export function parseDot(text: string, file = 'topology.dot', previous?: DotPars
   const nodes = new Map<string, NodeBuilder>();
   /** Nodes whose attribute map is their own (after a re-declaration); the others share views. */
   const ownedAttrs = new Map<NodeBuilder, Map<string, DotAttribute>>();
-  const edges: DotEdge[] = [];
+  /** A resumed parse extends the earlier edges before where it resumes (`ResumeStart.edges`, a new array). */
+  const edges: DotEdge[] = start === undefined ? [] : start.edges;
   /** In `strict` graphs: source -> target -> the attributes of the edge that parallel edges merge into. */
   const strictIndex = new Map<string, Map<string, Map<string, DotAttribute>>>();
   const selfLoops = new Set<string>();
@@ -648,9 +649,9 @@ export function parseDot(text: string, file = 'topology.dot', previous?: DotPars
     const edgeStarts = info.edgeStarts;
     const taken = partitionPoint(edgeStarts.length, (e) => edgeStarts[e] < cut);
     const loopsNow = new Set<string>();
-    for (let e = from.edges.length; e < edges.length; e++) if (edges[e].source === edges[e].target) loopsNow.add(edges[e].source);
+    for (let e = from.keptEdges; e < edges.length; e++) if (edges[e].source === edges[e].target) loopsNow.add(edges[e].source);
     const loopsThen = new Set<string>();
-    for (const e of info.selfLoops) if (e >= from.edges.length && e < taken) loopsThen.add(oldEdges[e].source);
+    for (const e of info.selfLoops) if (e >= from.keptEdges && e < taken) loopsThen.add(oldEdges[e].source);
     if (loopsNow.size !== loopsThen.size || [...loopsNow].some((id) => !loopsThen.has(id))) return false;
     const later = previous.diagnostics.filter((d) => d.location.span !== undefined && d.location.span.start >= cut);
     const counts = new Map(reportCounts);
@@ -1037,8 +1038,7 @@ export function parseDot(text: string, file = 'topology.dot', previous?: DotPars
   /** The graph of `start`'s parse from its first statement on, its earlier statements read from `previous`. */
   function resumeGraph(from: ResumeStart): DotGraph {
     for (const node of from.nodes) nodes.set(node.id, node);
-    for (let e = 0; e < from.edges.length; e++) edges.push(from.edges[e]);
-    for (const e of from.selfLoops) selfLoops.add(from.edges[e].source);
+    for (const e of from.selfLoops) selfLoops.add(edges[e].source);
     for (const [key, attr] of from.graphAttrs) graphAttrs.set(key, attr);
     pos = from.token;
     const graph = from.graph;
@@ -1254,7 +1254,7 @@ function placesOf(graph: DotGraph, start: ResumeStart | undefined): Places {
   const edgeStarts = new Int32Array(edges.length);
   const earlierStarts = before === undefined ? undefined : resumables.get(before)?.edgeStarts;
   // a resumed parse's first edges are the earlier parse's
-  const kept = start !== undefined && earlierStarts !== undefined ? start.edges.length : 0;
+  const kept = start !== undefined && earlierStarts !== undefined ? start.keptEdges : 0;
   if (kept > 0) edgeStarts.set(earlierStarts!.subarray(0, kept));
   const selfLoops: number[] = kept > 0 ? start!.selfLoops.slice() : [];
   for (let e = kept; e < edges.length; e++) {
@@ -1285,8 +1285,11 @@ interface ResumeStart {
   readonly nodes: readonly NodeBuilder[];
   /** Those of `nodes` that are the earlier objects. */
   readonly shared: Set<NodeBuilder>;
-  readonly edges: readonly DotEdge[];
-  /** The indexes of the self-loops among `edges`. */
+  /** The edges before it: a new array, which the new parse extends (so never read after that parse starts: see `keptEdges`). */
+  readonly edges: DotEdge[];
+  /** How many edges come before it. */
+  readonly keptEdges: number;
+  /** The indexes of the self-loops among the edges before it. */
   readonly selfLoops: readonly number[];
   /** The parse it resumes. */
   readonly previous: DotParseResult;
@@ -1385,6 +1388,7 @@ function resumeAt(previous: DotParseResult, text: string, file: string): ResumeS
     nodes,
     shared,
     edges,
+    keptEdges: kept,
     selfLoops,
     previous,
     graphAttrs,
