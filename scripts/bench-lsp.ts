@@ -27,7 +27,9 @@
  * - the server's RSS after those runs (and its peak), and again after the mid-file edits;
  * - completion right after an edit, in the second table: the topology edit above again and
  *   again, each followed (once its diagnostics have arrived) by one completion inside
- *   `card="…"`, timed: the first request against a new text, as someone typing meets it.
+ *   `card="…"`, timed: the first request against a new text, as someone typing meets it; and
+ *   last (after the RSS is read), the same with text typed into the middle unit's label and a
+ *   completion inside the pin on the next line ("completion right after the typing").
  *
  *   npm run bench:lsp
  *   npm run bench:lsp -- --sizes 300,900 --runs 10
@@ -74,6 +76,8 @@ interface Figures {
   readonly topologyEdit: readonly number[];
   /** Completion right after each of a run of topology edits (see the header). */
   readonly completionAfterEdit: readonly number[];
+  /** The same after text typed in the middle of the topology (the label edit below), inside a pin on the next line. */
+  readonly completionAfterMiddleEdit: readonly number[];
   /** Mid-file edits (see the header): text typed into a label, a node added on its own line. */
   readonly middleTyped: readonly number[];
   readonly middleNode: readonly number[];
@@ -261,20 +265,25 @@ async function measure(entry: string, dir: string, nodes: number, runs: number, 
   const hover = await timed('textDocument/hover', { textDocument: { uri: topologyUri }, position: { line: pinLine, character: idCharacter } });
   const { rss, peak } = memoryOf(child.pid!);
   // Completion as someone typing meets it: the first request after each edit (once the edit's
-  // diagnostics have arrived), when nothing has yet been asked of the new text.
-  const completionAfterEdit: number[] = [];
-  const addNode = rangeChange(topologyText, brokenTopology);
-  const removeNode = rangeChange(brokenTopology, topologyText);
-  for (let i = 0; i < warmupEdits + runs * 2; i++) {
-    const from = arrivals.length;
-    topologyVersion++;
-    await connection.sendNotification('textDocument/didChange', { textDocument: { uri: topologyUri, version: topologyVersion }, contentChanges: [i % 2 === 0 ? addNode : removeNode] });
-    const version = topologyVersion;
-    await arrival(from, (p) => p.uri === topologyUri && p.version === version);
-    const t0 = performance.now();
-    await connection.sendRequest('textDocument/completion', { textDocument: { uri: topologyUri }, position: { line: pinLine, character: pinCharacter } });
-    if (i >= warmupEdits) completionAfterEdit.push(performance.now() - t0);
-  }
+  // diagnostics have arrived), when nothing has yet been asked of the new text. The topology
+  // alternates between its text and `variant`; `position` reads the same in both.
+  const completionsAfterEdits = async (variant: string, position: Position): Promise<number[]> => {
+    const out: number[] = [];
+    const there = rangeChange(topologyText, variant);
+    const back = rangeChange(variant, topologyText);
+    for (let i = 0; i < warmupEdits + runs * 2; i++) {
+      const from = arrivals.length;
+      topologyVersion++;
+      await connection.sendNotification('textDocument/didChange', { textDocument: { uri: topologyUri, version: topologyVersion }, contentChanges: [i % 2 === 0 ? there : back] });
+      const version = topologyVersion;
+      await arrival(from, (p) => p.uri === topologyUri && p.version === version);
+      const t0 = performance.now();
+      await connection.sendRequest('textDocument/completion', { textDocument: { uri: topologyUri }, position });
+      if (i >= warmupEdits) out.push(performance.now() - t0);
+    }
+    return out;
+  };
+  const completionAfterEdit = await completionsAfterEdits(brokenTopology, { line: pinLine, character: pinCharacter });
   // The mid-file edits come last, so that the figures above are taken as in earlier sessions (their
   // garbage would otherwise be collected during the completions and hovers). The middle unit's
   // cluster label: `label="unit K";`.
@@ -283,12 +292,19 @@ async function measure(entry: string, dir: string, nodes: number, runs: number, 
   const { measured: middleTyped } = await topologyEdits(topologyText.replace(middleLabel, middleLabel.replace('";', ' (edited)";')));
   const { measured: middleNode } = await topologyEdits(topologyText.replace(middleLabel, `${middleLabel}\n    bench_middle [card="missing-card@1.0.0"];`));
   const after = memoryOf(child.pid!);
+  // Completion right after text is typed into the middle unit's label: inside the pin of the
+  // node on the next line, whose place reads the same in both texts.
+  const lines = topologyText.split('\n');
+  const middlePinLine = lines.findIndex((l) => l.includes(middleLabel)) + 1;
+  const middlePin = { line: middlePinLine, character: lines[middlePinLine].indexOf('card="') + 'card="'.length + 3 };
+  if (!lines[middlePinLine].includes('card="')) throw new Error('bench-lsp: no pin on the line after the middle label');
+  const completionAfterMiddleEdit = await completionsAfterEdits(topologyText.replace(middleLabel, middleLabel.replace('";', ' (edited)";')), middlePin);
 
   await connection.sendRequest('shutdown');
   await connection.sendNotification('exit');
   await new Promise((resolve) => child.on('exit', resolve));
   connection.dispose();
-  return { nodes, initial, cardEdit, topologyEdit, completionAfterEdit, middleTyped, middleNode, cardWarmup, topologyWarmup, completion, hover, rssMb: rss, peakMb: peak, middleRssMb: after.rss, middlePeakMb: after.peak };
+  return { nodes, initial, cardEdit, topologyEdit, completionAfterEdit, completionAfterMiddleEdit, middleTyped, middleNode, cardWarmup, topologyWarmup, completion, hover, rssMb: rss, peakMb: peak, middleRssMb: after.rss, middlePeakMb: after.peak };
 }
 
 /**
@@ -338,10 +354,12 @@ function printRow(f: Figures, header: boolean): void {
 
 function printMiddle(f: Figures, header: boolean): void {
   const pair = (values: readonly number[]): string => `${percentile(values, 50).toFixed(1)} / ${percentile(values, 95).toFixed(1)}`;
-  const widths = [6, 30, 26, 30, 26];
+  const widths = [6, 30, 26, 30, 26, 32];
   const row = (cells: string[]): string => cells.map((c, i) => c.padStart(widths[i])).join('  ');
-  if (header) process.stdout.write(`${row(['nodes', 'completion right after an edit', 'text typed into a label', 'a node added on its own line', 'RSS MB (peak) after them'])}\n`);
-  process.stdout.write(`${row([String(f.nodes), pair(f.completionAfterEdit), pair(f.middleTyped), pair(f.middleNode), `${f.middleRssMb.toFixed(0)} (${f.middlePeakMb.toFixed(0)})`])}\n`);
+  if (header) process.stdout.write(`${row(['nodes', 'completion right after an edit', 'text typed into a label', 'a node added on its own line', 'RSS MB (peak) after them', 'completion right after the typing'])}\n`);
+  process.stdout.write(
+    `${row([String(f.nodes), pair(f.completionAfterEdit), pair(f.middleTyped), pair(f.middleNode), `${f.middleRssMb.toFixed(0)} (${f.middlePeakMb.toFixed(0)})`, pair(f.completionAfterMiddleEdit)])}\n`,
+  );
 }
 
 main(process.argv.slice(2)).then(

@@ -16,7 +16,8 @@ import { cardKnownKeys } from '../check/card';
 import { conditionKeys, conditionOperators, conditionConjunction, outcomeValues, parseCondition, tokenizeCondition } from '../check/condition';
 import { attractorAttributes, type AttractorScope } from '../compile/attractor-table';
 import { deref, formatOf } from '../syntax/yaml';
-import type { DotGraph } from '../syntax/dot-model';
+import type { DotGraph, DotToken } from '../syntax/dot-model';
+import { commentAt } from '../syntax/dot-lexer';
 import { kindInfo } from '../vocabulary/core';
 import { termKinds, type Term, type TermKind, type Vocabulary } from '../vocabulary/types';
 import type { Span } from '../text';
@@ -39,7 +40,7 @@ import {
 import { dataSlot, flowListValues, item, topLevelKeys, type DataSlot } from './data-context';
 import { dataDocument, isListField, termKindOfField, wireField } from './data-tree';
 import { describeAttribute, topologyAttributes } from './describe';
-import { afterArrow, attributeSlot, enclosingList, indexAt, type AttributeSlot, type ListOwner } from './dot-context';
+import { afterArrow, attributeSlot, enclosingList, tokensNear, type AttributeSlot, type ListOwner } from './dot-context';
 import type { CompletionItem, CompletionResult, IdeBundle } from './types';
 
 export function complete(bundle: IdeBundle, file: string, offset: number): CompletionResult | undefined {
@@ -57,15 +58,14 @@ export function complete(bundle: IdeBundle, file: string, offset: number): Compl
 function topologyCompletion(bundle: IdeBundle, file: string, offset: number): CompletionResult | undefined {
   const view = topologyView(bundle, file);
   if (view === undefined) return undefined;
-  const at = indexAt(view.parse.tokens, offset);
-  const token = at >= 0 ? view.parse.tokens[at] : undefined;
-  if (token !== undefined && token.span.start < offset && (token.kind === 'line-comment' || token.kind === 'hash-comment' || (token.kind === 'block-comment' && (token.unterminated || offset < token.span.end)))) {
-    return undefined;
-  }
-  const slot = attributeSlot(view, offset);
+  // nothing inside a comment
+  if (commentAt(view.parse.table, offset) !== undefined) return undefined;
+  // (the tokens around the cursor only: see `tokensNear`)
+  const tokens = tokensNear(view, offset);
+  const slot = attributeSlot(view, offset, tokens);
   if (slot?.kind === 'value') return valueCompletion(bundle, view, slot, offset);
-  if (slot?.kind === 'key') return attributeNameCompletion(view, slot.owner, slot.span);
-  const target = afterArrow(view, offset);
+  if (slot?.kind === 'key') return attributeNameCompletion(view, slot.owner, slot.span, tokens);
+  const target = afterArrow(view, offset, tokens);
   if (target !== undefined) return nodeIdCompletion(view.graph, target);
   return undefined;
 }
@@ -289,9 +289,9 @@ function collectConditions(graph: DotGraph | undefined): UsedConditions {
   return { contextKeys: [...contextKeys].sort(compareText), values, labels: [...labels] };
 }
 
-function attributeNameCompletion(view: TopologyView, owner: ListOwner, span: Span): CompletionResult | undefined {
+function attributeNameCompletion(view: TopologyView, owner: ListOwner, span: Span, tokens: readonly DotToken[]): CompletionResult | undefined {
   const scope: AttractorScope = owner.kind === 'defaults' ? owner.scope : owner.kind;
-  const present = presentKeys(view, span);
+  const present = presentKeys(tokens, span);
   const items: CompletionItem[] = [];
   const seen = new Set<string>();
   const add = (name: string, detail: string, rank: number): void => {
@@ -313,8 +313,7 @@ function attributeNameCompletion(view: TopologyView, owner: ListOwner, span: Spa
 }
 
 /** Attribute names already written in the list around `span` (the one being typed excluded). */
-function presentKeys(view: TopologyView, span: Span): Set<string> {
-  const tokens = view.significant;
+function presentKeys(tokens: readonly DotToken[], span: Span): Set<string> {
   const open = enclosingList(tokens, span.start);
   const present = new Set<string>();
   if (open < 0) return present;

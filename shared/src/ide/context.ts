@@ -73,8 +73,19 @@ function readTopology(bundle: IdeBundle, file: string, text: string): TopologyVi
   const blueprint = bundle.result.blueprint;
   const current = blueprint !== undefined && blueprint.topology.file.path === file && blueprint.topology.file.text === text;
   const parse = current ? blueprint.topology.parse : parseDot(text, file);
-  // (a parse that resumed after an edit takes the earlier parse's token objects before it: see ../syntax/dot-lexer.ts)
-  return { file, text, parse, ...(parse.graph ? { graph: parse.graph } : {}), significant: parse.significant, current };
+  // The token list is made when first read (completion reads the tokens around the cursor
+  // only, see ./dot-context.ts `tokensNear`); a parse that resumed after an edit takes the
+  // earlier parse's token objects before it (see ../syntax/dot-lexer.ts).
+  return {
+    file,
+    text,
+    parse,
+    ...(parse.graph ? { graph: parse.graph } : {}),
+    get significant(): readonly DotToken[] {
+      return parse.significant;
+    },
+    current,
+  };
 }
 
 /** The bundle's topology file: the blueprint's, else the one classification picks. */

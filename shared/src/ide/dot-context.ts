@@ -3,8 +3,9 @@
  * works on half-typed text: inside which attribute list, owned by which statement (a node, an
  * edge, or `node`/`edge`/`graph` defaults), on an attribute name or a value, right after `->`.
  */
-import type { Span } from '../text';
-import type { DotEdge, DotToken, DotTokenKind } from '../syntax/dot-model';
+import { partitionPoint, type Span } from '../text';
+import { DotTokenCode, type DotEdge, type DotToken, type DotTokenKind } from '../syntax/dot-model';
+import { significantRange } from '../syntax/dot-lexer';
 import type { TopologyView } from './context';
 
 export type AttributeScope = 'node' | 'edge' | 'graph';
@@ -108,9 +109,53 @@ function indexOpening(tokens: readonly DotToken[], close: number): number {
   return -1;
 }
 
-/** The statement an attribute list at `open` belongs to. */
-export function listOwner(view: TopologyView, open: number): ListOwner | undefined {
-  const tokens = view.significant;
+/**
+ * The significant tokens around `offset` that the readings of this file look at from there
+ * (`attributeSlot`, `afterArrow`, `listOwner`, `enclosingList` and the keys of the list), in
+ * place of the whole list: right after an edit that list is not made yet, and making it makes an
+ * object per token of the file (several milliseconds for a long topology, on every completion
+ * typed in its middle). Indexes are into the returned list; all these readings take it as they
+ * take the whole list, with the same results:
+ * - backwards, it starts three tokens before the last `;`, `{` or `}` that lies outside every
+ *   attribute list (brackets counted from the cursor back). Every walk back from the cursor
+ *   stops at such a token or inside the lists after it, and reads at most two tokens before an
+ *   owner; so does the step limit of `enclosingList`, which counts the same tokens;
+ * - forwards, it ends two tokens after the first `[`, `]` or `}` that starts at or after the
+ *   cursor: the keys of the list the cursor is in are read up to such a token (there is none
+ *   between the list's `[` and the cursor), everything else one token ahead at most;
+ * - when either is not found within `windowLimit` tokens, the list runs to that end of the file.
+ */
+export function tokensNear(view: TopologyView, offset: number): readonly DotToken[] {
+  const table = view.parse.table;
+  const { kinds, starts, count } = table;
+  const at = partitionPoint(count, (k) => starts[k] < offset);
+  let from = 0;
+  let depth = 0;
+  for (let k = at - 1; k >= 0 && k >= at - windowLimit; k--) {
+    const kind = kinds[k];
+    if (kind === DotTokenCode.RBracket) depth++;
+    else if (kind === DotTokenCode.LBracket) depth = Math.max(0, depth - 1);
+    else if (depth === 0 && (kind === DotTokenCode.Semicolon || kind === DotTokenCode.LBrace || kind === DotTokenCode.RBrace)) {
+      from = Math.max(0, k - 3);
+      break;
+    }
+  }
+  let to = count;
+  for (let k = at; k < count && k < at + windowLimit; k++) {
+    const kind = kinds[k];
+    if (kind === DotTokenCode.LBracket || kind === DotTokenCode.RBracket || kind === DotTokenCode.RBrace) {
+      to = Math.min(count, k + 3);
+      break;
+    }
+  }
+  return significantRange(table, from, to);
+}
+
+/** How far `tokensNear` looks for where its list starts and ends, in tokens each way. */
+const windowLimit = 4096;
+
+/** The statement an attribute list at `open` (an index into `tokens`) belongs to. */
+export function listOwner(view: TopologyView, open: number, tokens: readonly DotToken[] = view.significant): ListOwner | undefined {
   let o = open - 1;
   // `a [x=1][y=2]`: earlier lists of the same statement.
   while (o >= 0 && tokens[o].kind === 'rbracket') {
@@ -141,9 +186,8 @@ export function listOwner(view: TopologyView, open: number): ListOwner | undefin
   return { kind: 'node', id: t.value, token: t };
 }
 
-/** The attribute name or value at the cursor, inside a list or in a statement-level `key = value`. */
-export function attributeSlot(view: TopologyView, offset: number): AttributeSlot | undefined {
-  const tokens = view.significant;
+/** The attribute name or value at the cursor, inside a list or in a statement-level `key = value` (`tokens`: the file's, or those `tokensNear` gives). */
+export function attributeSlot(view: TopologyView, offset: number, tokens: readonly DotToken[] = view.significant): AttributeSlot | undefined {
   const open = enclosingList(tokens, offset);
   // The token the cursor is in or at the end of (the word being typed), if any.
   const before = indexBefore(tokens, offset);
@@ -157,7 +201,7 @@ export function attributeSlot(view: TopologyView, offset: number): AttributeSlot
   const valueOf = (equalsIndex: number, valueToken: DotToken | undefined): AttributeSlot | undefined => {
     const keyToken = tokens[equalsIndex - 1];
     if (keyToken === undefined || !isIdLike(keyToken.kind)) return undefined;
-    const owner = open >= 0 ? listOwner(view, open) : { kind: 'graph-statement' as const };
+    const owner = open >= 0 ? listOwner(view, open, tokens) : { kind: 'graph-statement' as const };
     if (owner === undefined) return undefined;
     if (valueToken === undefined) {
       return { kind: 'value', owner, key: keyToken.value, keyToken, content: { start: offset, end: offset }, quoted: false, empty: true, closed: false };
@@ -181,7 +225,7 @@ export function attributeSlot(view: TopologyView, offset: number): AttributeSlot
     return valueOf(previousIndex, undefined);
   }
   if (open < 0) return undefined;
-  const owner = listOwner(view, open);
+  const owner = listOwner(view, open, tokens);
   if (owner === undefined) return undefined;
   // A name: at the start of the list, after a separator, or after a complete `key=value`.
   const startsName = (index: number): boolean => {
@@ -200,8 +244,7 @@ export function attributeSlot(view: TopologyView, offset: number): AttributeSlot
 }
 
 /** True when the cursor stands where an edge's target belongs: right after `->` (possibly in a partly typed id). */
-export function afterArrow(view: TopologyView, offset: number): Span | undefined {
-  const tokens = view.significant;
+export function afterArrow(view: TopologyView, offset: number, tokens: readonly DotToken[] = view.significant): Span | undefined {
   if (enclosingList(tokens, offset) >= 0) return undefined;
   const before = indexBefore(tokens, offset);
   const here = before >= 0 && tokens[before].span.end >= offset && isIdLike(tokens[before].kind) ? tokens[before] : undefined;

@@ -631,6 +631,34 @@ function tokensOf(table: DotTokenTable): readonly DotToken[] {
   return out;
 }
 
+/**
+ * The significant tokens of `table` from index `from` up to `to`, as objects: the entries of the
+ * list `significantOf` made when it was made, else new ones. What the IDE reads around a cursor
+ * right after an edit (see ../ide/dot-context.ts `tokensNear`): a few dozen objects, not the
+ * tens of thousands of a long file's list.
+ */
+export function significantRange(table: DotTokenTable, from: number, to: number): DotToken[] {
+  const made = madeSignificant.get(table);
+  if (made !== undefined) return made.slice(from, to);
+  const out: DotToken[] = [];
+  for (let i = from; i < to; i++) out.push(tokenAt(table, i));
+  return out;
+}
+
+/**
+ * The comment of `table` that `offset` is in: after its first character and before its end, or
+ * at the end of a comment that runs to the end of its line (or, unclosed, of the file). What
+ * `indexAt` over the list with comments finds at `offset` when that is a comment the cursor is in.
+ */
+export function commentAt(table: DotTokenTable, offset: number): DotToken | undefined {
+  const comments = table.comments;
+  const k = partitionPoint(comments.length, (c) => comments[c].span.start < offset) - 1;
+  if (k < 0) return undefined;
+  const c = comments[k];
+  if (offset < c.span.end) return c;
+  return offset === c.span.end && (c.kind !== 'block-comment' || c.unterminated === true) ? c : undefined;
+}
+
 /** `tokensOf(table)` without comments (made once per table; from the source's own list where it has one). */
 function significantOf(table: DotTokenTable): readonly DotToken[] {
   let out = madeSignificant.get(table);

@@ -1,0 +1,123 @@
+/**
+ * Completion in a topology reads the tokens around the cursor only (`tokensNear` in
+ * src/ide/dot-context.ts), not the list of every token of the file, which right after an edit is
+ * not made yet and costs an object per token to make. On any text, at every offset, what it reads
+ * there must be what it reads in the whole list: the attribute slot, the place after an arrow,
+ * the keys already written in the list (as completion lists them), and whether the cursor is in a
+ * comment (`commentAt`, against the check on the list with comments it replaces).
+ */
+import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import { loadBundle } from '../src/bundle/resolve';
+import { complete, type IdeBundle } from '../src/ide';
+import { topologyView, type TopologyView } from '../src/ide/context';
+import { afterArrow, attributeSlot, enclosingList, indexAt, tokensNear } from '../src/ide/dot-context';
+import type { DotToken } from '../src/syntax/dot-model';
+import { commentAt } from '../src/syntax/dot-lexer';
+import { card } from './support/ide';
+
+function viewOf(text: string): TopologyView {
+  const file = { path: 'topology.dot', text };
+  const bundle: IdeBundle = { files: new Map([[file.path, file]]), result: loadBundle([file], { folderName: 'fixture' }) };
+  const view = topologyView(bundle, file.path);
+  assert.ok(view !== undefined);
+  return view;
+}
+
+/** The keys completion finds already written in the list around `at` (the loop of completion.ts `presentKeys`). */
+function keysAround(tokens: readonly DotToken[], at: number): string[] {
+  const open = enclosingList(tokens, at);
+  const keys: string[] = [];
+  if (open < 0) return keys;
+  for (let i = open + 1; i < tokens.length && tokens[i].kind !== 'rbracket' && tokens[i].kind !== 'lbracket' && tokens[i].kind !== 'rbrace'; i++) {
+    if (tokens[i + 1]?.kind === 'equals') keys.push(`${tokens[i].value}@${tokens[i].span.start}`);
+  }
+  return keys;
+}
+
+/** The comment check completion made on the list with comments, before `commentAt`. */
+function inCommentByList(view: TopologyView, offset: number): boolean {
+  const at = indexAt(view.parse.tokens, offset);
+  const token = at >= 0 ? view.parse.tokens[at] : undefined;
+  return token !== undefined && token.span.start < offset && (token.kind === 'line-comment' || token.kind === 'hash-comment' || (token.kind === 'block-comment' && (token.unterminated === true || offset < token.span.end)));
+}
+
+function checkEveryOffset(text: string): void {
+  const view = viewOf(text);
+  const all = view.significant;
+  for (let offset = 0; offset <= text.length; offset++) {
+    const near = tokensNear(view, offset);
+    const where = `at ${offset} of ${JSON.stringify(text)}`;
+    assert.deepEqual(attributeSlot(view, offset, near), attributeSlot(view, offset, all), `attribute slot ${where}`);
+    assert.deepEqual(afterArrow(view, offset, near), afterArrow(view, offset, all), `after an arrow ${where}`);
+    assert.deepEqual(keysAround(near, offset), keysAround(all, offset), `keys of the list ${where}`);
+    assert.equal(commentAt(view.parse.table, offset) !== undefined, inCommentByList(view, offset), `in a comment ${where}`);
+  }
+}
+
+const pieces = [
+  'a', 'b1', '"my node"', 'node', 'edge', 'graph', 'subgraph', 'digraph g', 'strict', 'card', 'label', 'condition', 'out', 'in',
+  '[', ']', '{', '}', ';', ',', '=', '->', '--', ':', '+', '"x@1.0.0"', '"open', '<b>html</b>', '<open',
+  '// line comment\n', '# hash comment\n', '/* block */', '/* unclosed', ' ', ' ', '\n', '\n', '  ',
+];
+
+/** Texts where the window meets its limits: far from any `;`, `{` or `}`, or inside a very long list. */
+const long: readonly { readonly name: string; readonly text: string }[] = [
+  { name: 'a chain of 5,000 nodes with no separator before a list', text: `digraph g {\n  ${Array.from({ length: 5000 }, (_, i) => `n${i}`).join(' -> ')} [label="x", ` },
+  { name: 'a list of 3,000 attributes', text: `digraph g {\n  a [${Array.from({ length: 3000 }, (_, i) => `k${i}="v"`).join(', ')}, ` },
+  { name: 'a list of 3,000 attributes after the cursor', text: `digraph g {\n  a [card="x", ${Array.from({ length: 3000 }, (_, i) => `k${i}=v`).join(' ')}]; b -> c;\n}` },
+];
+
+describe('completion reads the tokens around the cursor as it reads the whole list', () => {
+  it('random half-typed topologies, at every offset', () => {
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...pieces), { maxLength: 40 }), fc.boolean(), (words, header) => {
+        checkEveryOffset(`${header ? 'digraph g {\n' : ''}${words.join(' ')}`);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  for (const row of long) {
+    it(row.name, () => {
+      const view = viewOf(row.text);
+      const all = view.significant;
+      // (every offset of a text this long would take minutes: the end, where completion asks, and a sample)
+      for (const offset of [row.text.length, row.text.length - 1, row.text.length - 3, Math.floor(row.text.length / 2), 20]) {
+        const near = tokensNear(view, offset);
+        assert.deepEqual(attributeSlot(view, offset, near), attributeSlot(view, offset, all), `attribute slot at ${offset}`);
+        assert.deepEqual(afterArrow(view, offset, near), afterArrow(view, offset, all), `after an arrow at ${offset}`);
+        assert.deepEqual(keysAround(near, offset), keysAround(all, offset), `keys at ${offset}`);
+      }
+    });
+  }
+
+  it('a completion in a topology makes no list of every token', () => {
+    const text = 'digraph g {\n  a [card="x@1.0.0"];\n  b [card="';
+    const file = { path: 'topology.dot', text };
+    const cardFile = { path: 'cards/x@1.0.0.yaml', text: card({ id: 'x' }) };
+    const result = loadBundle([file, cardFile], { folderName: 'fixture' });
+    const topology = result.blueprint?.topology;
+    assert.ok(topology !== undefined);
+    const read: string[] = [];
+    const parse = new Proxy(topology.parse, {
+      get(target, key, receiver) {
+        if (key === 'tokens' || key === 'significant') read.push(key);
+        return Reflect.get(target, key, receiver);
+      },
+    });
+    const bundle: IdeBundle = { files: new Map([file, cardFile].map((f) => [f.path, f] as const)), result: { ...result, blueprint: { ...result.blueprint!, topology: { ...topology, parse } } } };
+    assert.deepEqual(complete(bundle, file.path, text.length)?.items.map((i) => i.label), ['x@1.0.0']);
+    assert.deepEqual(read, [], 'the token lists read');
+  });
+
+  it('in the middle of a long topology, the tokens of one statement and its neighbours', () => {
+    const statements = Array.from({ length: 2000 }, (_, i) => `  n${i} [card="c-${i}@1.0.0", label="node ${i}"];`);
+    const text = `digraph g {\n${statements.join('\n')}\n}\n`;
+    const offset = text.indexOf('card="c-1000@') + 'card="c-1'.length;
+    const view = viewOf(text);
+    const near = tokensNear(view, offset);
+    assert.ok(near.length < 40, `${near.length} tokens read`);
+    assert.deepEqual(attributeSlot(view, offset, near), attributeSlot(view, offset, view.significant));
+  });
+});
