@@ -203,6 +203,55 @@ export function setOpenDocument(db: Database, file: string, document: OpenDocume
 export function snapshotOf(db: Database, bundle: BundleState): Snapshot {
   const cached = bundle.snapshot;
   if (cached && cached.revision === bundle.revision) return cached;
+  const { files, versions, uris } = currentFiles(db, bundle);
+  const ordered = [...files.values()];
+  const started = performance.now();
+  const result = loadBundle(ordered, { folderName: path.basename(bundle.root), readCard: memoisedReader(bundle), memo: bundle.memo });
+  const loadMs = performance.now() - started;
+  // (deleting the current key while iterating a Map is safe)
+  bundle.cardReads.forEach((_, relative) => {
+    if (!files.has(relative)) bundle.cardReads.delete(relative);
+  });
+  for (const read of [...bundle.locators.keys()]) if (bundle.cardReads.get(read.file)?.result !== read) bundle.locators.delete(read);
+  for (const relative of [...bundle.openFiles.keys()]) if (!versions.has(relative)) bundle.openFiles.delete(relative);
+  bundle.lineIndexes.forEach((index, relative) => {
+    if (files.get(relative)?.text !== index.text) bundle.lineIndexes.delete(relative);
+  });
+  const snapshot = snapshotObject(db, bundle, bundle.revision, { files, versions, uris }, result, loadMs);
+  bundle.snapshot = snapshot;
+  return snapshot;
+}
+
+/**
+ * For a request that reads the texts as they are now and can take the rest from the bundle's
+ * last check (completion): when the last snapshot is out of date only because topologies or
+ * cards were edited since, the current texts over that snapshot's result, without loading the
+ * bundle again (the load runs when the diagnostics are published, after the debounce). The IDE
+ * reads a topology and the cards from the texts it is given, and only the vocabulary from the
+ * result (see shared/src/ide/context.ts), so the answer is the one the new snapshot would give;
+ * a changed vocabulary file, or any other file changed, added or removed, takes the snapshot of
+ * the current revision. Never kept: the next request and the publisher see the real snapshot.
+ */
+export function textSnapshotOf(db: Database, bundle: BundleState): Snapshot {
+  const cached = bundle.snapshot;
+  if (cached === undefined || cached.revision === bundle.revision) return snapshotOf(db, bundle);
+  const now = currentFiles(db, bundle);
+  const before = cached.files;
+  for (const [relative, file] of now.files) {
+    if (before.get(relative)?.text === file.text) continue;
+    if (!readFromTexts(relative) || !before.has(relative)) return snapshotOf(db, bundle);
+  }
+  for (const relative of before.keys()) if (!now.files.has(relative)) return snapshotOf(db, bundle);
+  return snapshotObject(db, bundle, cached.revision, now, cached.result, 0);
+}
+
+/** A topology or a card: what the IDE reads from its text whatever result it is given. */
+function readFromTexts(relative: string): boolean {
+  return /\.(dot|gv)$/i.test(relative) || (relative.startsWith('cards/') && /\.(ya?ml|json)$/i.test(relative));
+}
+
+/** Every file of the bundle as the engine reads it now (open documents over disk), with the versions and URIs of the open ones. */
+function currentFiles(db: Database, bundle: BundleState): { files: Map<string, SourceFile>; versions: Map<string, number>; uris: Map<string, string> } {
   const files = new Map<string, SourceFile>();
   const versions = new Map<string, number>();
   const uris = new Map<string, string>();
@@ -221,22 +270,21 @@ export function snapshotOf(db: Database, bundle: BundleState): Snapshot {
     versions.set(relative, document.version);
     uris.set(relative, document.uri);
   }
-  const ordered = [...files.values()];
-  const started = performance.now();
-  const result = loadBundle(ordered, { folderName: path.basename(bundle.root), readCard: memoisedReader(bundle), memo: bundle.memo });
-  const loadMs = performance.now() - started;
-  // (deleting the current key while iterating a Map is safe)
-  bundle.cardReads.forEach((_, relative) => {
-    if (!files.has(relative)) bundle.cardReads.delete(relative);
-  });
-  for (const read of [...bundle.locators.keys()]) if (bundle.cardReads.get(read.file)?.result !== read) bundle.locators.delete(read);
-  for (const relative of [...bundle.openFiles.keys()]) if (!versions.has(relative)) bundle.openFiles.delete(relative);
-  bundle.lineIndexes.forEach((index, relative) => {
-    if (files.get(relative)?.text !== index.text) bundle.lineIndexes.delete(relative);
-  });
-  const snapshot: Snapshot = {
+  return { files, versions, uris };
+}
+
+function snapshotObject(
+  db: Database,
+  bundle: BundleState,
+  revision: number,
+  current: { readonly files: Map<string, SourceFile>; readonly versions: Map<string, number>; readonly uris: Map<string, string> },
+  result: LoadResult,
+  loadMs: number,
+): Snapshot {
+  const { files, versions, uris } = current;
+  return {
     bundle,
-    revision: bundle.revision,
+    revision,
     files,
     versions,
     result,
@@ -263,8 +311,6 @@ export function snapshotOf(db: Database, bundle: BundleState): Snapshot {
       return uri;
     },
   };
-  bundle.snapshot = snapshot;
-  return snapshot;
 }
 
 /** A fingerprint of a vocabulary's local terms: card reads depend on them and on nothing else of the bundle. */

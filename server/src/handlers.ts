@@ -59,7 +59,13 @@ export interface ServerContext {
   support(): ClientSupport;
   settings(): Settings;
   /** Waits for the workspace scan and the document's bundle, then returns the file in an up-to-date snapshot. */
-  fileOf(uri: string): Promise<FileAt | undefined>;
+  /**
+   * The file of an open or known document and the snapshot to answer from. With `texts`, the
+   * current texts over the last check's result when only topologies and cards changed since
+   * (see database.ts `textSnapshotOf`): completion, asked on every keystroke, then answers
+   * without waiting for the whole bundle to be checked again.
+   */
+  fileOf(uri: string, texts?: 'texts'): Promise<FileAt | undefined>;
   log(message: string): void;
 }
 
@@ -91,7 +97,7 @@ export function registerHandlers(context: ServerContext): void {
 
   connection.onCompletion(
     guard('completion', null, async (params): Promise<CompletionList | null> => {
-      const at = await context.fileOf(params.textDocument.uri);
+      const at = await context.fileOf(params.textDocument.uri, 'texts');
       if (!at) return null;
       const result = features.complete(at.snapshot.ide, at.file, toOffset(at.index, params.position));
       return result ? toCompletionList(at.snapshot, at.file, params.position, result, context.support()) : null;

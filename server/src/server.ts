@@ -37,7 +37,7 @@ import {
   type InitializeParams,
   type InitializeResult,
 } from 'vscode-languageserver/node';
-import { addBundle, createDatabase, ownerOf, removeBundle, replaceDisk, setDiskFile, setOpenDocument, snapshotOf, type BundleState } from './database';
+import { addBundle, createDatabase, ownerOf, removeBundle, replaceDisk, setDiskFile, setOpenDocument, snapshotOf, textSnapshotOf, type BundleState } from './database';
 import { createPublisher, describe, type Publisher } from './publish';
 import { defaultSettings, mergeSettings, readSettings, type Settings } from './settings';
 import { findRoots, isBundleFile, isFolder, isRootMarker, readBundleFiles, readText, relativeTo, rootAbove } from './workspace';
@@ -248,7 +248,7 @@ export function startServer(connection: Connection, prepared?: PreparedTexts): v
 
   // ---- context for the handlers -------------------------------------------------------------
 
-  const fileOf = async (uri: string): Promise<FileAt | undefined> => {
+  const fileOf = async (uri: string, texts?: 'texts'): Promise<FileAt | undefined> => {
     await ready;
     const file = pathOf(uri);
     if (file === undefined) return undefined;
@@ -256,7 +256,7 @@ export function startServer(connection: Connection, prepared?: PreparedTexts): v
     if (pending) await pending;
     const owner = ownerOf(db, file);
     if (!owner || !isBundleFile(owner.relative)) return undefined;
-    const snapshot = snapshotOf(db, owner.bundle);
+    const snapshot = texts === 'texts' ? textSnapshotOf(db, owner.bundle) : snapshotOf(db, owner.bundle);
     const text = snapshot.files.get(owner.relative)?.text;
     if (text === undefined) return undefined;
     return { snapshot, file: owner.relative, index: snapshot.lineIndex(owner.relative), text };

@@ -313,4 +313,18 @@ describe('DOT parser: resuming from an earlier parse', () => {
     assert.notEqual(elsewhere.graph!.nodes[0], previous.graph!.nodes[0]);
     assert.deepStrictEqual(plain(elsewhere), plain(parseDot(base.replace('"next"', '"then"'), 'other.dot')));
   });
+
+  it('hands back the parse it made when asked for the same text from the same earlier parse (a completion, then the load)', () => {
+    const previous = parseDot(base);
+    const edited = base.replace('"next"', '"then"');
+    const first = parseDot(edited, 'topology.dot', previous);
+    assert.equal(parseDot(edited, 'topology.dot', previous), first);
+    assert.deepStrictEqual(plain(first), plain(parseDot(edited)));
+    // another text, another file, another earlier parse: parsed again
+    const other = base.replace('"next"', '"later"');
+    assert.notEqual(parseDot(other, 'topology.dot', previous), first);
+    assert.deepStrictEqual(plain(parseDot(other, 'topology.dot', previous)), plain(parseDot(other)));
+    assert.notEqual(parseDot(edited, 'other.dot', previous), first);
+    assert.notEqual(parseDot(edited, 'topology.dot', parseDot(base)), first);
+  });
 });

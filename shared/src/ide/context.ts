@@ -72,7 +72,10 @@ export function topologyView(bundle: IdeBundle, file: string): TopologyView | un
 function readTopology(bundle: IdeBundle, file: string, text: string): TopologyView {
   const blueprint = bundle.result.blueprint;
   const current = blueprint !== undefined && blueprint.topology.file.path === file && blueprint.topology.file.text === text;
-  const parse = current ? blueprint.topology.parse : parseDot(text, file);
+  // Another text than the blueprint's (a request answered before the bundle is loaded again, see
+  // server/src/database.ts `textSnapshotOf`): parsed from where it differs from the blueprint's.
+  const earlier = blueprint !== undefined && blueprint.topology.file.path === file ? blueprint.topology.parse : undefined;
+  const parse = current ? blueprint.topology.parse : parseDot(text, file, earlier);
   // The token list is made when first read (completion reads the tokens around the cursor
   // only, see ./dot-context.ts `tokensNear`); a parse that resumed after an edit takes the
   // earlier parse's token objects before it (see ../syntax/dot-lexer.ts).

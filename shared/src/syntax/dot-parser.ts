@@ -43,6 +43,9 @@ export const maxDefaultKeys = 100;
  * `previous` (a property test in dot-parser-resume.test.ts holds the two together).
  */
 export function parseDot(text: string, file = 'topology.dot', previous?: DotParseResult): DotParseResult {
+  // the same text again from the same earlier parse: the parse made then (see `latestFrom`)
+  const known = previous === undefined ? undefined : latestFrom.get(previous);
+  if (known !== undefined && known.text === text && known.file === file) return known.result;
   const start = previous === undefined ? undefined : resumeAt(previous, text, file);
   const resumedAt = start?.statements.length;
   const lexed = lexDot(text, file, start === undefined ? undefined : { table: start.table, token: start.token, ...suffixOf(start, text) });
@@ -1139,8 +1142,17 @@ export function parseDot(text: string, file = 'topology.dot', previous?: DotPars
   const result = parseResult(lexed, graph, diagnostics, trailing);
   if (resume !== undefined) resumables.set(result, resume);
   if (resumedAt !== undefined) reuses.set(result, { resumedAt, ...(rejoinedAt !== undefined ? { rejoinedAt } : {}) });
+  if (previous !== undefined) latestFrom.set(previous, { text, file, result });
   return result;
 }
+
+/**
+ * Per earlier parse, the last parse made from it, with its text and file. The server reads a
+ * topology just typed into for a completion (from the last load's parse, see
+ * ../ide/context.ts) before it loads the bundle, which parses the same text from the same parse:
+ * the load then takes the parse made for the completion. A parse is never changed once made.
+ */
+const latestFrom = new WeakMap<DotParseResult, { readonly text: string; readonly file: string; readonly result: DotParseResult }>();
 
 /** What a parse took from the earlier one it was given (see `dotParseReuse`). */
 export interface DotParseReuse {
