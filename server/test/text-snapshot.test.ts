@@ -9,6 +9,8 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseFixture } from '../../shared/test/support/fixture';
 import { complete } from '../../shared/src/ide';
+import { topologyView } from '../../shared/src/ide/context';
+import { dotParseReuse } from '../../shared/src/syntax/dot-parser';
 import { addBundle, createDatabase, setOpenDocument, snapshotOf, textSnapshotOf } from '../src/database';
 import { reviewerCard, writerCard } from './support/cards';
 
@@ -87,6 +89,26 @@ describe('completion answers from the texts before the bundle is loaded again', 
           }
         }
       }
+    });
+  }
+});
+
+describe('completion parses the typed topology from the last load, which then takes that parse', () => {
+  for (const name of ['topology.dot', 'flow.gv']) {
+    it(`a topology named ${name}`, () => {
+      const initial = parseFixture(workspace.replace('//- topology.dot', `//- ${name}`)).files;
+      const db = createDatabase((file) => pathToFileURL(file).href);
+      const bundle = addBundle(db, root, new Map(initial.map((f) => [f.path, f.text] as const)));
+      const loaded = snapshotOf(db, bundle);
+      assert.equal(loaded.result.blueprint?.topology.file.path, name, 'the bundle reads it as its topology');
+      const text = loaded.files.get(name)!.text.replace('reviewer [card', 'editor;\n  reviewer [card');
+      const file = path.join(root, name);
+      setOpenDocument(db, file, { uri: pathToFileURL(file).href, version: 2, text });
+      const quick = textSnapshotOf(db, bundle);
+      const view = topologyView(quick.ide, name);
+      assert.ok(view !== undefined && !view.current);
+      assert.ok(dotParseReuse(view.parse) !== undefined, 'parsed from the last load\'s parse');
+      assert.equal(snapshotOf(db, bundle).result.blueprint?.topology.parse, view.parse, 'the load took that parse');
     });
   }
 });

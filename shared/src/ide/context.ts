@@ -73,9 +73,12 @@ function readTopology(bundle: IdeBundle, file: string, text: string): TopologyVi
   const blueprint = bundle.result.blueprint;
   const current = blueprint !== undefined && blueprint.topology.file.path === file && blueprint.topology.file.text === text;
   // Another text than the blueprint's (a request answered before the bundle is loaded again, see
-  // server/src/database.ts `textSnapshotOf`): parsed from where it differs from the blueprint's.
+  // server/src/database.ts `textSnapshotOf`): parsed from where it differs from the blueprint's,
+  // under the name the loader parses every topology with (the default), so that the resume
+  // applies whatever the file is called and the next load takes this parse (the name only goes
+  // into the parse's own findings, which the IDE does not read).
   const earlier = blueprint !== undefined && blueprint.topology.file.path === file ? blueprint.topology.parse : undefined;
-  const parse = current ? blueprint.topology.parse : parseDot(text, file, earlier);
+  const parse = current ? blueprint.topology.parse : earlier !== undefined ? parseDot(text, undefined, earlier) : parseDot(text, file);
   // The token list is made when first read (completion reads the tokens around the cursor
   // only, see ./dot-context.ts `tokensNear`); a parse that resumed after an edit takes the
   // earlier parse's token objects before it (see ../syntax/dot-lexer.ts).
