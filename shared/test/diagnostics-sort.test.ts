@@ -41,6 +41,24 @@ const orders: { readonly name: string; readonly first: readonly Diagnostic[]; re
   { name: 'moved into an exact duplicate', first: [a, moved(a, 1)], second: [a, moved(a, 0)] },
 ];
 
+/** `size` findings and then a few fixed ones: ties (same code at the same place), exact copies, errors among warnings; starts spread over `0 .. spread - 1`. */
+function poolOf(size: number, spread: number): Diagnostic[] {
+  const pool: Diagnostic[] = [];
+  for (let i = 0; i < size; i++) {
+    const code = i % 3 === 0 ? 'bundle/unreachable-node' : i % 3 === 1 ? 'analysis/unresolved-node' : 'bundle/missing-card';
+    pool.push(d(code, i % 7 === 0 ? undefined : (i * 5) % spread, `m${i % 9}`, i % 5 === 0 ? { severity: 'error' } : {}));
+  }
+  pool.push(copyOfA, a, tie1, tie2);
+  return pool;
+}
+
+/** `result` holds the objects of the full sort of `list`, in its order. */
+function assertFullSort(result: readonly Diagnostic[], list: readonly Diagnostic[]): void {
+  const full = sortDiagnostics(dedupeDiagnostics(list));
+  assert.equal(result.length, full.length);
+  result.forEach((x, i) => assert.equal(x, full[i], `position ${i}`));
+}
+
 /** `x` as a new object, its span `by` further on (what the engine makes of a finding after typed text). */
 function moved(x: Diagnostic, by: number): Diagnostic {
   const span = x.location.span;
@@ -52,21 +70,12 @@ describe('diagnostics: incremental sort', () => {
     it(row.name, () => {
       const memo: SortMemo = {};
       assert.deepEqual(sortedDeduped(row.first, memo), sortDiagnostics(dedupeDiagnostics(row.first)));
-      const second = sortedDeduped(row.second, memo);
-      const full = sortDiagnostics(dedupeDiagnostics(row.second));
-      assert.equal(second.length, full.length);
-      second.forEach((x, i) => assert.equal(x, full[i], `position ${i}`));
+      assertFullSort(sortedDeduped(row.second, memo), row.second);
     });
   }
 
   it('a run of loads, each changing a few stretches of the list, gives the full sort every time', () => {
-    // a pool with ties (same code at the same place), exact copies and errors among warnings
-    const pool: Diagnostic[] = [];
-    for (let i = 0; i < 24; i++) {
-      const code = i % 3 === 0 ? 'bundle/unreachable-node' : i % 3 === 1 ? 'analysis/unresolved-node' : 'bundle/missing-card';
-      pool.push(d(code, i % 7 === 0 ? undefined : (i * 5) % 11, `m${i % 9}`, i % 5 === 0 ? { severity: 'error' } : {}));
-    }
-    pool.push(copyOfA, a, tie1, tie2);
+    const pool = poolOf(24, 11);
     const stretch = fc.record({ at: fc.nat(), remove: fc.nat({ max: 4 }), insert: fc.array(fc.nat({ max: pool.length - 1 }), { maxLength: 4 }) });
     fc.assert(
       fc.property(fc.array(fc.nat({ max: pool.length - 1 }), { maxLength: 30 }), fc.array(fc.array(stretch, { minLength: 1, maxLength: 3 }), { minLength: 1, maxLength: 8 }), (start, loads) => {
@@ -78,10 +87,7 @@ describe('diagnostics: incremental sort', () => {
             const at = list.length === 0 ? 0 : edit.at % (list.length + 1);
             list = [...list.slice(0, at), ...edit.insert.map((i) => pool[i]), ...list.slice(at + edit.remove)];
           }
-          const result = sortedDeduped(list, memo);
-          const full = sortDiagnostics(dedupeDiagnostics(list));
-          assert.equal(result.length, full.length);
-          result.forEach((x, i) => assert.equal(x, full[i], `position ${i}`));
+          assertFullSort(sortedDeduped(list, memo), list);
         }
       }),
       { numRuns: 600 },
@@ -97,19 +103,14 @@ describe('diagnostics: incremental sort', () => {
     const first = sortedDeduped(there, memo);
     const order = memo.lastOrder;
     assert.ok(order !== undefined, 'the order of the last result is kept');
-    assert.deepEqual(first, sortDiagnostics(dedupeDiagnostics(there)));
+    assertFullSort(first, there);
     const second = sortedDeduped(back, memo);
     assert.equal(memo.lastOrder, order, 'the next one takes the same order, with no index built');
-    second.forEach((x, i) => assert.equal(x, sortDiagnostics(dedupeDiagnostics(back))[i], `position ${i}`));
+    assertFullSort(second, back);
   });
 
   it('random lists, then text typed or removed at random places: the full sort every time', () => {
-    const pool: Diagnostic[] = [];
-    for (let i = 0; i < 20; i++) {
-      const code = i % 3 === 0 ? 'bundle/unreachable-node' : i % 3 === 1 ? 'analysis/unresolved-node' : 'bundle/missing-card';
-      pool.push(d(code, i % 7 === 0 ? undefined : (i * 5) % 31, `m${i % 9}`, i % 5 === 0 ? { severity: 'error' } : {}));
-    }
-    pool.push(copyOfA, a, tie1, tie2);
+    const pool = poolOf(20, 31);
     const typing = fc.record({ at: fc.nat({ max: 40 }), by: fc.integer({ min: -6, max: 6 }), add: fc.option(fc.nat({ max: pool.length - 1 })) });
     fc.assert(
       fc.property(fc.uniqueArray(fc.nat({ max: pool.length - 1 }), { maxLength: 20 }), fc.array(typing, { minLength: 1, maxLength: 10 }), (start, edits) => {
@@ -119,10 +120,7 @@ describe('diagnostics: incremental sort', () => {
         for (const edit of edits) {
           list = list.map((x) => (x.location.span !== undefined && x.location.span.start >= edit.at ? moved(x, edit.by) : x));
           if (edit.add !== null) list = [...list, pool[edit.add]];
-          const result = sortedDeduped(list, memo);
-          const full = sortDiagnostics(dedupeDiagnostics(list));
-          assert.equal(result.length, full.length);
-          result.forEach((x, i) => assert.equal(x, full[i], `position ${i}`));
+          assertFullSort(sortedDeduped(list, memo), list);
         }
       }),
       { numRuns: 600 },
