@@ -58,12 +58,11 @@ export interface ServerContext {
   readonly publisher: Publisher;
   support(): ClientSupport;
   settings(): Settings;
-  /** Waits for the workspace scan and the document's bundle, then returns the file in an up-to-date snapshot. */
   /**
-   * The file of an open or known document and the snapshot to answer from. With `texts`, the
-   * current texts over the last check's result when only topologies and cards changed since
-   * (see database.ts `textSnapshotOf`): completion, asked on every keystroke, then answers
-   * without waiting for the whole bundle to be checked again.
+   * Waits for the workspace scan and the document's bundle, then returns the file in an
+   * up-to-date snapshot. With `texts`, the current texts over the last check's result when only
+   * topologies and cards changed since (see database.ts `textSnapshotOf`): completion, asked on
+   * every keystroke, then answers without waiting for the whole bundle to be checked again.
    */
   fileOf(uri: string, texts?: 'texts'): Promise<FileAt | undefined>;
   log(message: string): void;
