@@ -4,14 +4,15 @@
  * not made yet and costs an object per token to make. On any text, at every offset, what it reads
  * there must be what it reads in the whole list: the attribute slot, the place after an arrow,
  * the keys already written in the list (as completion lists them), and whether the cursor is in a
- * comment (`commentAt`, against the check on the list with comments it replaces).
+ * comment (`commentAt`, against the check on the list with comments it replaces). Hover reads
+ * the same window, with the comments among it (`tokensAndCommentsNear`).
  */
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { loadBundle } from '../src/bundle/resolve';
-import { complete, type IdeBundle } from '../src/ide';
+import { complete, hover, type IdeBundle } from '../src/ide';
 import { topologyView, type TopologyView } from '../src/ide/context';
-import { afterArrow, attributeSlot, enclosingList, indexAt, tokensNear } from '../src/ide/dot-context';
+import { afterArrow, attributeSlot, enclosingList, indexAt, listOwner, tokensAndCommentsNear, tokensNear } from '../src/ide/dot-context';
 import type { DotToken } from '../src/syntax/dot-model';
 import { commentAt } from '../src/syntax/dot-lexer';
 import { card } from './support/ide';
@@ -35,6 +36,15 @@ function keysAround(tokens: readonly DotToken[], at: number): string[] {
   return keys;
 }
 
+/** What hover reads of the tokens at `offset` (see hover.ts `topologyHover`): the token there, its neighbours, the list it is in and that list's owner. */
+function hoverReading(view: TopologyView, tokens: readonly DotToken[], offset: number): unknown {
+  const index = indexAt(tokens, offset);
+  if (index < 0) return undefined;
+  const t = tokens[index];
+  const open = enclosingList(tokens, t.span.start);
+  return { t, next: tokens[index + 1]?.kind, previous: tokens[index - 1]?.kind, key: index >= 2 ? tokens[index - 2].value : undefined, owner: open >= 0 ? listOwner(view, open, tokens) : 'none' };
+}
+
 /** The comment check completion made on the list with comments, before `commentAt`. */
 function inCommentByList(view: TopologyView, offset: number): boolean {
   const at = indexAt(view.parse.tokens, offset);
@@ -52,6 +62,9 @@ function checkEveryOffset(text: string): void {
     assert.deepEqual(afterArrow(view, offset, near), afterArrow(view, offset, all), `after an arrow ${where}`);
     assert.deepEqual(keysAround(near, offset), keysAround(all, offset), `keys of the list ${where}`);
     assert.equal(commentAt(view.parse.table, offset) !== undefined, inCommentByList(view, offset), `in a comment ${where}`);
+    const withComments = tokensAndCommentsNear(view, offset);
+    assert.deepEqual(withComments[indexAt(withComments, offset)], view.parse.tokens[indexAt(view.parse.tokens, offset)], `the token or comment at the cursor ${where}`);
+    assert.deepEqual(hoverReading(view, near, offset), hoverReading(view, all, offset), `what hover reads ${where}`);
   }
 }
 
@@ -92,7 +105,7 @@ describe('completion reads the tokens around the cursor as it reads the whole li
     });
   }
 
-  it('a completion in a topology makes no list of every token', () => {
+  it('a completion and a hover in a topology make no list of every token', () => {
     const text = 'digraph g {\n  a [card="x@1.0.0"];\n  b [card="';
     const file = { path: 'topology.dot', text };
     const cardFile = { path: 'cards/x@1.0.0.yaml', text: card({ id: 'x' }) };
@@ -108,6 +121,9 @@ describe('completion reads the tokens around the cursor as it reads the whole li
     });
     const bundle: IdeBundle = { files: new Map([file, cardFile].map((f) => [f.path, f] as const)), result: { ...result, blueprint: { ...result.blueprint!, topology: { ...topology, parse } } } };
     assert.deepEqual(complete(bundle, file.path, text.length)?.items.map((i) => i.label), ['x@1.0.0']);
+    assert.ok(hover(bundle, file.path, text.indexOf('card=')) !== undefined, 'a hover on an attribute name');
+    assert.ok(hover(bundle, file.path, text.indexOf('x@1')) !== undefined, 'a hover on a pin');
+    assert.ok(hover(bundle, file.path, text.indexOf('a [')) !== undefined, 'a hover on a node');
     assert.deepEqual(read, [], 'the token lists read');
   });
 

@@ -121,29 +121,56 @@ export interface GraphIndex {
 
 const graphIndexCache = new WeakMap<DotGraph, GraphIndex>();
 
-/** Lookups over a parsed graph, built once per graph. */
+/**
+ * Lookups over a parsed graph, each built once per graph when first read: after an edit the
+ * graph is new, and a request that reads nodes by id (a hover) need not read every pin.
+ */
 export function graphIndex(graph: DotGraph): GraphIndex {
   const cached = graphIndexCache.get(graph);
   if (cached !== undefined) return cached;
-  const byId = new Map<string, DotNode>();
-  const byRef = new Map<string, DotNode[]>();
-  const incoming = new Map<string, DotEdge[]>();
-  const outgoing = new Map<string, DotEdge[]>();
+  let byId: Map<string, DotNode> | undefined;
+  let byRef: Map<string, DotNode[]> | undefined;
+  let ends: { readonly incoming: Map<string, DotEdge[]>; readonly outgoing: Map<string, DotEdge[]> } | undefined;
   const push = <K, V>(map: Map<K, V[]>, key: K, value: V): void => {
     const list = map.get(key);
     if (list === undefined) map.set(key, [value]);
     else list.push(value);
   };
-  for (const node of graph.nodes) {
-    byId.set(node.id, node);
-    const ref = pinOf(node).ref;
-    if (ref !== undefined) push(byRef, ref, node);
-  }
-  for (const edge of graph.edges) {
-    push(incoming, edge.target, edge);
-    push(outgoing, edge.source, edge);
-  }
-  const index: GraphIndex = { byId, byRef, incoming, outgoing };
+  const edgeEnds = (): NonNullable<typeof ends> => {
+    if (ends === undefined) {
+      ends = { incoming: new Map(), outgoing: new Map() };
+      for (const edge of graph.edges) {
+        push(ends.incoming, edge.target, edge);
+        push(ends.outgoing, edge.source, edge);
+      }
+    }
+    return ends;
+  };
+  const index: GraphIndex = {
+    get byId() {
+      if (byId === undefined) {
+        byId = new Map();
+        for (const node of graph.nodes) byId.set(node.id, node);
+      }
+      return byId;
+    },
+    get byRef() {
+      if (byRef === undefined) {
+        byRef = new Map();
+        for (const node of graph.nodes) {
+          const ref = pinOf(node).ref;
+          if (ref !== undefined) push(byRef, ref, node);
+        }
+      }
+      return byRef;
+    },
+    get incoming() {
+      return edgeEnds().incoming;
+    },
+    get outgoing() {
+      return edgeEnds().outgoing;
+    },
+  };
   graphIndexCache.set(graph, index);
   return index;
 }

@@ -4,7 +4,7 @@
  * edge, or `node`/`edge`/`graph` defaults), on an attribute name or a value, right after `->`.
  */
 import { partitionPoint, type Span } from '../text';
-import { DotTokenCode, type DotEdge, type DotToken, type DotTokenKind } from '../syntax/dot-model';
+import { DotTokenCode, type DotEdge, type DotParseResult, type DotToken, type DotTokenKind } from '../syntax/dot-model';
 import { significantRange } from '../syntax/dot-lexer';
 import type { TopologyView } from './context';
 
@@ -117,9 +117,10 @@ function indexOpening(tokens: readonly DotToken[], close: number): number {
  * typed in its middle). Indexes are into the returned list; all these readings take it as they
  * take the whole list, with the same results:
  * - backwards, it starts three tokens before the last `;`, `{` or `}` that lies outside every
- *   attribute list (brackets counted from the cursor back). Every walk back from the cursor
- *   stops at such a token or inside the lists after it, and reads at most two tokens before an
- *   owner; so does the step limit of `enclosingList`, which counts the same tokens;
+ *   attribute list (brackets counted from the cursor back), not counting the token the cursor is
+ *   at the end of (hover reads from that token's start). Every walk back from the cursor or from
+ *   that token stops at such a token or inside the lists after it, and reads at most two tokens
+ *   before an owner; so does the step limit of `enclosingList`, which counts the same tokens;
  * - forwards, it ends two tokens after the first `[`, `]` or `}` that starts at or after the
  *   cursor: the keys of the list the cursor is in are read up to such a token (there is none
  *   between the list's `[` and the cursor), everything else one token ahead at most;
@@ -127,6 +128,35 @@ function indexOpening(tokens: readonly DotToken[], close: number): number {
  */
 export function tokensNear(view: TopologyView, offset: number): readonly DotToken[] {
   const table = view.parse.table;
+  const { from, to } = windowAt(table, offset);
+  return significantRange(table, from, to);
+}
+
+/**
+ * `tokensNear` with the comments among them (and before them when they start the file, after
+ * them when they end it), in source order: what `indexAt` over the list with comments reads at
+ * `offset`. The token before the one a cursor is at is always in it (the list starts at least
+ * three tokens before its cursor, or at the start of the file).
+ */
+export function tokensAndCommentsNear(view: TopologyView, offset: number): readonly DotToken[] {
+  const table = view.parse.table;
+  const { from, to } = windowAt(table, offset);
+  const tokens = significantRange(table, from, to);
+  const comments = table.comments;
+  const low = from === 0 ? -Infinity : table.starts[from];
+  const high = to === table.count ? Infinity : table.ends[to - 1];
+  let c = partitionPoint(comments.length, (k) => comments[k].span.start < low);
+  const out: DotToken[] = [];
+  for (const t of tokens) {
+    while (c < comments.length && comments[c].span.start < t.span.start) out.push(comments[c++]);
+    out.push(t);
+  }
+  while (c < comments.length && comments[c].span.start < high) out.push(comments[c++]);
+  return out;
+}
+
+/** The token indexes `tokensNear` takes, from `from` up to `to`. */
+function windowAt(table: DotParseResult['table'], offset: number): { from: number; to: number } {
   const { kinds, starts, count } = table;
   const at = partitionPoint(count, (k) => starts[k] < offset);
   let from = 0;
@@ -135,7 +165,7 @@ export function tokensNear(view: TopologyView, offset: number): readonly DotToke
     const kind = kinds[k];
     if (kind === DotTokenCode.RBracket) depth++;
     else if (kind === DotTokenCode.LBracket) depth = Math.max(0, depth - 1);
-    else if (depth === 0 && (kind === DotTokenCode.Semicolon || kind === DotTokenCode.LBrace || kind === DotTokenCode.RBrace)) {
+    else if (depth === 0 && k < at - 1 && (kind === DotTokenCode.Semicolon || kind === DotTokenCode.LBrace || kind === DotTokenCode.RBrace)) {
       from = Math.max(0, k - 3);
       break;
     }
@@ -148,7 +178,7 @@ export function tokensNear(view: TopologyView, offset: number): readonly DotToke
       break;
     }
   }
-  return significantRange(table, from, to);
+  return { from, to };
 }
 
 /** How far `tokensNear` looks for where its list starts and ends, in tokens each way. */

@@ -9,7 +9,7 @@
 import type { Port } from '../bundle/card-model';
 import { portCompatible } from '../bundle/resolve';
 import { isDiagnosticCode } from '../diagnostics';
-import type { DotEdge, DotGraph, DotNode } from '../syntax/dot-model';
+import type { DotEdge, DotGraph, DotNode, DotToken } from '../syntax/dot-model';
 import { termKinds } from '../vocabulary/types';
 import type { Span } from '../text';
 import {
@@ -34,7 +34,7 @@ import {
 import { dataDocument, hitAt, termKindOfField } from './data-tree';
 import { item } from './data-context';
 import { code, describeAttribute, describeCard, describeCode, describeKind, describePort, describeTerm } from './describe';
-import { enclosingList, indexAt, isIdLike, listOwner, type AttributeScope } from './dot-context';
+import { enclosingList, indexAt, isIdLike, listOwner, tokensAndCommentsNear, tokensNear, type AttributeScope } from './dot-context';
 import type { HoverResult, IdeBundle } from './types';
 
 export function hover(bundle: IdeBundle, file: string, offset: number): HoverResult | undefined {
@@ -60,7 +60,8 @@ function codeHover(text: string, offset: number): HoverResult | undefined {
 function topologyHover(bundle: IdeBundle, file: string, offset: number): HoverResult | undefined {
   const view = topologyView(bundle, file);
   if (view === undefined) return undefined;
-  const all = view.parse.tokens;
+  // (the tokens around the cursor only, not lists of every token: see `tokensNear`)
+  const all = tokensAndCommentsNear(view, offset);
   const at = indexAt(all, offset);
   if (at < 0) return undefined;
   const token = all[at];
@@ -77,22 +78,24 @@ function topologyHover(bundle: IdeBundle, file: string, offset: number): HoverRe
   const found = nodeAtOffset(graph, offset);
   if (found !== undefined) {
     const parts = [describeNode(bundle, found.node)];
-    const lookups = graphIndex(graph);
-    const touching = [...(lookups.outgoing.get(found.node.id) ?? []), ...(lookups.incoming.get(found.node.id) ?? [])]
-      .filter((edge) => sameSpan(edge.sourceSpan, found.occurrence) || sameSpan(edge.targetSpan, found.occurrence))
+    // the edges at this occurrence, by where they start (read off the edge list: one pass, where
+    // the lookups by end would be made for every node of a graph that an edit just made)
+    const id = found.node.id;
+    const touching = graph.edges
+      .filter((edge) => (edge.source === id || edge.target === id) && (sameSpan(edge.sourceSpan, found.occurrence) || sameSpan(edge.targetSpan, found.occurrence)))
       .sort((a, b) => a.span.start - b.span.start);
-    for (const edge of new Set(touching)) parts.push(describeEdge(bundle, view, edge));
+    for (const edge of touching) parts.push(describeEdge(bundle, view, edge));
     return { contents: parts.join('\n\n---\n\n'), span: found.occurrence };
   }
 
   // An attribute name or value.
-  const tokens = view.significant;
+  const tokens = tokensNear(view, offset);
   const index = indexAt(tokens, offset);
   if (index < 0) return undefined;
   const t = tokens[index];
   if (!isIdLike(t.kind)) return undefined;
   if (tokens[index + 1]?.kind === 'equals') {
-    const scope = scopeOf(view, t.span.start);
+    const scope = scopeOf(view, tokens, t.span.start);
     if (scope === undefined) return undefined;
     const contents = describeAttribute(scope, t.value);
     return contents === undefined ? undefined : { contents, span: t.span };
@@ -100,7 +103,7 @@ function topologyHover(bundle: IdeBundle, file: string, offset: number): HoverRe
   if (tokens[index - 1]?.kind === 'equals' && index >= 2) {
     const key = tokens[index - 2].value;
     const open = enclosingList(tokens, t.span.start);
-    const owner = open >= 0 ? listOwner(view, open) : undefined;
+    const owner = open >= 0 ? listOwner(view, open, tokens) : undefined;
     if (owner === undefined) return undefined;
     if (owner.kind === 'node' && (key === 'card' || key === 'version' || key === 'digest')) {
       const node = graphIndex(graph).byId.get(owner.id);
@@ -116,10 +119,10 @@ function topologyHover(bundle: IdeBundle, file: string, offset: number): HoverRe
   return undefined;
 }
 
-function scopeOf(view: TopologyView, offset: number): AttributeScope | undefined {
-  const open = enclosingList(view.significant, offset);
+function scopeOf(view: TopologyView, tokens: readonly DotToken[], offset: number): AttributeScope | undefined {
+  const open = enclosingList(tokens, offset);
   if (open < 0) return 'graph';
-  const owner = listOwner(view, open);
+  const owner = listOwner(view, open, tokens);
   if (owner === undefined) return undefined;
   switch (owner.kind) {
     case 'node':
