@@ -4,7 +4,7 @@
  * edge, or `node`/`edge`/`graph` defaults), on an attribute name or a value, right after `->`.
  */
 import { partitionPoint, type Span } from '../text';
-import { DotTokenCode, type DotEdge, type DotParseResult, type DotToken, type DotTokenKind } from '../syntax/dot-model';
+import { DotTokenCode, type DotEdge, type DotToken, type DotTokenKind, type DotTokenTable } from '../syntax/dot-model';
 import { significantRange } from '../syntax/dot-lexer';
 import type { TopologyView } from './context';
 
@@ -156,7 +156,7 @@ export function tokensAndCommentsNear(view: TopologyView, offset: number): reado
 }
 
 /** The token indexes `tokensNear` takes, from `from` up to `to`. */
-function windowAt(table: DotParseResult['table'], offset: number): { from: number; to: number } {
+function windowAt(table: DotTokenTable, offset: number): { from: number; to: number } {
   const { kinds, starts, count } = table;
   const at = partitionPoint(count, (k) => starts[k] < offset);
   let from = 0;
