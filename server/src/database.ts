@@ -40,6 +40,7 @@ import { readCard } from '../../shared/src/check/card';
 import type { Vocabulary } from '../../shared/src/vocabulary/types';
 import { lineIndex, type LineIndex } from '../../shared/src/text';
 import type { IdeBundle } from '../../shared/src/ide/types';
+import { isCardPath, isTopologyPath } from '../../shared/src/ide/context';
 import { isBundleFile, relativeTo } from './workspace';
 
 export interface OpenDocument {
@@ -239,15 +240,10 @@ export function textSnapshotOf(db: Database, bundle: BundleState): Snapshot {
   const before = cached.files;
   for (const [relative, file] of now.files) {
     if (before.get(relative)?.text === file.text) continue;
-    if (!readFromTexts(relative) || !before.has(relative)) return snapshotOf(db, bundle);
+    if (!(isTopologyPath(relative) || isCardPath(relative)) || !before.has(relative)) return snapshotOf(db, bundle);
   }
   for (const relative of before.keys()) if (!now.files.has(relative)) return snapshotOf(db, bundle);
   return snapshotObject(db, bundle, cached.revision, now, cached.result, 0);
-}
-
-/** A topology or a card: what the IDE reads from its text whatever result it is given. */
-function readFromTexts(relative: string): boolean {
-  return /\.(dot|gv)$/i.test(relative) || (relative.startsWith('cards/') && /\.(ya?ml|json)$/i.test(relative));
 }
 
 /** Every file of the bundle as the engine reads it now (open documents over disk), with the versions and URIs of the open ones. */

@@ -1,5 +1,5 @@
 /**
- * Arrays built for V8's optimised code. Must not know: anything of the engine's model.
+ * Arrays built for V8's optimised code, and compared. Must not know: anything of the engine's model.
  *
  * `Array.prototype.map` hands back a packed array while its caller runs in the interpreter and
  * a holey one once the caller is optimised (TurboFan allocates the result with holes, then fills
@@ -17,4 +17,12 @@ export function mapped<T, U>(list: readonly T[], f: (item: T, index: number) => 
   const out: U[] = [];
   for (let i = 0; i < list.length; i++) out.push(f(list[i], i));
   return out;
+}
+
+/** True when both lists hold the same items (`===`) in the same order. */
+export function sameItems<T>(a: readonly T[], b: readonly T[]): boolean {
+  if (a === b) return true;
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }

@@ -55,7 +55,7 @@ import { anchorTerms, memoise, type RelayedFinding } from './criteria';
 import { createSimilarityMemo, type SimilarityMemo } from './similarity';
 import { identical, interner, sortedDeduped } from '../diagnostics/sort';
 import { analysisOrder, mergeRuns, placeOrder, securityOrder } from './order';
-import { mapped } from '../arrays';
+import { mapped, sameItems } from '../arrays';
 
 export interface AnalysisNode {
   readonly id: string;
@@ -536,19 +536,13 @@ export function sameCardFacts(a: Card, b: Card, judge: boolean): boolean {
     a.name === b.name &&
     a.type === b.type &&
     a.spec === b.spec &&
-    sameStrings(a.phases, b.phases) &&
-    sameStrings(a.tools, b.tools) &&
-    sameStrings(a.riskMarkers, b.riskMarkers) &&
+    sameItems(a.phases, b.phases) &&
+    sameItems(a.tools, b.tools) &&
+    sameItems(a.riskMarkers, b.riskMarkers) &&
     samePorts(a.outputs, b.outputs) &&
     (!judge || samePorts(a.inputs, b.inputs)) &&
     sameJson(a.params, b.params)
   );
-}
-
-function sameStrings(a: readonly string[], b: readonly string[]): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
 }
 
 function samePorts(a: readonly Port[], b: readonly Port[]): boolean {
@@ -567,7 +561,7 @@ function sameJson(a: JsonValue | undefined, b: JsonValue | undefined): boolean {
   }
   const left = Object.keys(a);
   const right = Object.keys(b);
-  if (!sameStrings(left, right)) return false;
+  if (!sameItems(left, right)) return false;
   for (const key of left) if (!sameJson(a[key], b[key])) return false;
   return true;
 }

@@ -3,6 +3,7 @@
  * Descriptive only: it never scores. A node with several phases is listed under each; a
  * resolved node with none is `unphased`; a node with no card appears nowhere.
  */
+import { sameItems } from '../arrays';
 import { phaseOrder } from '../vocabulary/core';
 import type { AnalysisContext } from './analyze';
 
@@ -60,12 +61,7 @@ function samePhasing(a: AnalysisContext, b: AnalysisContext): boolean {
     while (j < b.size && b.facts[j]?.phases === undefined) j++;
     if (i === a.size || j === b.size) return i === a.size && j === b.size;
     if (a.graph.ids[i] !== b.graph.ids[j]) return false;
-    const left = a.facts[i]!.phases;
-    const right = b.facts[j]!.phases;
-    if (left !== right) {
-      if (left.length !== right.length) return false;
-      for (let k = 0; k < left.length; k++) if (left[k] !== right[k]) return false;
-    }
+    if (!sameItems(a.facts[i]!.phases, b.facts[j]!.phases)) return false;
     i++;
     j++;
   }

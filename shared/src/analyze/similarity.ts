@@ -11,6 +11,7 @@
  * Given a memo, it also carries its work from one call to the next (the language server
  * re-analyses a bundle on every edit): only pairs involving a changed text are scored again.
  */
+import { sameItems } from '../arrays';
 
 /** The shingle width. */
 export const shingleWidth = 3;
@@ -111,12 +112,6 @@ export function createSimilarityMemo(): SimilarityMemo {
   return { table: createShingleTable(0), sets: new Map(), threshold: Number.NaN, references: new Set(), hits: new Map() };
 }
 
-function sameTexts(a: readonly string[], b: readonly string[]): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
-}
-
 /** Beyond this many interned shingles, and four times those in use, the memo starts afresh. */
 const memoShingleLimit = 200_000;
 
@@ -129,7 +124,7 @@ function findWithMemo(subjects: readonly string[], references: readonly string[]
   }
   // the same texts in the same order as last time (an edit that changed no spec): the same answer
   const last = memo.last;
-  if (last !== undefined && sameTexts(last.subjects, subjects) && sameTexts(last.references, references)) return last.pairs.slice();
+  if (last !== undefined && sameItems(last.subjects, subjects) && sameItems(last.references, references)) return last.pairs.slice();
   const pairs = searchWithMemo(subjects, references, threshold, memo);
   memo.last = { subjects: subjects.slice(), references: references.slice(), pairs: pairs.slice() };
   return pairs;
