@@ -169,10 +169,10 @@ export function createPublisher(options: PublisherOptions): Publisher {
       const reused = moved(before[at]) ?? (shift !== 0 ? moved(before[at - shift]) : undefined);
       if (reused !== undefined) {
         // (found by place, as the next publication will find it: not recorded by object)
-        kept = { file, docsUrl, support, ...inputsOf(snapshot, file, d), lsp: reused.lsp, head: reused.head, tail: reused.tail };
+        kept = { file, docsUrl, support, ...inputsOf(snapshot, file, d), lsp: reused.lsp, message: d.message, hint: d.hint, head: reused.head, tail: reused.tail };
       } else {
         const lsp = toLspDiagnostic(d, file, { files: snapshot, support, ...(docsUrl ? { docsUrl } : {}) });
-        kept = { file, docsUrl, support, ...inputsOf(snapshot, file, d), lsp, head: undefined, tail: undefined };
+        kept = { file, docsUrl, support, ...inputsOf(snapshot, file, d), lsp, message: d.message, hint: d.hint, head: undefined, tail: undefined };
         if (record) known?.set(d, kept);
       }
     }
@@ -309,6 +309,13 @@ interface Converted {
   readonly related: Related | undefined;
   readonly lsp: LspDiagnostic;
   /**
+   * The engine's message and hint `lsp.message` was made from (see `lspMessage`): a finding
+   * moved by an edit keeps the same strings, so `movedConversion` compares them by reference
+   * before it compares the texts.
+   */
+  readonly message: string;
+  readonly hint: string | undefined;
+  /**
    * `JSON.stringify(lsp)` as UTF-8 bytes, made when first sent (outside the JavaScript heap, so
    * thousands kept cost the collector nothing), in two pieces: `head` up to the end of the range
    * (`{"range":{…}`), `tail` the rest. A conversion moved to other lines (see `movedConversion`)
@@ -345,7 +352,8 @@ function movedConversion(snapshot: Snapshot, file: string, d: Diagnostic, c: Con
   const lsp = c.lsp;
   if (d.code !== lsp.code || (d.related !== undefined && d.related.length > 0) || lsp.relatedInformation !== undefined) return undefined;
   if (toSeverity(d.severity) !== lsp.severity) return undefined;
-  if (lsp.message !== lspMessage(d)) return undefined;
+  // (the same strings, as a moved finding has, compare at once; others are compared as written)
+  if (!(d.message === c.message && d.hint === c.hint) && lsp.message !== lspMessage(d)) return undefined;
   const range = toRange(snapshot.lineIndex(file), d.location.span ?? { start: 0, end: 0 });
   const other = lsp.range;
   const lines = range.start.line - other.start.line;

@@ -125,6 +125,28 @@ const cases: Case[] = [
     ],
   },
   {
+    // the findings of `späť` name it in their messages: JSON bytes that are not ASCII, kept and moved
+    name: 'findings whose messages are not ASCII move with the lines above them',
+    initial: topology({ tail: '  "späť" [card="missing@1.0.0"];\n', middle: '  subgraph cluster_m { label="mitte"; }' }) + cards,
+    open: ['topology.dot'],
+    steps: [
+      { name: 'a line added in the middle', files: topology({ tail: '  "späť" [card="missing@1.0.0"];\n', middle: '  subgraph cluster_m { label="mitte"; }\n  // añadido' }), keepsAfterLine: 5, movedBy: 1 },
+      { name: 'text typed before it', files: topology({ tail: '  "späť" [card="missing@1.0.0"];\n', middle: '  subgraph cluster_m { label="mitte (ü)"; }\n  // añadido' }), keepsAfterLine: 5 },
+      { name: 'back as it was', files: topology({ tail: '  "späť" [card="missing@1.0.0"];\n', middle: '  subgraph cluster_m { label="mitte"; }' }), keepsAfterLine: 4, movedBy: -1 },
+    ],
+  },
+  {
+    // ranges whose numbers have one to five digits, written digit by digit into the JSON
+    name: 'findings far down and far along their lines',
+    initial: topology({ head: '\n'.repeat(9998), indent: ' '.repeat(99) }) + cards,
+    open: ['topology.dot'],
+    steps: [
+      { name: 'a line added above them', files: topology({ head: '\n'.repeat(9999), indent: ' '.repeat(99) }) },
+      { name: 'a space added before the first', files: topology({ head: '\n'.repeat(9999), indent: ' '.repeat(100) }) },
+      { name: 'back as it was', files: topology({ head: '\n'.repeat(9998), indent: ' '.repeat(99) }) },
+    ],
+  },
+  {
     name: 'line endings change next to the findings',
     initial: topology({ newline: '\r\n' }) + cards,
     open: ['topology.dot'],
