@@ -110,7 +110,59 @@ digraph g { a [version="$0"]; }${cards}`,
     first: ['2.0.0', '1.0.0'],
     excludes: ['b@1.0.0'],
   },
+  'a pin left open on its line is closed, though a quote further down ends the string': {
+    fixture: `
+//- topology.dot
+digraph g {
+  x [card="a@$0
+  y [card="b@1.0.0"];
+}${cards}`,
+    first: ['2.0.0', '1.0.0'],
+    inserts: { '2.0.0': '2.0.0"' },
+    replaces: '',
+  },
+  'a pin left open on its line, before any @': {
+    fixture: `
+//- topology.dot
+digraph g {
+  x [card="b$0
+  y [card="b@1.0.0"];
+}${cards}`,
+    includes: ['b@1.0.0'],
+    inserts: { 'b@1.0.0': 'b@1.0.0"' },
+    replaces: 'b',
+  },
+  'a bare pin the cursor stands right before is replaced': {
+    fixture: `
+//- topology.dot
+digraph g { x [card=$0a@1.0.0]; }${cards}`,
+    includes: ['a@2.0.0'],
+    inserts: { 'a@2.0.0': '"a@2.0.0"' },
+    replaces: 'a@1.0.0',
+  },
+  'nothing right before a quoted pin': {
+    fixture: `
+//- topology.dot
+digraph g { x [card=$0"a@1.0.0"]; }${cards}`,
+    none: true,
+  },
+  'attributes separated by ; still belong to the list': {
+    fixture: `
+//- topology.dot
+digraph g { x [shape=box; card="$0"]; }${cards}`,
+    includes: ['a@1.0.0', 'b@1.0.0'],
+  },
   // ---- ports
+  'an edge list whose attributes are separated by ;': {
+    fixture: `
+//- topology.dot
+digraph g {
+  x [card="a@1.0.0"];
+  y [card="b@1.0.0"];
+  x -> y [label="go"; in="$0"];
+}${cards}`,
+    includes: ['data', 'prose'],
+  },
   'out=" offers the source outputs, those fitting the target first': {
     fixture: `
 //- topology.dot
@@ -146,6 +198,20 @@ digraph g { a -> b [condition="$0"]; }`,
 digraph g { a -> b [condition="outc$0"]; }`,
     includes: ['outcome'],
     replaces: 'outc',
+  },
+  'a key the cursor stands right before is replaced': {
+    fixture: `
+//- topology.dot
+digraph g { a -> b [condition="$0outcome=fail"]; }`,
+    includes: ['outcome'],
+    replaces: 'outcome',
+  },
+  'a value the cursor stands right before is replaced': {
+    fixture: `
+//- topology.dot
+digraph g { a -> b [condition="outcome=$0fail"]; }`,
+    includes: ['success', 'fail'],
+    replaces: 'fail',
   },
   'after a key, the operators': {
     fixture: `
@@ -209,6 +275,22 @@ digraph g { a -> b [co$0]; }`,
     excludes: ['card', 'timeout'],
     replaces: 'co',
   },
+  'a name whose = is written is replaced by the name alone': {
+    fixture: `
+//- topology.dot
+digraph g { node [sh$0ape=box]; }`,
+    includes: ['shape', 'label'],
+    replaces: 'shape',
+    inserts: { shape: 'shape', label: 'label' },
+  },
+  'a name the cursor stands right before is replaced, and offered again': {
+    fixture: `
+//- topology.dot
+digraph g { graph [$0goal="x"]; }`,
+    includes: ['goal'],
+    replaces: 'goal',
+    inserts: { goal: 'goal' },
+  },
   'names already written in the list are not offered again': {
     fixture: `
 //- topology.dot
@@ -248,6 +330,63 @@ digraph g {
 digraph g { writer; editor; writer -> ed$0 }`,
     includes: ['editor'],
     replaces: 'ed',
+  },
+  'a target the cursor stands right before is replaced': {
+    fixture: `
+//- topology.dot
+digraph g { writer; editor; writer -> $0editor }`,
+    includes: ['editor', 'writer'],
+    replaces: 'editor',
+  },
+  'node ids where a statement starts': {
+    fixture: `
+//- topology.dot
+digraph g {
+  writer [card="a@1.0.0"];
+  editor;
+  wr$0
+}${cards}`,
+    includes: ['writer', 'editor'],
+    excludes: ['wr'],
+    replaces: 'wr',
+  },
+  'node ids inside a target subgraph': {
+    fixture: `
+//- topology.dot
+digraph g { writer; editor; writer -> { editor $0 } }`,
+    includes: ['writer', 'editor'],
+  },
+  'an id that needs quotes is inserted quoted': {
+    fixture: `
+//- topology.dot
+digraph g { "code-builder"; "node"; writer; writer -> co$0 }`,
+    includes: ['code-builder', 'node', 'writer'],
+    inserts: { 'code-builder': '"code-builder"', node: '"node"', writer: 'writer' },
+  },
+  'an id typed with its opening quote is inserted quoted': {
+    fixture: `
+//- topology.dot
+digraph g { writer; editor; writer -> "ed$0 }`,
+    inserts: { editor: '"editor"' },
+    replaces: '"ed',
+  },
+  'no node ids for the name of a subgraph or of the graph': {
+    fixture: `
+//- topology.dot
+digraph g { writer; subgraph s$0 { editor } }`,
+    none: true,
+  },
+  'no node ids in the header': {
+    fixture: `
+//- topology.dot
+digraph g$0 { writer; }`,
+    none: true,
+  },
+  'no node ids for a graph attribute being typed': {
+    fixture: `
+//- topology.dot
+digraph g { writer; rank$0dir=LR; }`,
+    none: true,
   },
   'nothing inside a comment': {
     fixture: `
@@ -345,6 +484,42 @@ version: 1.0.0`,
     excludes: ['id', 'version', 'requires_human'],
     replaces: 'ty',
     inserts: { type: 'type: ' },
+  },
+  'a field whose colon is written is replaced by the name alone': {
+    fixture: `
+//- cards/a@1.0.0.yaml
+id: a
+mo$0del: general-coder
+version: 1.0.0`,
+    includes: ['model'],
+    replaces: 'model',
+    inserts: { model: 'model' },
+  },
+  'a JSON field whose colon is written': {
+    fixture: `
+//- cards/a@1.0.0.json
+{ "id": "a", "ty$0pe": "agent" }`,
+    includes: ['type'],
+    replaces: 'type',
+    inserts: { type: 'type' },
+  },
+  'a term typed right after the colon gets a space before it': {
+    fixture: `
+//- cards/a@1.0.0.yaml
+id: a
+type:$0
+version: 1.0.0`,
+    includes: ['agent'],
+    inserts: { agent: ' agent' },
+  },
+  'a port field whose colon is written': {
+    fixture: `
+//- cards/a@1.0.0.yaml
+inputs:
+  - name: notes
+    ty$0pe: json`,
+    includes: ['type'],
+    inserts: { type: 'type' },
   },
   'port fields inside an input': {
     fixture: `

@@ -211,6 +211,24 @@ digraph g {
     span: '"writer@1.0.0"',
     contains: ['**writer** · `writer@1.0.0`'],
   },
+  'a pin after an attribute ended by ; shows its card': {
+    fixture: `
+//- topology.dot
+digraph g {
+  writer [shape=box; card="wri$0ter@1.0.0"];
+}${cards}`,
+    span: '"writer@1.0.0"',
+    contains: ['**writer** · `writer@1.0.0`'],
+  },
+  'an attribute name after a ; is the node\'s': {
+    fixture: `
+//- topology.dot
+digraph g {
+  writer [shape=box; lab$0el="x"];
+}${cards}`,
+    span: 'label',
+    excludes: ['graph attribute'],
+  },
   'an edge arrow shows the ports it pairs and the type it carries': {
     fixture: `
 //- topology.dot

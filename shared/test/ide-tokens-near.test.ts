@@ -12,7 +12,7 @@ import fc from 'fast-check';
 import { loadBundle } from '../src/bundle/resolve';
 import { complete, hover, type IdeBundle } from '../src/ide';
 import { topologyView, type TopologyView } from '../src/ide/context';
-import { afterArrow, attributeSlot, enclosingList, indexAt, listOwner, tokensAndCommentsNear, tokensNear } from '../src/ide/dot-context';
+import { afterArrow, attributeSlot, enclosingList, indexAt, listOwner, statementStart, tokensAndCommentsNear, tokensNear } from '../src/ide/dot-context';
 import type { DotToken } from '../src/syntax/dot-model';
 import { commentAt } from '../src/syntax/dot-lexer';
 import { card } from './support/ide';
@@ -60,6 +60,7 @@ function checkEveryOffset(text: string): void {
     const where = `at ${offset} of ${JSON.stringify(text)}`;
     assert.deepEqual(attributeSlot(view, offset, near), attributeSlot(view, offset, all), `attribute slot ${where}`);
     assert.deepEqual(afterArrow(view, offset, near), afterArrow(view, offset, all), `after an arrow ${where}`);
+    assert.deepEqual(statementStart(view, offset, near), statementStart(view, offset, all), `where a statement starts ${where}`);
     assert.deepEqual(keysAround(near, offset), keysAround(all, offset), `keys of the list ${where}`);
     assert.equal(commentAt(view.parse.table, offset) !== undefined, inCommentByList(view, offset), `in a comment ${where}`);
     const withComments = tokensAndCommentsNear(view, offset);
@@ -86,6 +87,19 @@ describe('completion reads the tokens around the cursor as it reads the whole li
     fc.assert(
       fc.property(fc.array(fc.constantFrom(...pieces), { maxLength: 40 }), fc.boolean(), (words, header) => {
         checkEveryOffset(`${header ? 'digraph g {\n' : ''}${words.join(' ')}`);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('random statements whose attribute lists separate attributes with `;` as well as `,`, at every offset', () => {
+    const value = fc.constantFrom('x', '"x@1.0.0"', '"open', '1', '<b>h</b>');
+    const attribute = fc.tuple(fc.constantFrom('card', 'label', 'out', 'in', 'condition'), fc.boolean(), value).map(([key, typed, v]) => (typed ? `${key}=${v}` : key));
+    const list = fc.tuple(fc.array(attribute, { maxLength: 5 }), fc.constantFrom(';', ',', ' ', '; '), fc.boolean()).map(([attributes, separator, closed]) => `[${attributes.join(separator)}${closed ? ']' : ''}`);
+    const statement = fc.tuple(fc.constantFrom('a', 'b -> c', 'a -> b -> c', 'node', 'edge', 'x = 1', 'subgraph s {'), fc.array(list, { maxLength: 2 }), fc.constantFrom(';', '', '\n', ' }')).map(([head, lists, end]) => `${head} ${lists.join('')}${end}`);
+    fc.assert(
+      fc.property(fc.array(statement, { maxLength: 6 }), (statements) => {
+        checkEveryOffset(`digraph g {\n${statements.join(' ')}`);
       }),
       { numRuns: 300 },
     );

@@ -15,6 +15,7 @@ import { portCompatible } from '../bundle/resolve';
 import { cardKnownKeys } from '../check/card';
 import { conditionKeys, conditionOperators, conditionConjunction, outcomeValues, parseCondition, tokenizeCondition } from '../check/condition';
 import { attractorAttributes, type AttractorScope } from '../compile/attractor-table';
+import { quoteTopology, topologyId } from '../compile/strings';
 import { deref, formatOf } from '../syntax/yaml';
 import type { DotGraph, DotToken } from '../syntax/dot-model';
 import { commentAt } from '../syntax/dot-lexer';
@@ -40,7 +41,7 @@ import {
 import { dataSlot, flowListValues, item, topLevelKeys, type DataSlot } from './data-context';
 import { dataDocument, isListField, termKindOfField, wireField } from './data-tree';
 import { describeAttribute, topologyAttributes } from './describe';
-import { afterArrow, attributeSlot, enclosingList, tokensNear, type AttributeSlot, type ListOwner } from './dot-context';
+import { afterArrow, attributeSlot, enclosingList, statementStart, tokensNear, type AttributeSlot, type ListOwner } from './dot-context';
 import type { CompletionItem, CompletionResult, IdeBundle } from './types';
 
 export function complete(bundle: IdeBundle, file: string, offset: number): CompletionResult | undefined {
@@ -65,17 +66,24 @@ function topologyCompletion(bundle: IdeBundle, file: string, offset: number): Co
   const slot = attributeSlot(view, offset, tokens);
   if (slot?.kind === 'value') return valueCompletion(bundle, view, slot, offset);
   if (slot?.kind === 'key') return attributeNameCompletion(view, slot.owner, slot.span, tokens);
-  const target = afterArrow(view, offset, tokens);
-  if (target !== undefined) return nodeIdCompletion(view.graph, target);
+  const target = afterArrow(view, offset, tokens) ?? statementStart(view, offset, tokens);
+  if (target !== undefined) return nodeIdCompletion(view, target);
   return undefined;
 }
 
 function valueCompletion(bundle: IdeBundle, view: TopologyView, slot: Extract<AttributeSlot, { kind: 'value' }>, offset: number): CompletionResult | undefined {
   const text = view.text;
   const owner = slot.owner;
-  const unterminated = slot.quoted && !slot.closed;
+  // A quote left open on the cursor's line that the lexer closed with a quote further down (the
+  // string runs across lines): completed as a value whose closing quote is not typed yet.
+  const unterminated = slot.quoted && (!slot.closed || openOnLine(text, slot.content, offset));
   // What the item replaces: the value's content (in quotes), or the bare token / nothing (then quotes are added).
-  const replace: Span = unterminated ? { start: slot.content.start, end: wordEnd(text, offset) } : slot.content;
+  // (a bare value is read to the end of its word: `a@1.0.0` lexes as more than one token)
+  const replace: Span = unterminated
+    ? { start: slot.content.start, end: wordEnd(text, offset) }
+    : slot.quoted
+      ? slot.content
+      : { start: slot.content.start, end: Math.max(slot.content.end, wordEnd(text, slot.content.start)) };
   const wrap = (value: string): string => (slot.quoted ? (unterminated ? `${value}"` : value) : `"${value}"`);
   switch (slot.key) {
     case 'card': {
@@ -140,6 +148,12 @@ function valueCompletion(bundle: IdeBundle, view: TopologyView, slot: Extract<At
     default:
       return undefined;
   }
+}
+
+/** True when the value's content has a line break after the cursor and none before it. */
+function openOnLine(text: string, content: Span, offset: number): boolean {
+  const lineBreak = /[\r\n]/;
+  return !lineBreak.test(text.slice(content.start, offset)) && lineBreak.test(text.slice(offset, content.end));
 }
 
 function wordEnd(text: string, offset: number): number {
@@ -217,7 +231,8 @@ function conditionCompletion(graph: DotGraph | undefined, text: string, contentS
   const touching = last !== undefined && last.end === typed.length;
   const previous = tokens[tokens.length - 2];
   const used = usedConditions(graph);
-  const here: Span = { start: offset, end: offset };
+  // (a word the cursor stands right before is replaced: `outcome=|fail`)
+  const here: Span = { start: offset, end: wordEnd(text, offset) };
   const keyItems = (): CompletionItem[] => {
     const keys = [...conditionKeys, ...used.contextKeys];
     return keys.map((key, i) => ({ label: key, kind: 'keyword', sortText: String(i).padStart(4, '0'), detail: key === 'context.' ? 'a value in the run context' : 'condition key' }));
@@ -292,13 +307,15 @@ function collectConditions(graph: DotGraph | undefined): UsedConditions {
 function attributeNameCompletion(view: TopologyView, owner: ListOwner, span: Span, tokens: readonly DotToken[]): CompletionResult | undefined {
   const scope: AttractorScope = owner.kind === 'defaults' ? owner.scope : owner.kind;
   const present = presentKeys(tokens, span);
+  // a name whose `=` is written already (`[sh|ape=box]`) is replaced by the name alone
+  const equals = /^[ \t]*=/.test(view.text.slice(span.end, span.end + 64));
   const items: CompletionItem[] = [];
   const seen = new Set<string>();
   const add = (name: string, detail: string, rank: number): void => {
     if (seen.has(name) || present.has(name)) return;
     seen.add(name);
     const documentation = describeAttribute(scope, name);
-    items.push({ label: name, kind: 'attribute', detail, insertText: `${name}=`, sortText: `${rank}${name}`, ...(documentation !== undefined ? { documentation } : {}) });
+    items.push({ label: name, kind: 'attribute', detail, ...(equals ? {} : { insertText: `${name}=` }), sortText: `${rank}${name}`, ...(documentation !== undefined ? { documentation } : {}) });
   };
   if (owner.kind !== 'defaults' || scope !== 'graph') {
     for (const a of topologyAttributes) if (a.scope === scope && !(owner.kind === 'defaults' && a.name === 'card')) add(a.name, 'DarkPrint', 0);
@@ -323,15 +340,24 @@ function presentKeys(tokens: readonly DotToken[], span: Span): Set<string> {
   return present;
 }
 
-function nodeIdCompletion(graph: DotGraph | undefined, span: Span): CompletionResult | undefined {
+/** The ids of the graph's nodes for the word at `span` (that word's own node excluded), quoted where the id needs it. */
+function nodeIdCompletion(view: TopologyView, span: Span): CompletionResult | undefined {
+  const graph = view.graph;
   if (graph === undefined) return undefined;
+  // a word typed with its opening quote is replaced whole, so the id goes in quoted; when that
+  // quote is not closed on its line, up to the end of the word typed
+  const text = view.text;
+  const typedQuoted = text.charCodeAt(span.start) === 34 && span.end > span.start;
+  const closed = span.end - span.start >= 2 && text.charCodeAt(span.end - 1) === 34 && !/[\r\n]/.test(text.slice(span.start, span.end));
+  const replace: Span = typedQuoted && !closed ? { start: span.start, end: wordEnd(text, span.start + 1) } : span;
   const items = graph.nodes
     .filter((n) => !(n.occurrences.length === 1 && n.occurrences[0].start === span.start))
     .map((node): CompletionItem => {
       const card = node.attrs.get('card')?.value ?? node.attrs.get('version')?.value;
-      return { label: node.id, kind: 'node', detail: card !== undefined ? card.trim() : 'no card' };
+      const written = typedQuoted ? quoteTopology(node.id) : topologyId(node.id);
+      return { label: node.id, kind: 'node', detail: card !== undefined ? card.trim() : 'no card', ...(written !== node.id ? { insertText: written } : {}) };
     });
-  return { items, span };
+  return { items, span: replace };
 }
 
 // ---------------------------------------------------------------------- cards
@@ -343,7 +369,7 @@ function cardCompletion(bundle: IdeBundle, file: string, text: string, offset: n
   const portList = path.length === 2 && (path[0] === 'inputs' || path[0] === 'outputs') && path[1] === item;
   if (slot.role === 'key' || (slot.role === 'item-or-key' && portList)) {
     if (path.length === 0) return fieldCompletion(file, text, slot, offset);
-    if (portList) return portFieldCompletion(slot, path[0] === 'inputs');
+    if (portList) return portFieldCompletion(slot, path[0] === 'inputs', text);
     return undefined;
   }
   const vocabulary = vocabularyOf(bundle);
@@ -351,7 +377,7 @@ function cardCompletion(bundle: IdeBundle, file: string, text: string, offset: n
   if (kind !== undefined) {
     const existing = listedValues(file, text, path, offset);
     const wrapList = slot.inline && isListField(path) && slot.format === 'yaml';
-    return { items: termItems(vocabulary, kind, existing, slot, wrapList), span: slot.span };
+    return { items: termItems(vocabulary, kind, existing, slot, wrapList, text), span: slot.span };
   }
   if (wireField(path[0] ?? '') === 'dependencies' && path.length <= 2) {
     const existing = listedValues(file, text, ['dependencies', item], offset);
@@ -361,20 +387,22 @@ function cardCompletion(bundle: IdeBundle, file: string, text: string, offset: n
       label: s.id,
       kind: 'card',
       detail: `feeds node ${s.target} from node ${s.source}`,
-      ...insertion(s.id, slot, wrapList),
+      ...insertion(s.id, slot, wrapList, text),
     }));
     return { items, span: slot.span };
   }
   return undefined;
 }
 
-function insertion(value: string, slot: DataSlot, wrapList: boolean): { insertText?: string } {
+function insertion(value: string, slot: DataSlot, wrapList: boolean, text: string): { insertText?: string } {
   if (slot.format === 'json' && !slot.quoted) return { insertText: JSON.stringify(value) };
-  if (wrapList) return { insertText: `[${value}]` };
-  return {};
+  // YAML reads `key:value` as one scalar: a value typed right after the colon gets a space first
+  const space = slot.format === 'yaml' && !slot.quoted && text.charCodeAt(slot.span.start - 1) === 58 ? ' ' : '';
+  if (wrapList) return { insertText: `${space}[${value}]` };
+  return space !== '' ? { insertText: `${space}${value}` } : {};
 }
 
-function termItems(vocabulary: Vocabulary, kind: TermKind, existing: ReadonlySet<string>, slot: DataSlot, wrapList: boolean): CompletionItem[] {
+function termItems(vocabulary: Vocabulary, kind: TermKind, existing: ReadonlySet<string>, slot: DataSlot, wrapList: boolean, text: string): CompletionItem[] {
   return vocabulary
     .terms(kind)
     .filter((t) => !t.abstract && !t.deprecated && !(t.root === true && kind === 'tool') && !existing.has(t.id))
@@ -383,7 +411,7 @@ function termItems(vocabulary: Vocabulary, kind: TermKind, existing: ReadonlySet
       kind: 'term',
       detail: `${term.label} · ${term.kind}${vocabulary.isLocal(term.id) ? ' · local' : ''}`,
       documentation: term.meaning,
-      ...insertion(term.id, slot, wrapList),
+      ...insertion(term.id, slot, wrapList, text),
     }));
 }
 
@@ -418,7 +446,7 @@ function fieldCompletion(file: string, text: string, slot: DataSlot, offset: num
       ...(kind !== undefined ? { detail: `${kind}: ${kindInfo[kind].title}` } : {}),
       // The wire spellings first, aliases after.
       sortText: `${wireField(key) === key ? 0 : 1}${key}`,
-      insertText: keyInsertion(key, slot),
+      insertText: keyInsertion(key, slot, text),
     });
   }
   return { items, span: slot.span };
@@ -432,16 +460,18 @@ const portFields: readonly { readonly name: string; readonly inputsOnly: boolean
   { name: 'required', inputsOnly: true, detail: 'false makes the input optional' },
 ];
 
-function portFieldCompletion(slot: DataSlot, input: boolean): CompletionResult {
+function portFieldCompletion(slot: DataSlot, input: boolean, text: string): CompletionResult {
   const items = portFields
     .filter((f) => input || !f.inputsOnly)
-    .map((f, i): CompletionItem => ({ label: f.name, kind: 'field', detail: f.detail, sortText: String(i), insertText: keyInsertion(f.name, slot) }));
+    .map((f, i): CompletionItem => ({ label: f.name, kind: 'field', detail: f.detail, sortText: String(i), insertText: keyInsertion(f.name, slot, text) }));
   return { items, span: slot.span };
 }
 
-function keyInsertion(key: string, slot: DataSlot): string {
-  if (slot.format === 'json') return slot.quoted ? key : `"${key}": `;
-  return `${key}: `;
+/** A key as inserted: with its `: ` (quoted in JSON), unless the colon is written already after the word replaced. */
+function keyInsertion(key: string, slot: DataSlot, text: string): string {
+  const colon = /^[ \t]*"?[ \t]*:/.test(text.slice(slot.span.end, slot.span.end + 64));
+  if (slot.format === 'json') return slot.quoted || colon ? (slot.quoted ? key : JSON.stringify(key)) : `"${key}": `;
+  return colon ? key : `${key}: `;
 }
 
 /** The card ids of the nodes that feed a node pinning this card, for its `dependencies`. */
@@ -482,14 +512,14 @@ function extensionsCompletion(bundle: IdeBundle, file: string, text: string, off
   const inEntry = path.length >= 2 && path[0] === 'terms' && path[1] === item;
   if (!inEntry) return undefined;
   if (path.length === 2 && (slot.role === 'key' || slot.role === 'item-or-key')) {
-    return { items: termEntryKeys.map((key, i) => ({ label: key, kind: 'field', sortText: String(i).padStart(2, '0'), insertText: keyInsertion(key, slot) })), span: slot.span };
+    return { items: termEntryKeys.map((key, i) => ({ label: key, kind: 'field', sortText: String(i).padStart(2, '0'), insertText: keyInsertion(key, slot, text) })), span: slot.span };
   }
   if (path.length !== 3 || slot.role !== 'value') return undefined;
   const vocabulary = vocabularyOf(bundle);
   if (path[2] === 'kind') {
     const items = termKinds
       .filter((k) => kindInfo[k].extensible)
-      .map((k): CompletionItem => ({ label: k, kind: 'value', detail: kindInfo[k].title, ...insertion(k, slot, false) }));
+      .map((k): CompletionItem => ({ label: k, kind: 'value', detail: kindInfo[k].title, ...insertion(k, slot, false, text) }));
     return { items, span: slot.span };
   }
   if (path[2] === 'broader') {
@@ -497,7 +527,7 @@ function extensionsCompletion(bundle: IdeBundle, file: string, text: string, off
     const items = vocabulary
       .terms(kind)
       .filter((t) => !t.deprecated && t.kind !== 'phase')
-      .map((t): CompletionItem => ({ label: t.id, kind: 'term', detail: `${t.label} · ${t.kind}`, documentation: t.meaning, ...insertion(t.id, slot, false) }));
+      .map((t): CompletionItem => ({ label: t.id, kind: 'term', detail: `${t.label} · ${t.kind}`, documentation: t.meaning, ...insertion(t.id, slot, false, text) }));
     return { items, span: slot.span };
   }
   return undefined;

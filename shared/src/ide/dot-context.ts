@@ -74,18 +74,22 @@ export function indexAt(tokens: readonly DotToken[], offset: number): number {
   return -1;
 }
 
-/** The `[` of the attribute list the cursor is inside, as an index into the significant tokens; -1 when outside every list. */
+/**
+ * The `[` of the attribute list the cursor is inside, as an index into the significant tokens; -1
+ * when outside every list. A `;` does not end the walk: attributes in a list may be separated by
+ * `;` as by `,` (SPEC §2.1). Walking back from a cursor outside every list, a `]`, `{`, `}` or
+ * edge operator comes before any `[` (or the walk gives up after `listWalkLimit` tokens).
+ */
 export function enclosingList(tokens: readonly DotToken[], offset: number): number {
   let i = indexBefore(tokens, offset);
   let steps = 0;
-  while (i >= 0 && steps < 2000) {
+  while (i >= 0 && steps < listWalkLimit) {
     const t = tokens[i];
     switch (t.kind) {
       case 'lbracket':
         return i;
       case 'rbracket':
         return t.span.end > offset ? indexOpening(tokens, i) : -1;
-      case 'semicolon':
       case 'lbrace':
       case 'rbrace':
       case 'arrow':
@@ -99,6 +103,9 @@ export function enclosingList(tokens: readonly DotToken[], offset: number): numb
   }
   return -1;
 }
+
+/** How many tokens `enclosingList` walks back at most. */
+const listWalkLimit = 2000;
 
 function indexOpening(tokens: readonly DotToken[], close: number): number {
   for (let i = close - 1; i >= 0; i--) {
@@ -117,10 +124,13 @@ function indexOpening(tokens: readonly DotToken[], close: number): number {
  * typed in its middle). Indexes are into the returned list; all these readings take it as they
  * take the whole list, with the same results:
  * - backwards, it starts three tokens before the last `;`, `{` or `}` that lies outside every
- *   attribute list (brackets counted from the cursor back), not counting the token the cursor is
- *   at the end of (hover reads from that token's start). Every walk back from the cursor or from
- *   that token stops at such a token or inside the lists after it, and reads at most two tokens
- *   before an owner; so does the step limit of `enclosingList`, which counts the same tokens;
+ *   attribute list (brackets counted from the cursor back; when the cursor, or the start of the
+ *   token it is at the end of, is inside a list, counted from that list's `[`, so that the `;`
+ *   between its attributes do not count), not
+ *   counting the token the cursor is at the end of (hover reads from that token's start). Every
+ *   walk back from the cursor or from that token stops at such a token or inside the lists after
+ *   it, and reads at most two tokens before an owner; so does the step limit of `enclosingList`,
+ *   which counts the same tokens;
  * - forwards, it ends two tokens after the first `[`, `]` or `}` that starts at or after the
  *   cursor: the keys of the list the cursor is in are read up to such a token (there is none
  *   between the list's `[` and the cursor), everything else one token ahead at most;
@@ -159,9 +169,11 @@ export function tokensAndCommentsNear(view: TopologyView, offset: number): reado
 function windowAt(table: DotTokenTable, offset: number): { from: number; to: number } {
   const { kinds, starts, count } = table;
   const at = partitionPoint(count, (k) => starts[k] < offset);
+  // (from the cursor, and from the start of the token it is at the end of, as hover reads)
+  const open = Math.min(...[listOpening(kinds, at), listOpening(kinds, at - 1)].filter((k) => k >= 0), at);
   let from = 0;
   let depth = 0;
-  for (let k = at - 1; k >= 0 && k >= at - windowLimit; k--) {
+  for (let k = open - 1; k >= 0 && k >= at - windowLimit; k--) {
     const kind = kinds[k];
     if (kind === DotTokenCode.RBracket) depth++;
     else if (kind === DotTokenCode.LBracket) depth = Math.max(0, depth - 1);
@@ -179,6 +191,25 @@ function windowAt(table: DotTokenTable, offset: number): { from: number; to: num
     }
   }
   return { from, to };
+}
+
+/** The `[` that `enclosingList` finds walking back from token `at` (exclusive), as a token index; -1 when none. */
+function listOpening(kinds: DotTokenTable['kinds'], at: number): number {
+  for (let k = at - 1; k >= 0 && k >= at - listWalkLimit; k--) {
+    switch (kinds[k]) {
+      case DotTokenCode.LBracket:
+        return k;
+      case DotTokenCode.RBracket:
+      case DotTokenCode.LBrace:
+      case DotTokenCode.RBrace:
+      case DotTokenCode.Arrow:
+      case DotTokenCode.Line:
+        return -1;
+      default:
+        break;
+    }
+  }
+  return -1;
 }
 
 /** How far `tokensNear` looks for where its list starts and ends, in tokens each way. */
@@ -222,10 +253,21 @@ export function attributeSlot(view: TopologyView, offset: number, tokens: readon
   // The token the cursor is in or at the end of (the word being typed), if any.
   const before = indexBefore(tokens, offset);
   const touching = before >= 0 && tokens[before].span.end >= offset ? tokens[before] : undefined;
-  const inside = touching !== undefined && (isIdLike(touching.kind) || touching.kind === 'equals') ? touching : undefined;
-  const insideIndex = inside !== undefined ? before : -1;
+  let inside = touching !== undefined && (isIdLike(touching.kind) || touching.kind === 'equals') ? touching : undefined;
+  let insideIndex = inside !== undefined ? before : -1;
+  // A name that starts at the cursor (`[|goal="x"]`) is the word completed, as one the cursor ends.
+  const next = tokens[before + 1];
+  if (inside === undefined && next !== undefined && next.span.start === offset && (next.kind === 'id' || next.kind === 'keyword') && tokens[before]?.kind !== 'equals') {
+    inside = next;
+    insideIndex = before + 1;
+  }
   const previousIndex = inside !== undefined ? insideIndex - 1 : before;
   const previous = previousIndex >= 0 ? tokens[previousIndex] : undefined;
+  /** A bare value that starts right at the cursor (`shape=|box`), completed as one the cursor is in; undefined before a quoted one. */
+  const valueStartingHere = (equalsIndex: number): DotToken | undefined => {
+    const value = tokens[equalsIndex + 1];
+    return value !== undefined && value.span.start === offset && isIdLike(value.kind) && value.kind !== 'string' && value.kind !== 'html' ? value : undefined;
+  };
 
   // A value: right after `=`, or in the token that follows it.
   const valueOf = (equalsIndex: number, valueToken: DotToken | undefined): AttributeSlot | undefined => {
@@ -247,13 +289,13 @@ export function attributeSlot(view: TopologyView, offset: number, tokens: readon
   };
 
   if (inside !== undefined && inside.kind !== 'equals' && previous?.kind === 'equals') return valueOf(previousIndex, inside);
-  if (inside?.kind === 'equals' && inside.span.end === offset) return valueOf(insideIndex, undefined);
-  if (inside === undefined && previous?.kind === 'equals') {
-    const next = tokens[previousIndex + 1];
-    // `key=|"…"`: the cursor sits right before the value.
-    if (next !== undefined && next.span.start === offset && isIdLike(next.kind)) return undefined;
-    return valueOf(previousIndex, undefined);
-  }
+  // `key=|"…"` and `key= |"…"`: the cursor sits right before a quoted value, outside its quotes.
+  const beforeQuoted = (equalsIndex: number): boolean => {
+    const value = tokens[equalsIndex + 1];
+    return value !== undefined && value.span.start === offset && isIdLike(value.kind) && valueStartingHere(equalsIndex) === undefined;
+  };
+  if (inside?.kind === 'equals' && inside.span.end === offset) return beforeQuoted(insideIndex) ? undefined : valueOf(insideIndex, valueStartingHere(insideIndex));
+  if (inside === undefined && previous?.kind === 'equals') return beforeQuoted(previousIndex) ? undefined : valueOf(previousIndex, valueStartingHere(previousIndex));
   if (open < 0) return undefined;
   const owner = listOwner(view, open, tokens);
   if (owner === undefined) return undefined;
@@ -276,12 +318,56 @@ export function attributeSlot(view: TopologyView, offset: number, tokens: readon
 /** True when the cursor stands where an edge's target belongs: right after `->` (possibly in a partly typed id). */
 export function afterArrow(view: TopologyView, offset: number, tokens: readonly DotToken[] = view.significant): Span | undefined {
   if (enclosingList(tokens, offset) >= 0) return undefined;
-  const before = indexBefore(tokens, offset);
-  const here = before >= 0 && tokens[before].span.end >= offset && isIdLike(tokens[before].kind) ? tokens[before] : undefined;
-  const previousIndex = here !== undefined ? before - 1 : before;
-  const previous = tokens[previousIndex];
+  const { here, previous } = wordAt(tokens, offset);
   if (previous === undefined || (previous.kind !== 'arrow' && previous.kind !== 'line')) return undefined;
   if (here === undefined) return { start: offset, end: offset };
   if (here.kind === 'id' || here.kind === 'keyword' || here.kind === 'string' || here.kind === 'number') return here.span;
   return undefined;
+}
+
+/**
+ * The id-like token the cursor is in, at the end of, or at the start of (`-> |target`), and the
+ * token before it (or before the cursor, when there is none).
+ */
+function wordAt(tokens: readonly DotToken[], offset: number): { here: DotToken | undefined; hereIndex: number; previous: DotToken | undefined; previousIndex: number } {
+  const before = indexBefore(tokens, offset);
+  if (before >= 0 && tokens[before].span.end >= offset && isIdLike(tokens[before].kind)) return { here: tokens[before], hereIndex: before, previous: tokens[before - 1], previousIndex: before - 1 };
+  const next = tokens[before + 1];
+  if (next !== undefined && next.span.start === offset && isIdLike(next.kind)) return { here: next, hereIndex: before + 1, previous: tokens[before], previousIndex: before };
+  return { here: undefined, hereIndex: -1, previous: tokens[before], previousIndex: before };
+}
+
+/**
+ * True when the cursor stands where a statement of the graph's body, or an id inside a
+ * subgraph (`a -> { b | }`), may start with a node id: after `{`, `;`, `}`, `]` or after a
+ * complete statement's last id, outside every attribute list, and not where the word is the
+ * name of a subgraph or a graph, or a statement-level attribute's key (`rankdir|=LR`) or value.
+ * Gives the span of the word being typed (empty at the cursor when none).
+ */
+export function statementStart(view: TopologyView, offset: number, tokens: readonly DotToken[] = view.significant): Span | undefined {
+  if (enclosingList(tokens, offset) >= 0) return undefined;
+  const body = view.parse.table.kinds.indexOf(DotTokenCode.LBrace);
+  if (body < 0 || offset <= view.parse.table.starts[body]) return undefined;
+  const { here, hereIndex, previous, previousIndex } = wordAt(tokens, offset);
+  if (here !== undefined && here.kind !== 'id' && here.kind !== 'string' && here.kind !== 'number') return undefined;
+  if (previous === undefined) return undefined;
+  const after = here !== undefined ? tokens[hereIndex + 1] : undefined;
+  if (after?.kind === 'equals') return undefined;
+  switch (previous.kind) {
+    case 'lbrace':
+    case 'semicolon':
+    case 'rbrace':
+    case 'rbracket':
+      return here?.span ?? { start: offset, end: offset };
+    case 'id':
+    case 'string':
+    case 'number': {
+      // `subgraph s |`, `digraph g |` and `x = y |`… are not, `a -> b |` and `a |` are
+      const owner = tokens[previousIndex - 1];
+      if (owner?.kind === 'keyword' || owner?.kind === 'equals') return undefined;
+      return here?.span ?? { start: offset, end: offset };
+    }
+    default:
+      return undefined;
+  }
 }
