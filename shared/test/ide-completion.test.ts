@@ -185,6 +185,36 @@ digraph g {
     first: ['prose', 'data'],
     replaces: 'p',
   },
+  'out=" on a chain offers the outputs of every source, those all have and that fit first': {
+    fixture: `
+//- topology.dot
+digraph g {
+  x [card="a@1.0.0"];
+  y [card="a@2.0.0"];
+  z [card="b@1.0.0"];
+  x -> y -> z [out="$0"];
+}${cards}`,
+    first: ['notes', 'draft'],
+    details: { notes: 'json · fits 1 of the statement\'s 2 edges', draft: 'markdown · fits 1 of the statement\'s 2 edges' },
+  },
+  'in=" on a subgraph end: inputs some target lacks come last, saying which': {
+    fixture: `
+//- topology.dot
+digraph g {
+  x [card="a@1.0.0"];
+  y [card="b@1.0.0"];
+  w [card="a@2.0.0"];
+  x -> { y w } [in="$0"];
+}
+//- cards/a@2.0.0.yaml
+${card({ id: 'a', version: '2.0.0', inputs: [['data', 'json']], outputs: [['notes', 'json']] })}
+//- cards/a@1.0.0.yaml
+${card({ id: 'a', outputs: [['notes', 'json'], ['draft', 'markdown']] })}
+//- cards/b@1.0.0.yaml
+${card({ id: 'b', type: 'validation', inputs: [['data', 'json'], ['prose', 'text']] })}`,
+    first: ['data', 'prose'],
+    details: { data: 'json · fits every edge of the statement', prose: 'text · w has no input prose' },
+  },
   // ---- conditions
   'condition=" starts with the keys': {
     fixture: `

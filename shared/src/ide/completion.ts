@@ -135,10 +135,8 @@ function valueCompletion(bundle: IdeBundle, view: TopologyView, slot: Extract<At
     }
     case 'out':
     case 'in': {
-      if (owner.kind !== 'edge') return undefined;
-      const ends = owner.edges[0];
-      if (ends === undefined) return undefined;
-      const items = portItems(bundle, view.graph, ends.source, ends.target, slot.key === 'out' ? 'output' : 'input', owner, wrap);
+      if (owner.kind !== 'edge' || owner.edges.length === 0) return undefined;
+      const items = portItems(bundle, view.graph, slot.key === 'out' ? 'output' : 'input', owner, wrap);
       return { items, span: replace };
     }
     case 'condition': {
@@ -180,11 +178,15 @@ function cardDetail(card: { name?: string; type?: string }, vocabulary: Vocabula
   return detail;
 }
 
+/**
+ * The ports for `out="` (outputs of the source) or `in="` (inputs of the target), those that fit
+ * the other end first. A list that applies to more than one edge (a chain, a subgraph end) offers
+ * the ports of every end on its side: first those every end has and that fit at every edge, then
+ * those every end has, then those some end lacks, each saying which.
+ */
 function portItems(
   bundle: IdeBundle,
   graph: DotGraph | undefined,
-  sourceId: string,
-  targetId: string,
   side: 'input' | 'output',
   owner: Extract<ListOwner, { kind: 'edge' }>,
   wrap: (value: string) => string,
@@ -194,31 +196,53 @@ function portItems(
     const held = node ? cardOfNode(bundle, node) : undefined;
     return held?.card ?? held?.draft;
   };
-  const source = find(sourceId);
-  const target = find(targetId);
-  const own = side === 'output' ? source?.outputs : target?.inputs;
-  if (own === undefined) return [];
-  // The other end: its pinned port when the edge names one, else all its ports.
-  const edge = owner.edges[0]?.edge;
-  const otherName = edge?.attrs.get(side === 'output' ? 'in' : 'out')?.value.trim();
-  const otherAll = (side === 'output' ? target?.inputs : source?.outputs) ?? [];
-  const other = otherName !== undefined && otherAll.some((p) => p.name === otherName) ? otherAll.filter((p) => p.name === otherName) : otherAll;
   const vocabulary = vocabularyOf(bundle);
-  const fits = (port: Port): Port | undefined =>
+  const otherSide = side === 'output' ? 'input' : 'output';
+  // Per edge: the ports of its end on this side, and those of the other end it may pair with (its
+  // pinned port when the edge names one, else all its ports).
+  const ends = owner.edges.map((e) => {
+    const source = find(e.source);
+    const target = find(e.target);
+    const otherName = e.edge?.attrs.get(side === 'output' ? 'in' : 'out')?.value.trim();
+    const otherAll = (side === 'output' ? target?.inputs : source?.outputs) ?? [];
+    const other = otherName !== undefined && otherAll.some((p) => p.name === otherName) ? otherAll.filter((p) => p.name === otherName) : otherAll;
+    return { node: side === 'output' ? e.source : e.target, own: side === 'output' ? source?.outputs : target?.inputs, other };
+  });
+  const fits = (port: Port, other: readonly Port[]): Port | undefined =>
     other.find((o) => (side === 'output' ? portCompatible(vocabulary, port.type, o.type) : portCompatible(vocabulary, o.type, port.type)));
-  return own.map((port, i): CompletionItem => {
-    const match = fits(port);
-    const detail = match !== undefined
-      ? `${port.type} · fits ${side === 'output' ? 'input' : 'output'} ${match.name} (${match.type})`
-      : other.length > 0
-        ? `${port.type} · fits no ${side === 'output' ? 'input' : 'output'} at the other end`
-        : port.type;
+  const ports = new Map<string, Port>();
+  for (const end of ends) for (const port of end.own ?? []) if (!ports.has(port.name)) ports.set(port.name, port);
+  return [...ports.values()].map((port, i): CompletionItem => {
+    let rank: number;
+    let detail: string;
+    if (ends.length === 1) {
+      const match = fits(port, ends[0].other);
+      rank = match !== undefined ? 0 : 1;
+      detail = match !== undefined
+        ? `${port.type} · fits ${otherSide} ${match.name} (${match.type})`
+        : ends[0].other.length > 0
+          ? `${port.type} · fits no ${otherSide} at the other end`
+          : port.type;
+    } else {
+      // (an end whose card is not known lacks nothing)
+      const lacking = [...new Set(ends.filter((e) => e.own !== undefined && !e.own.some((p) => p.name === port.name)).map((e) => e.node))];
+      const fitting = ends.filter((e) => {
+        const own = e.own?.find((p) => p.name === port.name);
+        return own !== undefined && fits(own, e.other) !== undefined;
+      }).length;
+      rank = lacking.length > 0 ? 2 : fitting === ends.length ? 0 : 1;
+      detail = lacking.length > 0
+        ? `${port.type} · ${lacking.join(', ')} ${lacking.length === 1 ? 'has' : 'have'} no ${side} ${port.name}`
+        : fitting === ends.length
+          ? `${port.type} · fits every edge of the statement`
+          : `${port.type} · fits ${fitting} of the statement's ${ends.length} edges`;
+    }
     return {
       label: port.name,
       kind: 'port',
       detail,
       ...(port.description !== undefined ? { documentation: port.description } : {}),
-      sortText: `${match !== undefined ? 0 : 1}${String(i).padStart(4, '0')}`,
+      sortText: `${rank}${String(i).padStart(4, '0')}`,
       ...(wrap(port.name) !== port.name ? { insertText: wrap(port.name) } : {}),
     };
   });

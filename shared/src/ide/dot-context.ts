@@ -12,6 +12,7 @@ export type AttributeScope = 'node' | 'edge' | 'graph';
 
 export type ListOwner =
   | { readonly kind: 'node'; readonly id: string; readonly token: DotToken }
+  /** An edge statement's list: every pair of the statement (all the links of a chain, every member of a subgraph end), in graph order. */
   | { readonly kind: 'edge'; readonly edges: readonly EdgeEnds[]; readonly token: DotToken }
   | { readonly kind: 'defaults'; readonly scope: AttributeScope };
 
@@ -234,10 +235,13 @@ export function listOwner(view: TopologyView, open: number, tokens: readonly Dot
   if (!isIdLike(t.kind) && t.kind !== 'rbrace') return undefined;
   const before = tokens[o - 1]?.kind;
   if (before === 'arrow' || before === 'line' || t.kind === 'rbrace') {
+    // the edges that end at the list's last endpoint, and the others of their statement (a
+    // chain `a -> b -> c [..]` or a subgraph end: every pair reaches to the end of the list)
+    const statementEnds = new Set<number>();
+    const all = view.graph?.edges ?? [];
+    for (const edge of all) if (edge.targetSpan.end === t.span.end && edge.targetSpan.start <= t.span.start) statementEnds.add(edge.span.end);
     const edges: EdgeEnds[] = [];
-    for (const edge of view.graph?.edges ?? []) {
-      if (edge.targetSpan.end === t.span.end && edge.targetSpan.start <= t.span.start) edges.push({ source: edge.source, target: edge.target, edge });
-    }
+    if (statementEnds.size > 0) for (const edge of all) if (statementEnds.has(edge.span.end)) edges.push({ source: edge.source, target: edge.target, edge });
     if (edges.length === 0 && t.kind !== 'rbrace') {
       const source = tokens[o - 2];
       if (source !== undefined && isIdLike(source.kind)) edges.push({ source: source.value, target: t.value });
