@@ -55,7 +55,10 @@ export interface ClientSupport {
   readonly codeDescription: boolean;
   readonly documentChanges: boolean;
   readonly renameFiles: boolean;
+  /** Hovers may be Markdown (else they are sent as plain text, the Markdown marks taken out). */
   readonly markdown: boolean;
+  /** Completion items' documentation may be Markdown. */
+  readonly documentationMarkdown: boolean;
   readonly hierarchicalSymbols: boolean;
   /** The client takes a completion list's `itemDefaults.editRange` (LSP 3.17). */
   readonly completionEditRange: boolean;
@@ -67,6 +70,7 @@ export const fullSupport: ClientSupport = {
   documentChanges: true,
   renameFiles: true,
   markdown: true,
+  documentationMarkdown: true,
   hierarchicalSymbols: true,
   completionEditRange: true,
 };
@@ -196,9 +200,17 @@ export function toLspDiagnostic(d: Diagnostic, file: string, context: Diagnostic
 
 export function toHover(files: FileContext, file: string, hover: HoverResult, support: ClientSupport): Hover {
   return {
-    contents: support.markdown ? { kind: MarkupKind.Markdown, value: hover.contents } : { kind: MarkupKind.PlainText, value: hover.contents },
+    contents: support.markdown ? { kind: MarkupKind.Markdown, value: hover.contents } : { kind: MarkupKind.PlainText, value: plainText(hover.contents) },
     range: toRange(files.lineIndex(file), hover.span),
   };
+}
+
+/**
+ * The IDE's Markdown as plain text, for a client that shows text as it is: bold marks and the
+ * backticks of code spans taken out, a backslash escape left as the character it escapes.
+ */
+export function plainText(markdown: string): string {
+  return markdown.replace(/\\([\\`*_{}\[\]()#+\-.!|<>])|\*\*|`/g, (_, escaped: string | undefined) => escaped ?? '');
 }
 
 export function toCompletionKind(kind: CompletionKind): CompletionItemKind {
@@ -310,7 +322,7 @@ function toCompletionItem(item: CompletionItem, range: Range | undefined, shared
   const out: LspCompletionItem = { label: item.label, kind: toCompletionKind(item.kind) };
   if (item.detail !== undefined) out.detail = item.detail;
   if (item.documentation !== undefined) {
-    out.documentation = support.markdown ? { kind: MarkupKind.Markdown, value: item.documentation } : item.documentation;
+    out.documentation = support.documentationMarkdown ? { kind: MarkupKind.Markdown, value: item.documentation } : plainText(item.documentation);
   }
   if (item.sortText !== undefined) out.sortText = item.sortText;
   if (item.filterText !== undefined) out.filterText = item.filterText;

@@ -80,6 +80,7 @@ export function startServer(connection: Connection, prepared?: PreparedTexts): v
     documentChanges: false,
     renameFiles: false,
     markdown: false,
+    documentationMarkdown: false,
     hierarchicalSymbols: false,
     completionEditRange: false,
   };
@@ -453,7 +454,8 @@ function clientSupport(capabilities: ClientCapabilities): ClientSupport {
     codeDescription: text?.publishDiagnostics?.codeDescriptionSupport === true,
     documentChanges: edit?.documentChanges === true,
     renameFiles: edit?.resourceOperations?.includes('rename') === true,
-    markdown: text?.hover?.contentFormat?.includes('markdown') === true || text?.completion?.completionItem?.documentationFormat?.includes('markdown') === true,
+    markdown: text?.hover?.contentFormat?.includes('markdown') === true,
+    documentationMarkdown: text?.completion?.completionItem?.documentationFormat?.includes('markdown') === true,
     hierarchicalSymbols: text?.documentSymbol?.hierarchicalDocumentSymbolSupport === true,
     completionEditRange: text?.completion?.completionList?.itemDefaults?.includes('editRange') === true,
   };

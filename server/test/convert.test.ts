@@ -9,8 +9,8 @@ import path from 'node:path';
 import { allDiagnosticCodes } from '../../shared/src/diagnostics';
 import { lineIndex } from '../../shared/src/text';
 import { CompletionItemKind } from 'vscode-languageserver';
-import type { CompletionResult } from '../../shared/src/ide/types';
-import { applyChanges, docsAnchor, fullSupport, toCompletionList, toOffset, toRange, type ClientSupport, type FileContext } from '../src/convert';
+import type { CompletionResult, HoverResult } from '../../shared/src/ide/types';
+import { applyChanges, docsAnchor, fullSupport, toCompletionList, toHover, toOffset, toRange, type ClientSupport, type FileContext } from '../src/convert';
 import { readSettings } from '../src/settings';
 import { isBundleFile, isRootMarker } from '../src/workspace';
 import { repoRoot } from './support/lsp-client';
@@ -166,13 +166,14 @@ describe('server: completion lists', function () {
   const inside = { line: 0, character: 9 };
   const elsewhere = { line: 1, character: 1 };
   const withoutDefaults: ClientSupport = { ...fullSupport, completionEditRange: false };
-  const plainText: ClientSupport = { ...fullSupport, markdown: false };
+  // (Markdown hovers, but plain completion documentation: the two are asked for apart)
+  const plainDocumentation: ClientSupport = { ...fullSupport, documentationMarkdown: false };
   const markdown = { documentation: { kind: 'markdown', value: 'The *x* card.' } };
   const forms = [
     { name: 'the shared edit range', position: inside, support: fullSupport, item: { ...markdown, textEditText: '"x@1.0.0"' } },
     { name: 'a cursor outside the replaced text', position: elsewhere, support: fullSupport, item: { ...markdown, insertText: '"x@1.0.0"' } },
     { name: 'an edit of its own', position: inside, support: withoutDefaults, item: { ...markdown, textEdit: { range: { start: { line: 0, character: 8 }, end: { line: 0, character: 9 } }, newText: '"x@1.0.0"' } } },
-    { name: 'a client without Markdown', position: inside, support: plainText, item: { documentation: 'The *x* card.', textEditText: '"x@1.0.0"' } },
+    { name: 'a client without Markdown documentation', position: inside, support: plainDocumentation, item: { documentation: 'The *x* card.', textEditText: '"x@1.0.0"' } },
   ];
   for (const round of [1, 2]) {
     for (const form of forms) {
@@ -184,5 +185,21 @@ describe('server: completion lists', function () {
         }
       });
     }
+  }
+});
+
+describe('server: hovers', function () {
+  const text = 'a [card="x@1.0.0"];\n';
+  const files: FileContext = { uri: (relative) => `file:///${relative}`, lineIndex: () => lineIndex(text), versions: new Map() };
+  const hover: HoverResult = { contents: '**x** · `x@1.0.0`\n\nReads \\*notes\\*.', span: { start: 9, end: 16 } };
+  const rows: readonly { readonly name: string; readonly support: ClientSupport; readonly contents: { kind: string; value: string } }[] = [
+    { name: 'Markdown as it is', support: fullSupport, contents: { kind: 'markdown', value: hover.contents } },
+    // a client that takes Markdown documentation in completion only still gets plain hovers
+    { name: 'plain text without the marks', support: { ...fullSupport, markdown: false }, contents: { kind: 'plaintext', value: 'x · x@1.0.0\n\nReads *notes*.' } },
+  ];
+  for (const row of rows) {
+    it(row.name, function () {
+      assert.deepEqual(toHover(files, 'topology.dot', hover, row.support), { contents: row.contents, range: { start: { line: 0, character: 9 }, end: { line: 0, character: 16 } } });
+    });
   }
 });

@@ -43,7 +43,7 @@ const support: ClientSupport = {
   codeDescription: true,
   documentChanges: false,
   renameFiles: false,
-  markdown: true,
+  markdown: true, documentationMarkdown: true,
   hierarchicalSymbols: false,
   completionEditRange: true,
 };
