@@ -646,6 +646,41 @@ terms:
     includes: ['isolation-breach', 'secret-access'],
     excludes: ['agent'],
   },
+  'the keys of a term entry, without those it has': {
+    fixture: `
+//- ontology/extensions.yaml
+terms:
+  - id: acme/x
+    kind: tool
+    $0`,
+    includes: ['label', 'description', 'since', 'broader'],
+    excludes: ['id', 'kind'],
+  },
+  'broader never offers the entry itself': {
+    fixture: `
+//- ontology/extensions.yaml
+terms:
+  - id: acme/y
+    kind: tool
+    label: Y
+    description: A tool.
+    since: "0.1.0"
+  - id: acme/x
+    kind: tool
+    label: X
+    description: A tool.
+    since: "0.1.0"
+    broader: $0`,
+    includes: ['acme/y'],
+    excludes: ['acme/x'],
+  },
+  'an empty extensions file offers its one key': {
+    fixture: `
+//- ontology/extensions.yaml
+$0`,
+    includes: ['terms'],
+    inserts: { terms: 'terms: ' },
+  },
   'the keys of a term entry': {
     fixture: `
 //- ontology/extensions.yaml

@@ -533,10 +533,21 @@ function extensionsCompletion(bundle: IdeBundle, file: string, text: string, off
   const slot = dataSlot(file, text, offset);
   if (slot === undefined) return undefined;
   const path = slot.path;
+  // the file's one top-level key, while it is not written
+  if (path.length === 0 && slot.role === 'key') {
+    const root = deref(dataDocument(file, text).root);
+    const written = root?.kind === 'mapping' && [...root.entries.values()].some((e) => e.key === 'terms' && !(e.keySpan.start <= offset && offset <= e.keySpan.end));
+    return written ? undefined : { items: [{ label: 'terms', kind: 'field', detail: 'the local terms, a list', insertText: keyInsertion('terms', slot, text) }], span: slot.span };
+  }
   const inEntry = path.length >= 2 && path[0] === 'terms' && path[1] === item;
   if (!inEntry) return undefined;
+  const entry = entryAt(file, text, offset);
   if (path.length === 2 && (slot.role === 'key' || slot.role === 'item-or-key')) {
-    return { items: termEntryKeys.map((key, i) => ({ label: key, kind: 'field', sortText: String(i).padStart(2, '0'), insertText: keyInsertion(key, slot, text) })), span: slot.span };
+    // (the keys the entry has, but the one being typed)
+    const present = new Set<string>();
+    for (const e of entry?.entries.values() ?? []) if (!(e.keySpan.start <= offset && offset <= e.keySpan.end)) present.add(e.key);
+    const keys = termEntryKeys.filter((key) => !present.has(key));
+    return { items: keys.map((key): CompletionItem => ({ label: key, kind: 'field', sortText: String(termEntryKeys.indexOf(key)).padStart(2, '0'), insertText: keyInsertion(key, slot, text) })), span: slot.span };
   }
   if (path.length !== 3 || slot.role !== 'value') return undefined;
   const vocabulary = vocabularyOf(bundle);
@@ -547,28 +558,39 @@ function extensionsCompletion(bundle: IdeBundle, file: string, text: string, off
     return { items, span: slot.span };
   }
   if (path[2] === 'broader') {
-    const kind = entryKind(file, text, offset);
+    const kind = scalarOf(entry, 'kind');
+    const own = scalarOf(entry, 'id');
     const items = vocabulary
-      .terms(kind)
-      .filter((t) => !t.deprecated && t.kind !== 'phase')
+      .terms(termKinds.find((k) => k === kind))
+      // (never the entry itself: a term cannot be broader than itself)
+      .filter((t) => !t.deprecated && t.kind !== 'phase' && t.id !== own)
       .map((t): CompletionItem => ({ label: t.id, kind: 'term', detail: `${t.label} · ${t.kind}`, documentation: t.meaning, ...insertion(t.id, slot, false, text) }));
     return { items, span: slot.span };
   }
   return undefined;
 }
 
-/** The `kind` of the `terms:` entry under the cursor, when it names a kind. */
-function entryKind(file: string, text: string, offset: number): TermKind | undefined {
+/**
+ * The `terms:` entry under the cursor, as read from the file's tree: the last that starts before
+ * it (the caller knows the cursor is in an entry; a line being typed after an entry's last key is
+ * past the entry's span).
+ */
+function entryAt(file: string, text: string, offset: number): Extract<ReturnType<typeof deref>, { kind: 'mapping' }> | undefined {
   const root = deref(dataDocument(file, text).root);
   if (root?.kind !== 'mapping') return undefined;
   const list = deref(root.entries.get('terms')?.value);
   if (list?.kind !== 'sequence') return undefined;
+  let found: Extract<ReturnType<typeof deref>, { kind: 'mapping' }> | undefined;
   for (const node of list.items) {
+    if (node.span.start > offset) break;
     const entry = deref(node);
-    if (entry?.kind !== 'mapping' || !(entry.span.start <= offset && offset <= entry.span.end + 1)) continue;
-    const kind = deref(entry.entries.get('kind')?.value);
-    const value = kind?.kind === 'scalar' ? kind.value : undefined;
-    return termKinds.find((k) => k === value);
+    found = entry?.kind === 'mapping' ? entry : undefined;
   }
-  return undefined;
+  return found;
+}
+
+/** The text of a scalar entry of `entry`, if it has one. */
+function scalarOf(entry: ReturnType<typeof entryAt>, key: string): string | undefined {
+  const value = deref(entry?.entries.get(key)?.value);
+  return value?.kind === 'scalar' && value.value !== null && value.value !== undefined ? String(value.value) : undefined;
 }
