@@ -42,31 +42,56 @@ export function relativeTo(root: string, file: string): string | undefined {
   return relative.split(path.sep).join('/');
 }
 
-/** Every bundle root at or below `folder`, sorted. Hidden folders and build outputs are skipped. */
+/**
+ * Every bundle root at or below `folder`, sorted. Hidden folders and build outputs are skipped.
+ * Nothing at or below a bundle's `cards/` folder is a root of its own: that folder holds the
+ * bundle's cards, and a `blueprint.yaml` misfiled there is reported by the bundle
+ * (`bundle/misfiled-card`, SPEC §1) rather than splitting the cards off into a bundle of their own.
+ */
 export async function findRoots(folder: string): Promise<string[]> {
   const roots: string[] = [];
   let visited = 0;
-  const walk = async (dir: string, depth: number): Promise<void> => {
+  const walk = async (dir: string, depth: number, inCards: boolean): Promise<void> => {
     if (depth > maximumDepth || visited >= maximumFolders) return;
     visited++;
     const entries = await listFolder(dir);
-    if (entries.some((e) => isRootMarker(e.name, e.isDirectory()))) roots.push(dir);
+    const root = !inCards && entries.some((e) => isRootMarker(e.name, e.isDirectory()));
+    if (root) roots.push(dir);
     for (const e of entries) {
       if (!e.isDirectory() || e.name.startsWith('.') || skippedFolders.has(e.name)) continue;
-      await walk(path.join(dir, e.name), depth + 1);
+      await walk(path.join(dir, e.name), depth + 1, inCards || (root && e.name === 'cards'));
     }
   };
-  await walk(path.resolve(folder), 0);
+  await walk(path.resolve(folder), 0, false);
   return roots.sort();
 }
 
-/** The nearest folder at or above `dir` (not above `limit` when given) that is a bundle root on disk. */
+/**
+ * The nearest folder at or above `dir` (not above `limit` when given) that is a bundle root on
+ * disk. A folder at or inside a `cards/` folder is not one (see `findRoots`): the answer is the
+ * folder that holds the nearest `cards/`, a root for holding it.
+ */
 export async function rootAbove(dir: string, limit?: string): Promise<string | undefined> {
   let current = path.resolve(dir);
+  const cards = cardsFolderAbove(current, limit);
+  if (cards !== undefined) return path.dirname(cards);
   for (let i = 0; i < 64; i++) {
     const entries = await listFolder(current);
     if (entries.some((e) => isRootMarker(e.name, e.isDirectory()))) return current;
     if (limit !== undefined && current === path.resolve(limit)) return undefined;
+    const parent = path.dirname(current);
+    if (parent === current) return undefined;
+    current = parent;
+  }
+  return undefined;
+}
+
+/** The nearest folder named `cards` at or above `dir`, below `limit` (when given), if any. */
+function cardsFolderAbove(dir: string, limit: string | undefined): string | undefined {
+  const stop = limit !== undefined ? path.resolve(limit) : undefined;
+  let current = dir;
+  for (let i = 0; i < 256 && current !== stop; i++) {
+    if (path.basename(current) === 'cards') return current;
     const parent = path.dirname(current);
     if (parent === current) return undefined;
     current = parent;

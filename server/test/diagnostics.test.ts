@@ -191,6 +191,27 @@ digraph g {
     ],
   },
   {
+    // `cards/` holds the bundle's cards: a blueprint.yaml misfiled there is the bundle's warning,
+    // not a bundle of its own that takes the cards away from the topology
+    name: 'a card misfiled as cards/blueprint.yaml is reported by its bundle, whose other cards stay',
+    initial: `${clean}//- cards/blueprint.yaml
+title: notes
+`,
+    open: ['cards/blueprint.yaml'],
+    steps: [
+      {
+        name: 'the misfiled card is given the rest of its fields',
+        files: `//- cards/blueprint.yaml
+id: lost
+#[0,2) warning bundle/misfiled-card
+name: Lost
+type: agent
+version: 1.0.0
+`,
+      },
+    ],
+  },
+  {
     name: 'a bundle created on disk is found, and cleared when its folder is deleted',
     initial: clean,
     steps: [
