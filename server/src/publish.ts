@@ -126,10 +126,16 @@ export function createPublisher(options: PublisherOptions): Publisher {
   const diagnosticsByFile = (snapshot: Snapshot): Map<string, Diagnostic[]> => {
     const settings = options.settings();
     const kept = applyPolicy(snapshot.result.diagnostics, { ignore: settings.ignore, severity: settings.severity });
-    const fallback = snapshot.result.blueprint?.topology.file.path ?? topologyOf(snapshot);
+    const fallback = snapshot.result.blueprint?.topology.file.path ?? homeOf(snapshot);
     const groups = new Map<string, Diagnostic[]>();
     for (const d of kept) {
-      const file = d.location.file ?? fallback;
+      let file = d.location.file ?? fallback;
+      // A finding about a file the bundle does not have (the topology it lacks) is shown on the
+      // file that stands for the bundle; with none, it is not shown (a folder with only a
+      // `cards/` folder in it is seldom meant as a bundle, and a client cannot open a file that
+      // is not there).
+      if (file !== undefined && !snapshot.files.has(file)) file = fallback;
+      if (file === undefined) continue;
       let list = groups.get(file);
       if (!list) groups.set(file, (list = []));
       list.push(d);
@@ -491,9 +497,15 @@ function sameRange(a: LspDiagnostic['range'], b: LspDiagnostic['range']): boolea
   return a.start.line === b.start.line && a.start.character === b.start.character && a.end.line === b.end.line && a.end.character === b.end.character;
 }
 
-function topologyOf(snapshot: Snapshot): string {
-  for (const file of snapshot.files.keys()) if (!file.includes('/') && /\.(dot|gv)$/i.test(file)) return file;
-  return 'topology.dot';
+/** The file findings without a file of their own are shown on: the topology, else the manifest, when the bundle has one. */
+function homeOf(snapshot: Snapshot): string | undefined {
+  let manifest: string | undefined;
+  for (const file of snapshot.files.keys()) {
+    if (file.includes('/')) continue;
+    if (/\.(dot|gv)$/i.test(file)) return file;
+    if (/^blueprint\.(ya?ml|json)$/i.test(file)) manifest ??= file;
+  }
+  return manifest;
 }
 
 export function describe(error: unknown): string {

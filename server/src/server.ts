@@ -393,14 +393,21 @@ export function startServer(connection: Connection, prepared?: PreparedTexts): v
       if (file === undefined) return;
       const bundle = setOpenDocument(db, file, undefined);
       if (!bundle) return;
-      schedule(bundle, 0);
-      // The editor may have saved or dropped changes: the disk is the truth again.
+      // The editor may have saved or dropped changes: the disk is the truth again, and it is read
+      // before the bundle is published (the disk text kept from before may be older than a save
+      // whose watched-file event has not arrived yet).
       const owner = ownerOf(db, file);
-      if (owner) {
-        void onDisk(`reading ${file}`, async () => {
-          if (setDiskFile(db, owner.bundle, owner.relative, await readText(file))) schedule(owner.bundle, 0);
-        });
+      if (!owner) {
+        schedule(bundle, 0);
+        return;
       }
+      void onDisk(`reading ${file}`, async () => {
+        try {
+          setDiskFile(db, owner.bundle, owner.relative, await readText(file));
+        } finally {
+          schedule(owner.bundle, 0);
+        }
+      });
     } catch (error) {
       log(`darkprint: closing a document failed: ${describe(error)}`);
     }

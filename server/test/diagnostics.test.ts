@@ -4,7 +4,13 @@
  * clearing after a fix, a deletion or a rename, watched-file changes, multi-root and nested
  * bundles, open documents over disk, and the user's settings. See support/scenario.ts.
  */
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { parseFixture } from '../../shared/test/support/fixture';
 import { reviewerCard, writerCard } from './support/cards';
+import { errorLogs, startSession } from './support/lsp-client';
 import { runScenario, type Scenario } from './support/scenario';
 
 const topology = `//- topology.dot
@@ -212,6 +218,24 @@ version: 1.0.0
     ],
   },
   {
+    // nothing may be shown on a file that is not there: the topology the bundle lacks
+    name: 'a bundle without a topology shows that on its blueprint.yaml, and nowhere when it has none',
+    initial: writer(),
+    steps: [
+      {
+        name: 'a blueprint.yaml is added',
+        files: `//- blueprint.yaml
+slug: notes
+#[0,0) error dot/parse-error: no topology
+title: Notes
+summary: A bundle that has no topology yet.
+tags: []
+`,
+      },
+      { name: 'and removed again', delete: ['blueprint.yaml'] },
+    ],
+  },
+  {
     name: 'a bundle created on disk is found, and cleared when its folder is deleted',
     initial: clean,
     steps: [
@@ -241,4 +265,44 @@ describe('server: diagnostics', function () {
       await runScenario(scenario);
     });
   }
+});
+
+describe('server: closing a document', function () {
+  it('a document saved and closed before the disk event arrives shows the saved text, never the older disk text', async function () {
+    const dir = mkdtempSync(path.join(tmpdir(), 'darkprint-close-'));
+    const broken = reviewer('code');
+    const files = parseFixture(topology + writer() + broken).files;
+    for (const f of files) {
+      mkdirSync(path.dirname(path.join(dir, f.path)), { recursive: true });
+      writeFileSync(path.join(dir, f.path), f.text);
+    }
+    const session = await startSession({ folders: [dir], settings: { debounceMs: 0 } });
+    try {
+      const card = 'cards/reviewer@1.0.0.yaml';
+      const brokenText = parseFixture(broken).files[0].text;
+      const fixedText = parseFixture(reviewer()).files[0].text;
+      const mismatch = (): boolean => (session.diagnostics.get(session.uri('topology.dot'))?.diagnostics ?? []).some((d) => d.code === 'bundle/type-mismatch');
+      session.open(card, brokenText);
+      await session.until(mismatch, () => 'the type mismatch of the disk text is shown');
+      const version = session.change(card, fixedText);
+      await session.versionPublished(card, version);
+      await session.until(() => !mismatch(), () => 'the fix typed into the editor clears the mismatch');
+      // saved, then closed; the watched-file event of the save comes later (or never)
+      writeFileSync(path.join(dir, card), fixedText);
+      const seen = session.publications.length;
+      session.close(card);
+      // the card's own publication after the close (it has no version any more) ends the wait
+      await session.until(
+        () => session.publications.slice(seen).some((p) => p.uri === session.uri(card) && p.version === undefined),
+        () => 'the closed card is published again',
+      );
+      await session.request('darkprint/report', { uri: session.uri('.') });
+      const after = session.publications.slice(seen).filter((p) => p.uri === session.uri('topology.dot'));
+      assert.ok(after.every((p) => !p.diagnostics.some((d) => d.code === 'bundle/type-mismatch')), 'no publication after the close shows the older disk text');
+      assert.deepEqual(errorLogs(session), []);
+    } finally {
+      await session.shutdown();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });
