@@ -66,14 +66,45 @@ export interface ServerContext {
    */
   fileOf(uri: string, texts?: 'texts'): Promise<FileAt | undefined>;
   log(message: string): void;
+  /** Where the server is in the protocol's lifecycle: the error a request gets there, if any (see `lifecycleError`). */
+  lifecycle(): Lifecycle;
+}
+
+/** Before `initialize`, between it and `shutdown`, after `shutdown`. */
+export type Lifecycle = 'waiting' | 'running' | 'shut down';
+
+/**
+ * The error a request gets outside the running phase, as the protocol asks: before `initialize`
+ * ServerNotInitialized (-32002), after `shutdown` InvalidRequest; undefined while running.
+ */
+export function lifecycleError(phase: Lifecycle): ResponseError<void> | undefined {
+  switch (phase) {
+    case 'waiting':
+      return new ResponseError(ErrorCodes.ServerNotInitialized, 'The server is not initialized yet: send initialize first.');
+    case 'shut down':
+      return new ResponseError(ErrorCodes.InvalidRequest, 'The server is shut down: only exit is accepted now.');
+    case 'running':
+      return undefined;
+    default:
+      return assertNever(phase);
+  }
+}
+
+function assertNever(value: never): never {
+  throw new Error(`unexpected ${String(value)}`);
 }
 
 export function registerHandlers(context: ServerContext): void {
   const { connection } = context;
 
-  /** Runs a handler; any exception is logged and the request answered with `empty`. */
+  /**
+   * Runs a handler; any exception is logged and the request answered with `empty`. Outside the
+   * running phase the request gets the protocol's error instead (see `lifecycleError`).
+   */
   const guard = <P, R>(name: string, empty: R, handler: (params: P, token: CancellationToken) => Promise<R>) => {
-    return async (params: P, token: CancellationToken): Promise<R> => {
+    return async (params: P, token: CancellationToken): Promise<R | ResponseError<void>> => {
+      const refused = lifecycleError(context.lifecycle());
+      if (refused !== undefined) return refused;
       try {
         if (token.isCancellationRequested) return empty;
         const answer = await handler(params, token);

@@ -27,6 +27,7 @@ import {
   createConnection,
   DidChangeConfigurationNotification,
   DidChangeWatchedFilesNotification,
+  ErrorCodes,
   FileChangeType,
   ProposedFeatures,
   StreamMessageWriter,
@@ -34,6 +35,8 @@ import {
   type ClientCapabilities,
   type Connection,
   type FileEvent,
+  ResponseError,
+  type InitializeError,
   type InitializeParams,
   type InitializeResult,
 } from 'vscode-languageserver/node';
@@ -42,7 +45,7 @@ import { createPublisher, describe, type Publisher } from './publish';
 import { defaultSettings, mergeSettings, readSettings, type Settings } from './settings';
 import { findRoots, isBundleFile, isFolder, isRootMarker, readBundleFiles, readText, relativeTo, rootAbove } from './workspace';
 import { applyChanges, type ClientSupport } from './convert';
-import { registerHandlers, completionTriggers, type FileAt, type ServerContext } from './handlers';
+import { registerHandlers, completionTriggers, lifecycleError, type FileAt, type Lifecycle, type ServerContext } from './handlers';
 import { compiled, compiledRequest, report, reportRequest, type BundleParams } from './requests';
 import { createPreparedTexts, preparedEncoder, routeConsole, type PreparedTexts } from './wire';
 
@@ -108,6 +111,8 @@ export function startServer(connection: Connection, prepared?: PreparedTexts): v
     diskQueue = run;
     return run;
   };
+  /** The protocol's lifecycle (see handlers.ts `lifecycleError`): notifications are taken only while running. */
+  let phase: Lifecycle = 'waiting';
   let markReady: () => void = () => undefined;
   const ready = new Promise<void>((resolve) => (markReady = resolve));
   /** Open documents waiting for their bundle root to be found on disk. */
@@ -271,11 +276,15 @@ export function startServer(connection: Connection, prepared?: PreparedTexts): v
     settings: () => settings,
     fileOf,
     log,
+    lifecycle: () => phase,
   };
 
   // ---- lifecycle ---------------------------------------------------------------------------
 
-  connection.onInitialize((params: InitializeParams): InitializeResult => {
+  connection.onInitialize((params: InitializeParams): InitializeResult | ResponseError<InitializeError> => {
+    // (initialize comes once: a second one, or one after shutdown, is refused)
+    if (phase !== 'waiting') return new ResponseError(ErrorCodes.InvalidRequest, 'The server is initialized already.', { retry: false });
+    phase = 'running';
     capabilities = params.capabilities;
     support = clientSupport(params.capabilities);
     initializationSettings = params.initializationOptions;
@@ -337,13 +346,22 @@ export function startServer(connection: Connection, prepared?: PreparedTexts): v
   });
 
   connection.onDidChangeConfiguration((change) => {
-    void refreshSettings(change.settings)
+    if (phase !== 'running') return;
+    // (a client may send no parameters at all: the settings are then asked for)
+    const pushed: unknown = typeof change === 'object' && change !== null ? (change as { settings?: unknown }).settings : undefined;
+    void refreshSettings(pushed)
       .then(() => publisher.republishAll())
       .catch((error: unknown) => log(`darkprint: applying the settings failed: ${describe(error)}`));
   });
 
   connection.onDidChangeWatchedFiles((params) => {
-    void onDisk('reading changed files', () => onFileEvents(params.changes));
+    if (phase !== 'running') return;
+    const changes: unknown = typeof params === 'object' && params !== null ? (params as { changes?: unknown }).changes : undefined;
+    if (!Array.isArray(changes)) {
+      log('darkprint: a watched-file notification without a list of changes is ignored.');
+      return;
+    }
+    void onDisk('reading changed files', () => onFileEvents(changes.filter(isFileEvent)));
   });
 
   // ---- documents ---------------------------------------------------------------------------
@@ -360,6 +378,7 @@ export function startServer(connection: Connection, prepared?: PreparedTexts): v
   };
 
   connection.onDidOpenTextDocument((params) => {
+    if (phase !== 'running') return;
     try {
       const { uri, version, text } = params.textDocument;
       texts.set(uri, { version, text });
@@ -370,6 +389,7 @@ export function startServer(connection: Connection, prepared?: PreparedTexts): v
   });
 
   connection.onDidChangeTextDocument((params) => {
+    if (phase !== 'running') return;
     try {
       const { uri, version } = params.textDocument;
       const before = texts.get(uri);
@@ -386,6 +406,7 @@ export function startServer(connection: Connection, prepared?: PreparedTexts): v
   });
 
   connection.onDidCloseTextDocument((params) => {
+    if (phase !== 'running') return;
     try {
       const uri = params.textDocument.uri;
       texts.delete(uri);
@@ -418,6 +439,8 @@ export function startServer(connection: Connection, prepared?: PreparedTexts): v
   registerHandlers(context);
 
   connection.onRequest(compiledRequest, async (params: BundleParams) => {
+    const refused = lifecycleError(phase);
+    if (refused !== undefined) return refused;
     try {
       const at = await fileOrRoot(params);
       if (!at) return { reasons: ['No DarkPrint bundle holds this file; open a file of a bundle (its topology.dot, a card or blueprint.yaml).'] };
@@ -429,6 +452,8 @@ export function startServer(connection: Connection, prepared?: PreparedTexts): v
   });
 
   connection.onRequest(reportRequest, async (params: BundleParams) => {
+    const refused = lifecycleError(phase);
+    if (refused !== undefined) return refused;
     try {
       const at = await fileOrRoot(params);
       if (!at) return { reasons: ['No DarkPrint bundle holds this file; open a file of a bundle (its topology.dot, a card or blueprint.yaml).'] };
@@ -450,7 +475,9 @@ export function startServer(connection: Connection, prepared?: PreparedTexts): v
     return bundle ? snapshotOf(db, bundle) : undefined;
   };
 
-  connection.onShutdown(() => undefined);
+  connection.onShutdown(() => {
+    phase = 'shut down';
+  });
 }
 
 function clientSupport(capabilities: ClientCapabilities): ClientSupport {
@@ -466,6 +493,13 @@ function clientSupport(capabilities: ClientCapabilities): ClientSupport {
     hierarchicalSymbols: text?.documentSymbol?.hierarchicalDocumentSymbolSupport === true,
     completionEditRange: text?.completion?.completionList?.itemDefaults?.includes('editRange') === true,
   };
+}
+
+/** A watched-file event as the protocol has it: a string URI and a known change type. */
+function isFileEvent(value: unknown): value is FileEvent {
+  if (typeof value !== 'object' || value === null) return false;
+  const { uri, type } = value as { uri?: unknown; type?: unknown };
+  return typeof uri === 'string' && (type === FileChangeType.Created || type === FileChangeType.Changed || type === FileChangeType.Deleted);
 }
 
 function workspaceFolders(params: InitializeParams): string[] {

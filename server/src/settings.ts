@@ -4,7 +4,7 @@
  * `initializationOptions`. Input is `unknown`; a malformed entry is skipped and reported in
  * `problems`, never thrown.
  */
-import type { Severity } from '../../shared/src/diagnostics';
+import { unknownSelectors, type Severity } from '../../shared/src/diagnostics';
 
 export interface Settings {
   /** Quiet time after an edit before diagnostics are recomputed (`darkprint.debounceMs`). */
@@ -62,6 +62,10 @@ export function readSettings(raw: unknown): SettingsRead {
     }
   } else if (rawIgnore !== undefined && rawIgnore !== null) {
     problems.push('darkprint.ignore must be a list of codes or families; it is ignored.');
+  }
+  // a code or family that does not exist (a typo) has no effect: said, and kept (it is harmless)
+  for (const selector of unknownSelectors([...severity.keys(), ...ignore])) {
+    problems.push(`"${selector}" in darkprint.severity or darkprint.ignore names no diagnostic code or family (dot/, card/, bundle/, attractor/, ontology/, analysis/), so it changes nothing; check its spelling.`);
   }
   const rawDocs = section.get('docsUrl');
   let docsUrl: string | undefined;

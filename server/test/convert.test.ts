@@ -106,6 +106,14 @@ describe('server: settings', function () {
     },
     { raw: { ignore: ['dot/self-loop', 3, ''] }, debounceMs: 150, ignore: ['dot/self-loop'], problems: 2, why: 'ignore entries that are not codes are refused' },
     { raw: { severity: ['x'], ignore: 'dot/' }, debounceMs: 150, problems: 2, why: 'wrong shapes are refused whole' },
+    {
+      raw: { severity: { 'bundle/prohibition-violatd': 'off', 'bundle/*': 'info' }, ignore: ['attractr/', 'card/'] },
+      debounceMs: 150,
+      severity: [['bundle/prohibition-violatd', 'off'], ['bundle/*', 'info']],
+      ignore: ['attractr/', 'card/'],
+      problems: 2,
+      why: 'a code or family misspelt is said (and changes nothing)',
+    },
     { raw: { docsUrl: ' https://x.test/d.md ' }, debounceMs: 150, docsUrl: 'https://x.test/d.md', problems: 0, why: 'a docs URL' },
     { raw: { __proto__: { debounceMs: 1 } }, debounceMs: 150, problems: 0, why: 'a __proto__ key is inert' },
   ];
