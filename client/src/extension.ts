@@ -74,6 +74,9 @@ export function activate(context: vscode.ExtensionContext): DarkPrintApi {
   const watchers = ['**/*.{dot,gv}', '**/cards/**/*.{yaml,yml,json}', '**/blueprint.yaml', '**/ontology/extensions.yaml'].map((glob) =>
     vscode.workspace.createFileSystemWatcher(glob),
   );
+  // Creations and deletions of anything, for folders: VS Code reports a folder moved in, deleted
+  // or renamed as one event for the folder, which none of the file globs above matches.
+  watchers.push(vscode.workspace.createFileSystemWatcher('**/*', false, true, false));
   context.subscriptions.push(...watchers);
   const clientOptions: LanguageClientOptions = {
     documentSelector,

@@ -30,12 +30,13 @@ import {
   ErrorCodes,
   FileChangeType,
   ProposedFeatures,
+  ResponseError,
   StreamMessageWriter,
   TextDocumentSyncKind,
+  WatchKind,
   type ClientCapabilities,
   type Connection,
   type FileEvent,
-  ResponseError,
   type InitializeError,
   type InitializeParams,
   type InitializeResult,
@@ -54,6 +55,13 @@ export const serverVersion = '0.1.0';
 
 /** Glob patterns of the files (and folders) whose changes on disk matter. */
 export const watchedPatterns: readonly string[] = ['**/*.{dot,gv,yaml,yml,json}', '**/cards', '**/ontology'];
+
+/**
+ * Creations and deletions of anything, for folders: a bundle folder moved into the workspace, or
+ * deleted or renamed whole, is one event for the folder (VS Code folds the files below into it),
+ * whatever the folder's name.
+ */
+export const folderPattern = '**/*';
 
 /**
  * Serves `connection`. `prepared`, when the connection's writer reads it (./wire.ts), receives
@@ -205,6 +213,8 @@ export function startServer(connection: Connection, prepared?: PreparedTexts): v
         rootsMayChange = true;
       }
       const owner = ownerOf(db, file);
+      // A folder created outside every bundle (a bundle moved or copied in whole) may hold roots.
+      if (change.type === FileChangeType.Created && !rootsMayChange && (!owner || !isBundleFile(owner.relative)) && (await isFolder(file))) rootsMayChange = true;
       if (!owner) continue;
       const { bundle, relative } = owner;
       if (change.type === FileChangeType.Deleted) {
@@ -325,7 +335,7 @@ export function startServer(connection: Connection, prepared?: PreparedTexts): v
       try {
         if (capabilities.workspace?.didChangeWatchedFiles?.dynamicRegistration) {
           await connection.client.register(DidChangeWatchedFilesNotification.type, {
-            watchers: watchedPatterns.map((globPattern) => ({ globPattern })),
+            watchers: [...watchedPatterns.map((globPattern) => ({ globPattern })), { globPattern: folderPattern, kind: WatchKind.Create | WatchKind.Delete }],
           });
         }
         if (capabilities.workspace?.didChangeConfiguration?.dynamicRegistration) {

@@ -5,11 +5,12 @@
  * bundles, open documents over disk, and the user's settings. See support/scenario.ts.
  */
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseFixture } from '../../shared/test/support/fixture';
 import { reviewerCard, writerCard } from './support/cards';
+import { FileChangeType, WatchKind } from 'vscode-languageserver-protocol/node';
 import { errorLogs, startSession } from './support/lsp-client';
 import { runScenario, type Scenario } from './support/scenario';
 
@@ -300,6 +301,50 @@ describe('server: closing a document', function () {
       const after = session.publications.slice(seen).filter((p) => p.uri === session.uri('topology.dot'));
       assert.ok(after.every((p) => !p.diagnostics.some((d) => d.code === 'bundle/type-mismatch')), 'no publication after the close shows the older disk text');
       assert.deepEqual(errorLogs(session), []);
+    } finally {
+      await session.shutdown();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('server: whole bundle folders on disk', function () {
+  it('a bundle folder moved into the workspace is found from the one event for the folder, and cleared when the folder is deleted', async function () {
+    const dir = mkdtempSync(path.join(tmpdir(), 'darkprint-folders-'));
+    const workspace = path.join(dir, 'ws');
+    mkdirSync(workspace);
+    // the bundle starts outside the workspace, with a type mismatch to show
+    for (const f of parseFixture(topology + writer() + reviewer('code')).files) {
+      mkdirSync(path.dirname(path.join(dir, 'elsewhere', f.path)), { recursive: true });
+      writeFileSync(path.join(dir, 'elsewhere', f.path), f.text);
+    }
+    const session = await startSession({ folders: [workspace], settings: { debounceMs: 0 }, base: dir });
+    try {
+      const moved = session.uri('ws/moved/topology.dot');
+      const mismatch = (): boolean => (session.diagnostics.get(moved)?.diagnostics ?? []).some((d) => d.code === 'bundle/type-mismatch');
+      await session.request('darkprint/report', { uri: session.uri('ws') });
+      renameSync(path.join(dir, 'elsewhere'), path.join(workspace, 'moved'));
+      session.fileEvents([{ file: 'ws/moved', type: FileChangeType.Created }]);
+      await session.until(mismatch, () => 'the moved bundle is checked');
+      rmSync(path.join(workspace, 'moved'), { recursive: true, force: true });
+      session.fileEvents([{ file: 'ws/moved', type: FileChangeType.Deleted }]);
+      await session.until(() => [...session.diagnostics.values()].every((p) => p.diagnostics.length === 0), () => 'everything shown for the deleted folder is cleared');
+      assert.deepEqual(errorLogs(session), []);
+    } finally {
+      await session.shutdown();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('the server asks to hear of folders created and deleted, whatever their name', async function () {
+    const dir = mkdtempSync(path.join(tmpdir(), 'darkprint-folders-'));
+    const session = await startSession({ folders: [dir], settings: { debounceMs: 0 } });
+    try {
+      await session.request('darkprint/report', { uri: session.uri('.') });
+      const watchers = session.registrations
+        .filter((r) => r.method === 'workspace/didChangeWatchedFiles')
+        .flatMap((r) => (r.registerOptions as { watchers: { globPattern: string; kind?: number }[] }).watchers);
+      assert.ok(watchers.some((w) => w.globPattern === '**/*' && w.kind === (WatchKind.Create | WatchKind.Delete)), JSON.stringify(watchers));
     } finally {
       await session.shutdown();
       rmSync(dir, { recursive: true, force: true });
