@@ -288,6 +288,44 @@ digraph g {
 }`,
     includes: ['approve'],
   },
+  'a half-typed value is not offered back as a value used in the graph': {
+    fixture: `
+//- topology.dot
+digraph g { a -> b [condition="outcome=fa$0"]; }`,
+    includes: ['fail'],
+    excludes: ['fa'],
+    replaces: 'fa',
+  },
+  'a value another clause compares is offered, the one being typed is not': {
+    fixture: `
+//- topology.dot
+digraph g {
+  a -> c [condition="context.mode=fast"];
+  a -> b [condition="context.mode=f$0"];
+}`,
+    includes: ['fast'],
+    excludes: ['f'],
+  },
+  '&& after a blank adds no second blank': {
+    fixture: `
+//- topology.dot
+digraph g { a -> b [condition="outcome=fail $0"]; }`,
+    inserts: { '&&': '&& ' },
+  },
+  'a bare condition gets its key with an opening quote': {
+    fixture: `
+//- topology.dot
+digraph g { a -> b [condition=$0]; }`,
+    includes: ['outcome', 'preferred_label'],
+    inserts: { outcome: '"outcome', 'context.': '"context.' },
+  },
+  'a bare condition being typed is replaced by the quoted key': {
+    fixture: `
+//- topology.dot
+digraph g { a -> b [condition=out$0]; }`,
+    replaces: 'out',
+    inserts: { outcome: '"outcome' },
+  },
   // ---- attribute names
   'attribute names on a node: DarkPrint and Attractor, never type': {
     fixture: `
@@ -498,6 +536,82 @@ outputs: []`,
     includes: ['json', 'markdown', 'any'],
     excludes: ['agent'],
   },
+  'a port type in a flow mapping inside a flow list': {
+    fixture: `
+//- cards/a@1.0.0.yaml
+inputs: [{name: plan, type: pl$0}]`,
+    includes: ['json', 'markdown'],
+    excludes: ['agent', 'name'],
+    replaces: 'pl',
+  },
+  'a port type in a flow mapping written as a list item': {
+    fixture: `
+//- cards/a@1.0.0.yaml
+inputs:
+  - { name: plan, type: $0 }`,
+    includes: ['text', 'json'],
+    excludes: ['agent'],
+    replaces: '',
+  },
+  'port fields in a flow mapping written as a list item': {
+    fixture: `
+//- cards/a@1.0.0.yaml
+inputs:
+  - { name: plan, $0 }`,
+    includes: ['name', 'type', 'description', 'required'],
+    inserts: { type: 'type: ' },
+  },
+  'a port type in a flow list spread over lines': {
+    fixture: `
+//- cards/a@1.0.0.yaml
+inputs: [
+  {name: plan, type: te$0},
+]
+type: agent`,
+    includes: ['text'],
+    excludes: ['agent'],
+    replaces: 'te',
+  },
+  'after a flow list spread over lines, the block structure again': {
+    fixture: `
+//- cards/a@1.0.0.yaml
+tools: [
+  git,
+]
+type: ag$0`,
+    includes: ['agent'],
+    excludes: ['shell'],
+  },
+  'nothing after a closed flow collection': {
+    fixture: `
+//- cards/a@1.0.0.yaml
+inputs: [{name: plan, type: text} $0]`,
+    none: true,
+  },
+  'a quoted term left open closes its quote': {
+    fixture: `
+//- cards/a@1.0.0.yaml
+id: a
+type: "ag$0
+version: 1.0.0`,
+    includes: ['agent'],
+    replaces: 'ag',
+    inserts: { agent: 'agent"' },
+  },
+  'a quoted term already closed gets no second quote': {
+    fixture: `
+//- cards/a@1.0.0.yaml
+type: 'ag$0'`,
+    replaces: 'ag',
+    inserts: { agent: 'agent' },
+  },
+  'a quoted list item left open closes its quote': {
+    fixture: `
+//- cards/a@1.0.0.yaml
+tools:
+  - 'gi$0`,
+    inserts: { git: "git'" },
+  },
   'phase offers the five phases': {
     fixture: `
 //- cards/a@1.0.0.yaml
@@ -611,6 +725,30 @@ version: 1.0.0`,
 {"inputs": [{"name": "x", "type": "$0"}]}`,
     includes: ['text'],
   },
+  'JSON field names leave out the keys written, though the card does not parse': {
+    fixture: `
+//- cards/a@1.0.0.json
+{
+  "id": "a",
+  "name": "A",
+  "type": "agent",
+  "inputs": [{"name": "x", "type": "text"}],
+  "$0"
+}`,
+    includes: ['version', 'outputs', 'tools'],
+    excludes: ['id', 'name', 'type', 'inputs'],
+  },
+  'a JSON key left open closes its quote': {
+    fixture: `
+//- cards/a@1.0.0.json
+{
+  "id": "a",
+  "ver$0
+}`,
+    replaces: 'ver',
+    inserts: { version: 'version": ' },
+    excludes: ['id'],
+  },
   'a card broken elsewhere still completes': {
     fixture: `
 //- cards/a@1.0.0.yaml
@@ -688,6 +826,13 @@ terms:
   - id: acme/x
     $0`,
     includes: ['kind', 'label', 'description', 'since', 'broader', 'defaultWeight'],
+  },
+  'broader in a flow entry offers terms of the entry kind': {
+    fixture: `
+//- ontology/extensions.yaml
+terms: [{id: acme/y, kind: tool, broader: $0}]`,
+    includes: ['git', 'shell'],
+    excludes: ['agent', 'acme/y'],
   },
 };
 

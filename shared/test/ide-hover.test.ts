@@ -107,6 +107,44 @@ too$0ls: [git]`,
     span: 'tools',
     contains: ['**tool**: what a node is permitted to do'],
   },
+  'a term in a JSON card being typed, which does not parse': {
+    fixture: `
+//- cards/a@1.0.0.json
+{"id": "a", "type": "ag$0ent", "x": `,
+    span: '"agent"',
+    contains: ['**Agent**', 'node-type'],
+  },
+  'a port type in a JSON card that does not parse': {
+    fixture: `
+//- cards/a@1.0.0.json
+{"id": "a", "inputs": [{"name": "p", "type": "markd$0own"}], "outputs": `,
+    span: '"markdown"',
+    contains: ['**Markdown**'],
+  },
+  'a term field name in a JSON card that does not parse': {
+    fixture: `
+//- cards/a@1.0.0.json
+{"id": "a", "too$0ls": ["git"], "x"`,
+    span: '"tools"',
+    contains: ['**tool**: what a node is permitted to do'],
+  },
+  'a term in a YAML card whose broken next lines the reader folds into it': {
+    fixture: `
+//- cards/a@1.0.0.yaml
+id: a
+type: ag$0ent
+  - x
+ y:`,
+    span: 'agent',
+    contains: ['**Agent**'],
+  },
+  'a term in a flow mapping': {
+    fixture: `
+//- cards/a@1.0.0.yaml
+inputs: [{name: plan, type: markd$0own}]`,
+    span: 'markdown',
+    contains: ['**Markdown**'],
+  },
   'a local term in a card, declared in the extensions file': {
     fixture: `
 //- ontology/extensions.yaml
@@ -321,6 +359,16 @@ digraph g {
   writer -> editor [in="pr$0ose2"];
 }${cards}`,
     contains: ['`editor@1.0.0` has no input named `prose2`.'],
+  },
+  'an empty in= value has no port hover': {
+    fixture: `
+//- topology.dot
+digraph g {
+  writer [card="writer@1.0.0"];
+  editor [card="editor@1.0.0"];
+  writer -> editor [in="$0"];
+}${cards}`,
+    none: true,
   },
   'an undirected topology (no blueprint) still hovers nodes': {
     fixture: `

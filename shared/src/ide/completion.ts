@@ -5,10 +5,11 @@
  * Topology: `card="` → every `id@version` the bundle holds (after `@`: that id's versions);
  * `version="` → the versions of the card named like the node; `out="`/`in="` → the ports of
  * the source's or target's card, those that fit the other end first; `condition="` → keys,
- * operators, values and `&&`; attribute names inside `[ … ]`; node ids after `->`.
- * Cards: field names, terms of the field's kind, port fields, and for `dependencies` the card
- * ids of the nodes that feed a node pinning the card. Extensions file: term kinds, `broader`
- * targets, entry keys.
+ * operators, values and `&&` (a bare `condition=` gets its key with an opening quote); attribute
+ * names inside `[ … ]`; node ids after `->`.
+ * Cards (block or flow YAML, JSON): field names, terms of the field's kind (closing a quote left
+ * open on the line), port fields, and for `dependencies` the card ids of the nodes that feed a
+ * node pinning the card. Extensions file: term kinds, `broader` targets, entry keys.
  */
 import type { Port } from '../bundle/card-model';
 import { portCompatible } from '../bundle/resolve';
@@ -141,7 +142,7 @@ function valueCompletion(bundle: IdeBundle, view: TopologyView, slot: Extract<At
     }
     case 'condition': {
       if (owner.kind !== 'edge' && owner.kind !== 'defaults') return undefined;
-      return conditionCompletion(view.graph, text, slot.content.start, offset);
+      return conditionCompletion(view.graph, text, slot.content.start, offset, slot.quoted);
     }
     default:
       return undefined;
@@ -248,25 +249,44 @@ function portItems(
   });
 }
 
-function conditionCompletion(graph: DotGraph | undefined, text: string, contentStart: number, offset: number): CompletionResult | undefined {
+/**
+ * `condition=` values. What the graph's conditions already compare is offered too, but not what
+ * only the clause being typed holds (its half-typed word would come back as an item). A bare
+ * value (`condition=|`) gets its keys with an opening quote (`"outcome`): a DOT identifier cannot
+ * hold the `=` that follows, so the condition is written as a string, closed by the user.
+ */
+function conditionCompletion(graph: DotGraph | undefined, text: string, contentStart: number, offset: number, quoted: boolean): CompletionResult | undefined {
   const typed = text.slice(contentStart, offset);
   const tokens = tokenizeCondition(typed);
   const last = tokens[tokens.length - 1];
   const touching = last !== undefined && last.end === typed.length;
   const previous = tokens[tokens.length - 2];
   const used = usedConditions(graph);
+  // written somewhere else than the clause at the cursor
+  const elsewhere = (spans: readonly Span[]): boolean => spans.some((span) => !(span.start <= offset && offset <= span.end));
   // (a word the cursor stands right before is replaced: `outcome=|fail`)
   const here: Span = { start: offset, end: wordEnd(text, offset) };
   const keyItems = (): CompletionItem[] => {
-    const keys = [...conditionKeys, ...used.contextKeys];
-    return keys.map((key, i) => ({ label: key, kind: 'keyword', sortText: String(i).padStart(4, '0'), detail: key === 'context.' ? 'a value in the run context' : 'condition key' }));
+    const keys = [...conditionKeys, ...[...used.contextKeys].filter(([, spans]) => elsewhere(spans)).map(([key]) => key)];
+    return keys.map((key, i) => ({
+      label: key,
+      kind: 'keyword',
+      sortText: String(i).padStart(4, '0'),
+      detail: key === 'context.' ? 'a value in the run context' : 'condition key',
+      ...(quoted ? {} : { insertText: `"${key}` }),
+    }));
   };
   const valueItems = (key: string): CompletionItem[] => {
-    const values = key === 'outcome' ? [...outcomeValues, ...(used.values.get(key) ?? [])] : key === 'preferred_label' ? [...used.labels, ...(used.values.get(key) ?? [])] : [...(used.values.get(key) ?? [])];
+    const harvested = [...(used.values.get(key) ?? new Map<string, Span[]>())].filter(([, spans]) => elsewhere(spans)).map(([value]) => value);
+    const values = key === 'outcome' ? [...outcomeValues, ...harvested] : key === 'preferred_label' ? [...used.labels, ...harvested] : harvested;
     return [...new Set(values)].map((value) => ({ label: value, kind: 'value', detail: `${key} value` }));
   };
   const operatorItems = (): CompletionItem[] => conditionOperators.map((op) => ({ label: op, kind: 'operator', detail: op === '=' ? 'equals' : 'differs from' }));
-  const andItem = (): CompletionItem[] => [{ label: conditionConjunction, kind: 'operator', detail: 'and another clause', insertText: ` ${conditionConjunction} ` }];
+  // (no second blank after one typed already)
+  const andItem = (): CompletionItem[] => {
+    const blank = /[ \t]/.test(text.charAt(offset - 1)) ? '' : ' ';
+    return [{ label: conditionConjunction, kind: 'operator', detail: 'and another clause', insertText: `${blank}${conditionConjunction} ` }];
+  };
 
   if (last === undefined || last.kind === 'and') return { items: keyItems(), span: here };
   const absolute = (t: { start: number; end: number }): Span => ({ start: contentStart + t.start, end: Math.max(contentStart + t.end, wordEnd(text, offset)) });
@@ -292,9 +312,12 @@ function conditionCompletion(graph: DotGraph | undefined, text: string, contentS
   return undefined;
 }
 
+/** What the topology's conditions hold, each with the spans of the clauses that write it. */
 interface UsedConditions {
-  readonly contextKeys: string[];
-  readonly values: Map<string, string[]>;
+  /** Context keys, sorted. */
+  readonly contextKeys: ReadonlyMap<string, readonly Span[]>;
+  /** Values compared, by key, in the order first written. */
+  readonly values: ReadonlyMap<string, ReadonlyMap<string, readonly Span[]>>;
   readonly labels: string[];
 }
 
@@ -310,22 +333,31 @@ function usedConditions(graph: DotGraph | undefined): UsedConditions {
 }
 
 function collectConditions(graph: DotGraph | undefined): UsedConditions {
-  const contextKeys = new Set<string>();
-  const values = new Map<string, string[]>();
+  const contextKeys = new Map<string, Span[]>();
+  const values = new Map<string, Map<string, Span[]>>();
   const labels = new Set<string>();
+  const add = <K>(map: Map<K, Span[]>, key: K, span: Span): void => {
+    const spans = map.get(key);
+    if (spans === undefined) map.set(key, [span]);
+    else if (!spans.some((s) => s.start === span.start && s.end === span.end)) spans.push(span);
+  };
   for (const edge of graph?.edges ?? []) {
     const label = edge.attrs.get('label')?.value.trim();
     if (label !== undefined && label !== '') labels.add(label);
     const condition = edge.attrs.get('condition');
     if (condition === undefined) continue;
+    // (clause offsets are in the value as read: mapped onto the source past the opening quote)
+    const contentStart = condition.valueSpan.start + (condition.quoted ? 1 : 0);
     for (const clause of parseCondition(condition.value).clauses) {
-      if (clause.keyKind === 'context') contextKeys.add(clause.key);
-      const list = values.get(clause.key) ?? [];
-      if (!list.includes(clause.value)) list.push(clause.value);
-      values.set(clause.key, list);
+      const span = { start: contentStart + clause.start, end: Math.min(contentStart + clause.end, condition.valueSpan.end) };
+      if (clause.keyKind === 'context') add(contextKeys, clause.key, span);
+      let byValue = values.get(clause.key);
+      if (byValue === undefined) values.set(clause.key, (byValue = new Map()));
+      add(byValue, clause.value, span);
     }
   }
-  return { contextKeys: [...contextKeys].sort(compareText), values, labels: [...labels] };
+  const sortedKeys = new Map([...contextKeys].sort(([a], [b]) => compareText(a, b)));
+  return { contextKeys: sortedKeys, values, labels: [...labels] };
 }
 
 function attributeNameCompletion(view: TopologyView, owner: ListOwner, span: Span, tokens: readonly DotToken[]): CompletionResult | undefined {
@@ -420,6 +452,10 @@ function cardCompletion(bundle: IdeBundle, file: string, text: string, offset: n
 
 function insertion(value: string, slot: DataSlot, wrapList: boolean, text: string): { insertText?: string } {
   if (slot.format === 'json' && !slot.quoted) return { insertText: JSON.stringify(value) };
+  // a quote opened and not closed on its line: the item closes it
+  if (slot.unclosedQuote !== undefined) return { insertText: `${value}${slot.unclosedQuote}` };
+  // (a list is not written inside quotes)
+  if (slot.quoted) return {};
   // YAML reads `key:value` as one scalar: a value typed right after the colon gets a space first
   const space = slot.format === 'yaml' && !slot.quoted && text.charCodeAt(slot.span.start - 1) === 58 ? ' ' : '';
   if (wrapList) return { insertText: `${space}[${value}]` };
@@ -456,7 +492,8 @@ function listedValues(file: string, text: string, path: readonly string[], offse
 
 function fieldCompletion(file: string, text: string, slot: DataSlot, offset: number): CompletionResult {
   const root = deref(dataDocument(file, text).root);
-  const present = slot.format === 'yaml' ? topLevelKeys(text, offset) : new Set<string>();
+  // (read from the text too: a document being typed often does not parse)
+  const present = topLevelKeys(text, offset, slot.format);
   if (root?.kind === 'mapping') {
     for (const entry of root.entries.values()) if (!(entry.keySpan.start <= offset && offset <= entry.keySpan.end)) present.add(entry.key);
   }
@@ -491,11 +528,16 @@ function portFieldCompletion(slot: DataSlot, input: boolean, text: string): Comp
   return { items, span: slot.span };
 }
 
-/** A key as inserted: with its `: ` (quoted in JSON), unless the colon is written already after the word replaced. */
+/**
+ * A key as inserted: with its `: ` (quoted in JSON), unless the colon is written already after the
+ * word replaced; in quotes not closed on the line, with the closing quote.
+ */
 function keyInsertion(key: string, slot: DataSlot, text: string): string {
   const colon = /^[ \t]*"?[ \t]*:/.test(text.slice(slot.span.end, slot.span.end + 64));
+  if (slot.unclosedQuote !== undefined) return colon ? `${key}${slot.unclosedQuote}` : `${key}${slot.unclosedQuote}: `;
   if (slot.format === 'json') return slot.quoted || colon ? (slot.quoted ? key : JSON.stringify(key)) : `"${key}": `;
-  return colon ? key : `${key}: `;
+  // (a quoted YAML key, as in a flow mapping written like JSON, is completed inside its quotes)
+  return colon || slot.quoted ? key : `${key}: `;
 }
 
 /** The card ids of the nodes that feed a node pinning this card, for its `dependencies`. */

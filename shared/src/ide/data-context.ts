@@ -4,8 +4,8 @@
  * whether a key or a value is being typed, and the range of the partly typed word.
  *
  * YAML is read line by line with the block-structure rules (indentation, `- ` items, `key:`,
- * block scalars skipped, flow lists on one line); JSON with a forgiving bracket scanner. Neither
- * needs the document to parse.
+ * block scalars skipped), flow collections (`[…]`, `{…}`, on one line or several) with a bracket
+ * scanner; JSON with a forgiving bracket scanner. Neither needs the document to parse.
  */
 import type { Span } from '../text';
 import { formatOf } from '../syntax/yaml';
@@ -25,6 +25,8 @@ export interface DataSlot {
   readonly span: Span;
   /** True inside quotes. */
   readonly quoted: boolean;
+  /** Inside quotes whose closing quote is not typed on the cursor's line: the quote an item must close. */
+  readonly unclosedQuote?: '"' | "'";
   /** YAML: the value of a key typed directly after `key:` (not in a list). */
   readonly inline: boolean;
   readonly format: 'yaml' | 'json';
@@ -113,14 +115,26 @@ function yamlSlot(text: string, offset: number): DataSlot | undefined {
   const lineStart = lineStartOf(text, offset);
   const stack: Frame[] = [];
   let blockScalarCol: number | undefined;
+  // A flow collection (`[…]`, `{…}`) opened on an earlier line and not closed yet.
+  let flow: OpenFlow | undefined;
   let position = 0;
   while (position < lineStart) {
+    const start = position;
     const end = lineEndOf(text, position);
     const line = text.slice(position, end);
     position = nextLine(text, end);
     const trimmed = line.trim();
-    if (trimmed === '' || trimmed.startsWith('#')) continue;
+    if (trimmed === '') continue;
     const indent = line.length - line.trimStart().length;
+    if (flow !== undefined) {
+      if (trimmed.startsWith('#')) continue; // (a comment line ends no flow collection)
+      if (continuesFlow(flow, indent, trimmed)) {
+        if (advanceFlow(text, start, end, flow.scan)) flow = undefined;
+        continue;
+      }
+      flow = undefined; // left open: what follows is read as block structure again
+    }
+    if (trimmed.startsWith('#')) continue;
     if (blockScalarCol !== undefined) {
       if (indent > blockScalarCol) continue;
       blockScalarCol = undefined;
@@ -135,6 +149,12 @@ function yamlSlot(text: string, offset: number): DataSlot | undefined {
       pushKey(stack, elements.key.col, elements.key.name);
       if (/^[|>][-+0-9]*\s*(#.*)?$/.test(line.slice(elements.key.valueStart))) blockScalarCol = elements.key.col;
     }
+    const opening = flowOpening(line, elements);
+    if (opening !== undefined) {
+      if (elements.key === undefined && elements.items.length === 0) popTo(stack, opening);
+      const scan: FlowScan = { depth: 0 };
+      if (!advanceFlow(text, start + opening, end, scan)) flow = { start: start + opening, col: stack[stack.length - 1]?.col ?? -1, path: stack.map((f) => f.name), scan };
+    }
   }
   if (blockScalarCol !== undefined) {
     const indent = offset - lineStart - text.slice(lineStart, offset).trimStart().length;
@@ -142,72 +162,235 @@ function yamlSlot(text: string, offset: number): DataSlot | undefined {
   }
 
   const before = text.slice(lineStart, offset);
+  if (flow !== undefined) {
+    const trimmed = before.trim();
+    if (trimmed === '' || continuesFlow(flow, before.length - before.trimStart().length, trimmed)) return flowSlot(text, flow.start, offset, flow.path);
+  }
   if (/(^|\s)#/.test(before) && !/["']/.test(before)) return undefined; // in a comment
   const elements = lineElements(before);
   for (const col of elements.items) pushItem(stack, col);
-  const wordEnd = (from: number): number => {
-    let end = from;
-    while (end < text.length && isWordChar(text.charCodeAt(end))) end++;
-    return end;
-  };
   const base = { format: 'yaml' as const };
+  const opening = flowOpening(before, elements);
+  if (opening !== undefined) {
+    if (elements.key !== undefined) pushKey(stack, elements.key.col, elements.key.name);
+    else if (elements.items.length === 0) popTo(stack, opening);
+    return flowSlot(text, lineStart + opening, offset, stack.map((f) => f.name));
+  }
   if (elements.key) {
     const { col, name, valueStart } = elements.key;
     pushKey(stack, col, name);
     const path = stack.map((f) => f.name);
     const value = before.slice(valueStart);
-    if (value.startsWith('{')) return undefined;
-    if (value.startsWith('[')) {
-      const element = flowElement(value);
-      if (element === undefined) return undefined;
-      const start = lineStart + valueStart + element.start;
-      return { ...base, role: 'value', path: [...path, item], span: { start, end: wordEnd(offset) }, quoted: element.quoted, inline: false };
-    }
     if (value.startsWith('"') || value.startsWith("'")) {
       if (value.length > 1 && value.endsWith(value[0])) return undefined;
-      return { ...base, role: 'value', path, span: { start: lineStart + valueStart + 1, end: wordEnd(offset) }, quoted: true, inline: true };
+      const span = { start: lineStart + valueStart + 1, end: wordEndOf(text, offset) };
+      return { ...base, role: 'value', path, span, quoted: true, ...closingQuote(text, offset, value[0]), inline: true };
     }
     if (!/^[\w.@/+-]*$/.test(value)) return undefined;
-    return { ...base, role: 'value', path, span: { start: lineStart + valueStart, end: wordEnd(offset) }, quoted: false, inline: true };
+    return { ...base, role: 'value', path, span: { start: lineStart + valueStart, end: wordEndOf(text, offset) }, quoted: false, inline: true };
   }
   const word = before.slice(elements.contentCol);
   if (!/^["']?[\w.@/+-]*$/.test(word)) return undefined;
-  const quoted = word.startsWith('"') || word.startsWith("'");
-  const start = lineStart + elements.contentCol + (quoted ? 1 : 0);
-  const span = { start, end: wordEnd(offset) };
-  if (elements.items.length > 0) return { ...base, role: 'item-or-key', path: stack.map((f) => f.name), span, quoted, inline: false };
-  if (quoted) return undefined;
+  const quote = word.startsWith('"') || word.startsWith("'") ? word[0] : undefined;
+  const start = lineStart + elements.contentCol + (quote !== undefined ? 1 : 0);
+  const span = { start, end: wordEndOf(text, offset) };
+  if (elements.items.length > 0) {
+    const quoting = quote !== undefined ? { quoted: true, ...closingQuote(text, offset, quote) } : { quoted: false };
+    return { ...base, role: 'item-or-key', path: stack.map((f) => f.name), span, ...quoting, inline: false };
+  }
+  if (quote !== undefined) return undefined;
   // A key being typed: the mapping is the one whose keys sit at this column.
-  while (stack.length > 0 && stack[stack.length - 1].col >= elements.contentCol) stack.pop();
+  popTo(stack, elements.contentCol);
   return { ...base, role: 'key', path: stack.map((f) => f.name), span, quoted: false, inline: false };
 }
 
-/** In the text of a flow list typed so far (`[a, b, c`), where the last element starts; undefined once the list is closed. */
-function flowElement(value: string): { start: number; quoted: boolean } | undefined {
-  let depth = 0;
-  let elementStart = 1;
-  let quote: number | undefined;
-  for (let i = 0; i < value.length; i++) {
-    const c = value.charCodeAt(i);
-    if (quote !== undefined) {
-      if (c === quote) quote = undefined;
+function popTo(stack: Frame[], col: number): void {
+  while (stack.length > 0 && stack[stack.length - 1].col >= col) stack.pop();
+}
+
+function wordEndOf(text: string, from: number): number {
+  let end = from;
+  while (end < text.length && isWordChar(text.charCodeAt(end))) end++;
+  return end;
+}
+
+/** `{ unclosedQuote }` when the quoted scalar the cursor is in has no closing quote on the rest of its line. */
+function closingQuote(text: string, offset: number, quote: string): { unclosedQuote?: Quote } {
+  if (quote !== '"' && quote !== "'") return {};
+  return text.slice(offset, lineEndOf(text, offset)).includes(quote) ? {} : { unclosedQuote: quote };
+}
+
+// ---- flow collections
+
+/**
+ * A flow collection left open at the end of a line. Its later lines belong to it while they are
+ * indented deeper than the block node holding it (`col`, -1 at the top) or start with a closing
+ * bracket; a line that is not, ends it (an unclosed bracket being typed does not swallow the
+ * rest of the file).
+ */
+interface OpenFlow {
+  /** Offset of the opening bracket. */
+  readonly start: number;
+  readonly col: number;
+  /** The block path the collection is the value of. */
+  readonly path: readonly string[];
+  readonly scan: FlowScan;
+}
+
+interface FlowScan {
+  depth: number;
+}
+
+type Quote = '"' | "'";
+
+function isFlowOpening(c: number): boolean {
+  return c === 91 /* [ */ || c === 123 /* { */;
+}
+
+function isFlowIndicator(c: number): boolean {
+  return c === 44 || c === 91 || c === 93 || c === 123 || c === 125;
+}
+
+function isBlank(c: number): boolean {
+  return c === 32 || c === 9;
+}
+
+/** The column of a flow collection starting a line's node (after `key: ` or the `- ` markers), if there is one. */
+function flowOpening(line: string, elements: LineElements): number | undefined {
+  const col = elements.key !== undefined ? elements.key.valueStart : elements.contentCol;
+  return isFlowOpening(line.charCodeAt(col)) ? col : undefined;
+}
+
+function continuesFlow(flow: OpenFlow, indent: number, trimmed: string): boolean {
+  return indent > flow.col || trimmed.startsWith(']') || trimmed.startsWith('}');
+}
+
+/** Brackets in `text[from, to)` (one line; quotes and comments skipped): true when the collection closes there. */
+function advanceFlow(text: string, from: number, to: number, scan: FlowScan): boolean {
+  for (let i = from; i < to; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 34 || c === 39) {
+      const close = quoteEnd(text, i, to);
+      if (close === undefined) return false;
+      i = close;
+    } else if (c === 35 /* # */ && (i === from || isBlank(text.charCodeAt(i - 1)))) return false;
+    else if (isFlowOpening(c)) scan.depth++;
+    else if (c === 93 || c === 125) {
+      scan.depth--;
+      if (scan.depth <= 0) return true;
+    }
+  }
+  return false;
+}
+
+/** The offset of the quote closing the one at `open`, on its line (`to` at the latest), or undefined. */
+function quoteEnd(text: string, open: number, to: number = lineEndOf(text, open)): number | undefined {
+  const quote = text.charCodeAt(open);
+  for (let i = open + 1; i < to; i++) {
+    const c = text.charCodeAt(i);
+    if (quote === 34 && c === 92) i++;
+    else if (c === quote) {
+      if (quote === 39 && text.charCodeAt(i + 1) === 39) i++;
+      else return i;
+    }
+  }
+  return undefined;
+}
+
+type FlowFrame = { readonly kind: 'sequence' } | { readonly kind: 'mapping'; key: string | undefined; expectKey: boolean };
+
+/**
+ * The cursor's place in a flow collection opened at `open` (`[{name: plan, type: pl|`), read
+ * from there to the cursor: each `[`/`{` nests, `,` starts an entry, `: ` ends a key. Undefined
+ * once the collection is closed, in a comment and after a finished scalar.
+ */
+function flowSlot(text: string, open: number, offset: number, base: readonly string[]): DataSlot | undefined {
+  const frames: FlowFrame[] = [];
+  let pending: string | undefined;
+  // what the last thing read was: an indicator (`[`, `{`, `,`, `:`) or a scalar
+  let last = 0;
+  const slot = (span: Span, quote: Quote | undefined, unclosed: boolean): DataSlot | undefined => {
+    const top = frames[frames.length - 1];
+    if (top === undefined) return undefined;
+    const path = [...base];
+    for (let k = 0; k < frames.length - 1; k++) {
+      const frame = frames[k];
+      path.push(frame.kind === 'sequence' ? item : frame.key ?? '');
+    }
+    const quoting = quote !== undefined ? { quoted: true, ...(unclosed ? { unclosedQuote: quote } : {}) } : { quoted: false };
+    const common = { span, ...quoting, inline: false, format: 'yaml' as const };
+    if (top.kind === 'sequence') return last === 58 ? undefined : { ...common, role: 'value', path: [...path, item] };
+    if (top.expectKey) return { ...common, role: 'key', path };
+    return { ...common, role: 'value', path: [...path, top.key ?? ''] };
+  };
+  let i = open;
+  while (i < offset) {
+    const c = text.charCodeAt(i);
+    if (c === 10 || c === 13 || isBlank(c)) {
+      i++;
       continue;
     }
-    if (c === 34 || c === 39) quote = c;
-    else if (c === 91 || c === 123) {
-      depth++;
-      if (depth === 1) elementStart = i + 1;
+    if (c === 34 || c === 39) {
+      const close = quoteEnd(text, i);
+      if (close === undefined || offset <= close) {
+        if (/[\r\n]/.test(text.slice(i, offset))) return undefined;
+        return slot({ start: i + 1, end: close ?? wordEndOf(text, offset) }, c === 34 ? '"' : "'", close === undefined);
+      }
+      pending = text.slice(i + 1, close);
+      last = 34;
+      i = close + 1;
+      continue;
+    }
+    if (c === 35 /* # */ && (i === open || /\s/.test(text[i - 1]))) {
+      const end = lineEndOf(text, i);
+      if (offset <= end) return undefined;
+      i = end;
+      continue;
+    }
+    const top = frames[frames.length - 1];
+    if (isFlowOpening(c)) {
+      frames.push(c === 91 ? { kind: 'sequence' } : { kind: 'mapping', key: undefined, expectKey: true });
+      pending = undefined;
     } else if (c === 93 || c === 125) {
-      depth--;
-      if (depth === 0) return undefined;
-    } else if (c === 44 && depth === 1) elementStart = i + 1;
+      frames.pop();
+      if (frames.length === 0) return undefined; // closed before the cursor
+      pending = undefined;
+    } else if (c === 44) {
+      if (top?.kind === 'mapping') {
+        top.expectKey = true;
+        top.key = undefined;
+      }
+      pending = undefined;
+    } else if (c === 58 && (last === 34 || i + 1 >= text.length || /\s/.test(text[i + 1]) || isFlowIndicator(text.charCodeAt(i + 1)))) {
+      if (top?.kind === 'mapping' && top.expectKey) {
+        top.key = pending ?? '';
+        top.expectKey = false;
+      }
+      pending = undefined;
+    } else {
+      // a plain scalar, to a flow indicator, `: `, ` #` or the end of the line
+      const start = i;
+      while (i < text.length) {
+        const d = text.charCodeAt(i);
+        if (d === 10 || d === 13 || isFlowIndicator(d)) break;
+        if (d === 58 && (i + 1 >= text.length || /\s/.test(text[i + 1]) || isFlowIndicator(text.charCodeAt(i + 1)))) break;
+        if (d === 35 && isBlank(text.charCodeAt(i - 1))) break;
+        i++;
+      }
+      if (offset <= i) {
+        if (!/^[\w.@/+-]*$/.test(text.slice(start, offset))) return undefined;
+        return slot({ start, end: wordEndOf(text, offset) }, undefined, false);
+      }
+      pending = text.slice(start, i).trim();
+      last = 0;
+      continue;
+    }
+    last = c;
+    i++;
   }
-  if (depth !== 1) return undefined;
-  let start = elementStart;
-  while (start < value.length && value.charCodeAt(start) === 32) start++;
-  const c = value.charCodeAt(start);
-  const quoted = c === 34 || c === 39;
-  return { start: quoted ? start + 1 : start, quoted };
+  // Between entries: a value or key starts only after an indicator.
+  if (last !== 91 && last !== 123 && last !== 44 && last !== 58) return undefined;
+  return slot({ start: offset, end: wordEndOf(text, offset) }, undefined, false);
 }
 
 function lineStartOf(text: string, offset: number): number {
@@ -277,7 +460,8 @@ function jsonSlot(text: string, offset: number): DataSlot | undefined {
       const closed = text.charCodeAt(i) === 34;
       if (offset <= i) {
         // The cursor is inside this string.
-        return slotHere({ start: start + 1, end: closed ? i : offset }, true);
+        const slot = slotHere({ start: start + 1, end: closed ? i : wordEndOf(text, offset) }, true);
+        return slot !== undefined && !closed ? { ...slot, unclosedQuote: '"' } : slot;
       }
       const value = text.slice(start + 1, i);
       i = closed ? i + 1 : i;
@@ -325,8 +509,13 @@ function jsonSlot(text: string, offset: number): DataSlot | undefined {
 
 // ---------------------------------------------------------------------- what is already written
 
-/** The keys written at the top level of a YAML text, read line by line (the line holding `except` left out). */
-export function topLevelKeys(text: string, except: number): Set<string> {
+/**
+ * The keys written at the top level of a card's text, read from the text so that a document that
+ * does not parse has them too: YAML line by line (the line holding `except` left out), JSON with
+ * a bracket scanner (the key holding `except` left out).
+ */
+export function topLevelKeys(text: string, except: number, format: 'yaml' | 'json' = 'yaml'): Set<string> {
+  if (format === 'json') return jsonTopLevelKeys(text, except);
   const keys = new Set<string>();
   const skip = lineStartOf(text, except);
   let position = 0;
@@ -338,6 +527,44 @@ export function topLevelKeys(text: string, except: number): Set<string> {
       if (elements.items.length === 0 && elements.key !== undefined && elements.key.col === 0) keys.add(elements.key.name);
     }
     position = nextLine(text, end);
+  }
+  return keys;
+}
+
+function jsonTopLevelKeys(text: string, except: number): Set<string> {
+  const keys = new Set<string>();
+  let depth = 0;
+  // at depth 1 in the root object: whether the next string is a key
+  let expectKey = false;
+  let rootIsObject = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 34) {
+      const start = i;
+      i++;
+      while (i < text.length) {
+        const d = text.charCodeAt(i);
+        if (d === 92) i++;
+        else if (d === 34 || d === 10 || d === 13) break;
+        i++;
+      }
+      if (depth === 1 && rootIsObject && expectKey) {
+        expectKey = false;
+        const end = text.charCodeAt(i) === 34 ? i + 1 : i;
+        if (!(start <= except && except <= end)) keys.add(text.slice(start + 1, text.charCodeAt(i) === 34 ? i : end).replace(/\\(.)/g, '$1'));
+      }
+      if (text.charCodeAt(i) !== 34) i--;
+      continue;
+    }
+    if (c === 123 || c === 91) {
+      depth++;
+      if (depth === 1) {
+        rootIsObject = c === 123;
+        expectKey = rootIsObject;
+      }
+    } else if (c === 125 || c === 93) depth--;
+    else if (c === 44 && depth === 1) expectKey = rootIsObject;
+    if (depth <= 0 && i > 0 && (c === 125 || c === 93)) break;
   }
   return keys;
 }

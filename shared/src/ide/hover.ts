@@ -1,10 +1,11 @@
 /**
  * Hover: what the thing under the cursor is, from the engine's tables and the bundle's cards.
- * - a vocabulary term wherever a card or the extensions file names one;
+ * - a vocabulary term wherever a card or the extensions file names one (read from the text
+ *   around the cursor where the file does not parse);
  * - a diagnostic code written anywhere (a comment, a string);
  * - in the topology: a node id or pin shows its card, an edge (arrow or endpoint) the ports it
  *   pairs and the type it carries, an attribute name what DarkPrint and the Attractor runner do
- *   with it, an `out=`/`in=` value the port.
+ *   with it, an `out=`/`in=` value the port (an empty one has no hover).
  */
 import type { Port } from '../bundle/card-model';
 import { portCompatible } from '../bundle/resolve';
@@ -32,7 +33,7 @@ import {
   type TopologyView,
 } from './context';
 import { dataDocument, hitAt, termKindOfField } from './data-tree';
-import { item } from './data-context';
+import { dataSlot, item } from './data-context';
 import { code, describeAttribute, describeCard, describeCode, describeKind, describePort, describeTerm } from './describe';
 import { enclosingList, indexAt, isIdLike, listOwner, tokensAndCommentsNear, tokensNear, type AttributeScope } from './dot-context';
 import type { HoverResult, IdeBundle } from './types';
@@ -110,8 +111,11 @@ function topologyHover(bundle: IdeBundle, file: string, offset: number): HoverRe
       return node === undefined ? undefined : { contents: describeNode(bundle, node), span: t.span };
     }
     if (owner.kind === 'edge' && (key === 'out' || key === 'in')) {
+      // an empty value names no port (the diagnostics say what belongs there)
+      const name = t.value.trim();
+      if (name === '') return undefined;
       const contents = owner.edges
-        .map((e) => describeNamedPort(bundle, graph, key === 'out' ? e.source : e.target, key === 'out' ? 'output' : 'input', t.value.trim()))
+        .map((e) => describeNamedPort(bundle, graph, key === 'out' ? e.source : e.target, key === 'out' ? 'output' : 'input', name))
         .filter((s): s is string => s !== undefined);
       return contents.length === 0 ? undefined : { contents: [...new Set(contents)].join('\n\n---\n\n'), span: t.span };
     }
@@ -228,16 +232,59 @@ function describeNamedPort(bundle: IdeBundle, graph: DotGraph, nodeId: string, s
 
 // ---------------------------------------------------------------------- cards
 
+/** A key or a string value under the cursor, from the file's tree or, where that has none, its text. */
+interface DataHit {
+  /** Keys from the root, `-` for list items. */
+  readonly path: readonly string[];
+  readonly role: 'key' | 'value';
+  readonly span: Span;
+  /** The value's text (undefined for a value that is not a string). */
+  readonly value?: string;
+}
+
+/**
+ * The readings of what is under the cursor, best first. A file being typed often does not parse
+ * (a JSON card with a trailing `"x": ` has no tree at all), or parses into a tree that misplaces
+ * the cursor's line: then the text around the cursor, read as completion reads it
+ * (./data-context.ts), comes first, and the tree's reading, if any, after it.
+ */
+function dataHits(file: string, text: string, offset: number): DataHit[] {
+  const document = dataDocument(file, text);
+  const hits: DataHit[] = [];
+  if (document.root === undefined || document.problems.some((p) => p.severity === 'error')) {
+    const slot = dataSlot(file, text, offset);
+    if (slot !== undefined && slot.span.end > slot.span.start) {
+      const value = text.slice(slot.span.start, slot.span.end);
+      // a closed quoted string is covered with its quotes, as the tree covers it
+      const closed = slot.quoted && slot.unclosedQuote === undefined && /["']/.test(text.charAt(slot.span.end));
+      const span = closed ? { start: slot.span.start - 1, end: slot.span.end + 1 } : slot.span;
+      hits.push({ path: slot.role === 'key' ? [...slot.path, value] : slot.path, role: slot.role === 'key' ? 'key' : 'value', span, value });
+    }
+  }
+  const hit = hitAt(document.root, offset);
+  if (hit !== undefined) {
+    const value = hit.scalar?.value;
+    hits.push({ path: hit.path, role: hit.role, span: hit.span, ...(typeof value === 'string' ? { value } : {}) });
+  }
+  return hits;
+}
+
 function cardHover(bundle: IdeBundle, file: string, text: string, offset: number): HoverResult | undefined {
-  const hit = hitAt(dataDocument(file, text).root, offset);
-  if (hit === undefined) return undefined;
+  for (const hit of dataHits(file, text, offset)) {
+    const result = cardHoverAt(bundle, file, hit);
+    if (result !== undefined) return result;
+  }
+  return undefined;
+}
+
+function cardHoverAt(bundle: IdeBundle, file: string, hit: DataHit): HoverResult | undefined {
   const vocabulary = vocabularyOf(bundle);
   const kind = termKindOfField(hit.path);
   if (hit.role === 'key') {
     return kind !== undefined && hit.path.length === 1 ? { contents: describeKind(kind), span: hit.span } : undefined;
   }
-  const value = hit.scalar?.value;
-  if (typeof value !== 'string') return undefined;
+  const value = hit.value;
+  if (value === undefined) return undefined;
   if (kind !== undefined) {
     const term = vocabulary.get(value) ?? vocabulary.resolve(value);
     return term === undefined ? undefined : { contents: describeTerm(term, vocabulary), span: hit.span };
@@ -267,10 +314,17 @@ function cardHover(bundle: IdeBundle, file: string, text: string, offset: number
 // ---------------------------------------------------------------------- the extensions file
 
 function extensionsHover(bundle: IdeBundle, file: string, text: string, offset: number): HoverResult | undefined {
-  const hit = hitAt(dataDocument(file, text).root, offset);
-  if (hit === undefined || hit.role !== 'value' || hit.path.length !== 3 || hit.path[0] !== 'terms' || hit.path[1] !== item) return undefined;
-  const value = hit.scalar?.value;
-  if (typeof value !== 'string') return undefined;
+  for (const hit of dataHits(file, text, offset)) {
+    const result = extensionsHoverAt(bundle, hit);
+    if (result !== undefined) return result;
+  }
+  return undefined;
+}
+
+function extensionsHoverAt(bundle: IdeBundle, hit: DataHit): HoverResult | undefined {
+  if (hit.role !== 'value' || hit.path.length !== 3 || hit.path[0] !== 'terms' || hit.path[1] !== item) return undefined;
+  const value = hit.value;
+  if (value === undefined) return undefined;
   const field = hit.path[2];
   if (field === 'kind') {
     const kind = termKinds.find((k) => k === value);
