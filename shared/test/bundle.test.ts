@@ -64,6 +64,13 @@ digraph g { a [card="a@2.0.0"]; }
 ${card({ id: 'a' })}
 //    ^^^ warning bundle/orphan-card
 `,
+  'missing-card: the pinned card file has errors, so the message names it instead of asking to add it': `
+//- topology.dot
+digraph g { a [card="a@1.0.0"]; }
+//                  ^^^^^^^^^ error bundle/missing-card: cards/a@1.0.0.json declares that card, but its errors keep it out of the bundle
+//- cards/a@1.0.0.json
+${card({ id: 'a', outputs: [['out', 'markdwn']] })}
+`,
   'missing-card: no pointer and no card with the node id': `
 //- topology.dot
 digraph g { lonely; }
@@ -302,6 +309,19 @@ version: 1.0.0
 
 describe('bundle resolution', () => {
   for (const [name, source] of Object.entries(cases)) it(name, () => check(source));
+
+  it('missing-card for a card file with errors points at that file', () => {
+    const files = [
+      { path: 'topology.dot', text: 'digraph g { a [card="a@1.0.0"]; }' },
+      { path: 'cards/a@1.0.0.json', text: card({ id: 'a', outputs: [['out', 'markdwn']] }) },
+    ];
+    const missing = loadBundle(files, { folderName: 'fixture' }).diagnostics.find((d) => d.code === 'bundle/missing-card');
+    assert.ok(missing);
+    const related = missing.related ?? [];
+    assert.equal(related.length, 1);
+    assert.equal(related[0].file, 'cards/a@1.0.0.json');
+    assert.equal(files[1].text.slice(related[0].span.start, related[0].span.end), '"a"');
+  });
 
   it('computes a digest over the topology text and the resolved cards only', () => {
     const fixture = parseFixture(`

@@ -3,7 +3,9 @@
  * (the one under the `$0` cursor, else the first with that code), the action (by a part of its
  * title), and the files after the edit (only those listed are compared; a file renamed away
  * must be gone). Unless `remains` is set, the code must no longer be reported once the edit is
- * applied and the bundle re-read.
+ * applied and the bundle re-read; with `clean`, no code may appear in a file that did not
+ * report it before (a fix that makes a finding of its own). A case with `titles: []` asserts
+ * that nothing is offered.
  */
 import assert from 'node:assert/strict';
 import { loadBundle } from '../src/bundle/resolve';
@@ -21,6 +23,8 @@ interface FixCase {
   /** Every title offered for the diagnostic, when the list itself matters. */
   readonly titles?: readonly string[];
   readonly remains?: true;
+  /** No file reports a code after the fix that it did not report before. */
+  readonly clean?: true;
 }
 
 const idCodes: readonly DiagnosticCode[] = ['dot/parse-error', 'attractor/bad-node-id', 'attractor/quoted-node-id', 'attractor/boundary-node-id'];
@@ -47,6 +51,7 @@ function checkFix(c: FixCase): void {
     actions = codeActions(bundle, diagnostic.location.file ?? '', diagnostic.location.span ?? { start: 0, end: 0 }, [diagnostic]).filter((a) => a.kind === 'quickfix');
   }
   if (c.titles !== undefined) assert.deepEqual(actions.map((a) => a.title), c.titles);
+  if (c.titles !== undefined && c.titles.length === 0) return;
   const action = actions.find((a) => a.title.includes(c.title));
   assert.ok(action, `no action titled "${c.title}" in: ${actions.map((a) => a.title).join(' | ')}`);
   const before = new Map([...bundle.files].map(([path, f]) => [path, f.text] as const));
@@ -58,6 +63,10 @@ function checkFix(c: FixCase): void {
   const codes = c.code === undefined ? idCodes : [c.code];
   const left = again.diagnostics.filter((d) => codes.includes(d.code));
   assert.deepEqual(left.map((d) => `${d.code}: ${d.message}`), [], 'the fix leaves the finding in place');
+  if (!c.clean) return;
+  const reported = new Set(bundle.result.diagnostics.map((d) => `${d.location.file ?? ''} ${d.code}`));
+  const added = again.diagnostics.filter((d) => !reported.has(`${d.location.file ?? ''} ${d.code}`));
+  assert.deepEqual(added.map((d) => `${d.location.file ?? ''} ${d.code}: ${d.message}`), [], 'the fix brings a new finding');
 }
 
 const a1 = card({ id: 'a', outputs: [['draft', 'markdown'], ['notes', 'json']] });
@@ -298,7 +307,188 @@ digraph g { a [type="codergen"]; }`,
 //- topology.dot
 digraph g { a; }`,
   },
+  'type alone in a node default goes with the whole statement and its line': {
+    code: 'attractor/reserved-attribute',
+    title: 'Remove `type` from the node defaults',
+    fixture: `
+//- topology.dot
+digraph g {
+  node [type="box"];
+  a -> b;
+}`,
+    expected: `
+//- topology.dot
+digraph g {
+  a -> b;
+}`,
+    clean: true,
+  },
+  'type alone in a node default inside a cluster: the statement goes, the cluster stays': {
+    code: 'attractor/reserved-attribute',
+    title: 'Remove `type` from the node defaults',
+    fixture: `
+//- topology.dot
+digraph g {
+  subgraph cluster_x { node [type=x]; a; b; }
+  a -> b;
+}`,
+    expected: `
+//- topology.dot
+digraph g {
+  subgraph cluster_x { a; b; }
+  a -> b;
+}`,
+    clean: true,
+  },
+  'type among other node defaults leaves the others': {
+    code: 'attractor/reserved-attribute',
+    title: 'Remove `type` from the node defaults',
+    fixture: `
+//- topology.dot
+digraph g {
+  node [shape=box, type="box"]; // boxes
+  a -> b;
+}`,
+    expected: `
+//- topology.dot
+digraph g {
+  node [shape=box]; // boxes
+  a -> b;
+}`,
+  },
+  'type as the last attribute before a trailing comma leaves no comma behind': {
+    code: 'attractor/reserved-attribute',
+    title: 'Remove `type` from node `a`',
+    fixture: `
+//- topology.dot
+digraph g { a [label="A", type="codergen",]; }`,
+    expected: `
+//- topology.dot
+digraph g { a [label="A"]; }`,
+  },
+  // ---- graph names
+  'a hyphenated subgraph name is renamed with underscores': {
+    code: 'dot/parse-error',
+    title: 'Rename subgraph `s-x` to `s_x`',
+    fixture: `
+//- topology.dot
+digraph g {
+  subgraph s-x$0 { a; b; }
+  a -> b;
+}`,
+    expected: `
+//- topology.dot
+digraph g {
+  subgraph s_x { a; b; }
+  a -> b;
+}`,
+    clean: true,
+  },
+  'a hyphenated subgraph name does not take a name another subgraph has': {
+    code: 'dot/parse-error',
+    title: 'Rename subgraph `s-x` to `s_x_2`',
+    fixture: `
+//- topology.dot
+digraph g {
+  subgraph s_x { a; }
+  subgraph s-x$0 { b; }
+  a -> b;
+}`,
+    expected: `
+//- topology.dot
+digraph g {
+  subgraph s_x { a; }
+  subgraph s_x_2 { b; }
+  a -> b;
+}`,
+  },
+  'fix all renames subgraph names with the node ids': {
+    title: 'Fix all node ids and graph names (1 node, 1 graph name)',
+    fixture: `
+//- topology.dot
+digraph g {
+  subgraph s-x { code-builder; }
+  code-builder -> b;
+}`,
+    expected: `
+//- topology.dot
+digraph g {
+  subgraph s_x { code_builder; }
+  code_builder -> b;
+}`,
+  },
+  'fix all is offered for a subgraph name alone': {
+    title: 'Fix all graph names (1 graph name)',
+    fixture: `
+//- topology.dot
+digraph g {
+  subgraph cluster-one { a; }
+}`,
+    expected: `
+//- topology.dot
+digraph g {
+  subgraph cluster_one { a; }
+}`,
+  },
   // ---- pins
+  'a pinned card whose file fails to load: no pin is offered, not even the pin itself': {
+    code: 'bundle/missing-card',
+    title: '',
+    titles: [],
+    fixture: `
+//- topology.dot
+digraph g { w [card="writer@1.0.0"]; z [card="zeta@1.0.0"]; }
+//- cards/writer@1.0.0.yaml
+${card({ id: 'writer', outputs: [['draft', 'markdwn']] })}
+//- cards/zeta@1.0.0.yaml
+${card({ id: 'zeta' })}`,
+    expected: '',
+  },
+  'a pinned card whose file fails to load: the loaded versions of that id are offered': {
+    code: 'bundle/missing-card',
+    title: 'Pin `writer@0.9.0`',
+    titles: ['Pin `writer@0.9.0`'],
+    fixture: `
+//- topology.dot
+digraph g { w [card="writer@1.0.0"]; }
+//- cards/writer@1.0.0.yaml
+${card({ id: 'writer', outputs: [['draft', 'markdwn']] })}
+//- cards/writer@0.9.0.yaml
+${card({ id: 'writer', version: '0.9.0', outputs: [['draft', 'markdown']] })}`,
+    expected: `
+//- topology.dot
+digraph g { w [card="writer@0.9.0"]; }`,
+  },
+  'a misspelt id: only the cards close to the pin are offered': {
+    code: 'bundle/missing-card',
+    title: 'Pin `writer@1.0.0`',
+    titles: ['Pin `writer@1.0.0`', 'Pin `waiter@1.1.0`'],
+    fixture: `
+//- topology.dot
+digraph g { x [card="writr@1.0.0"]; }
+//- cards/writer@1.0.0.yaml
+${card({ id: 'writer' })}
+//- cards/waiter@1.1.0.yaml
+${card({ id: 'waiter', version: '1.1.0' })}
+//- cards/reviewer@1.0.0.yaml
+${card({ id: 'reviewer' })}
+//- cards/a@1.0.0.yaml
+${card({ id: 'a' })}`,
+    expected: `
+//- topology.dot
+digraph g { x [card="writer@1.0.0"]; }`,
+  },
+  'a missing version: at most five versions are offered, the newest first': {
+    code: 'bundle/missing-card',
+    title: 'Pin `a@6.0.0`',
+    titles: ['Pin `a@6.0.0`', 'Pin `a@5.0.0`', 'Pin `a@4.0.0`', 'Pin `a@3.0.0`', 'Pin `a@2.0.0`'],
+    fixture: `
+//- topology.dot
+digraph g { x [card="a@9.0.0"]; }${[1, 2, 3, 4, 5, 6].map((v) => `\n//- cards/a@${v}.0.0.yaml\n${card({ id: 'a', version: `${v}.0.0` })}`).join('')}`,
+    expected: `
+//- topology.dot
+digraph g { x [card="a@6.0.0"]; }`,
+  },
   'a missing version: pin one the bundle holds, the newest first': {
     code: 'bundle/missing-card',
     title: 'Pin `a@2.0.0`',
@@ -408,7 +598,84 @@ ${card({ id: 'b', inputs: [['prose', 'text']], dependencies: ['a'] })}`,
 //- topology.dot
 digraph g { x [card="a@1.0.0"]; y [card="b@1.0.0"]; x -> y [in="prose"]; }`,
   },
+  'a port set by an edge default is fixed in the default when every edge it reaches lacks it': {
+    code: 'bundle/port-mismatch',
+    title: 'Use input `prose` (text) in the edge defaults',
+    titles: ['Use input `prose` (text) in the edge defaults'],
+    fixture: `
+//- topology.dot
+digraph g {
+  edge [in="pros"];
+  x [card="a@1.0.0"]; y [card="b@1.0.0"]; z [card="b@1.0.0"];
+  x -> y;
+  x -> z;
+}${cards}
+//- cards/b@1.0.0.yaml
+${card({ id: 'b', inputs: [['prose', 'text']], dependencies: ['a'] })}`,
+    expected: `
+//- topology.dot
+digraph g {
+  edge [in="prose"];
+  x [card="a@1.0.0"]; y [card="b@1.0.0"]; z [card="b@1.0.0"];
+  x -> y;
+  x -> z;
+}`,
+    clean: true,
+  },
+  'a port set by an edge default that another edge it reaches has: no fix': {
+    code: 'bundle/port-mismatch',
+    title: '',
+    titles: [],
+    fixture: `
+//- topology.dot
+digraph g {
+  edge [in="pros"];
+  x [card="a@1.0.0"]; y [card="b@1.0.0"]; z [card="c@1.0.0"];
+  x -> y;
+  x -> z;
+}${cards}
+//- cards/b@1.0.0.yaml
+${card({ id: 'b', inputs: [['prose', 'text']], dependencies: ['a'] })}
+//- cards/c@1.0.0.yaml
+${card({ id: 'c', inputs: [['pros', 'text']], dependencies: ['a'] })}`,
+    expected: '',
+  },
   // ---- dependencies
+  'two nodes pinning one card: the card is not made to depend on itself': {
+    code: 'bundle/undeclared-dependency',
+    title: '',
+    titles: [],
+    fixture: `
+//- topology.dot
+digraph g { w1 [card="w@1.0.0"]; w2 [card="w@1.0.0"]; w1 -> w2; }
+//- cards/w@1.0.0.yaml
+${card({ id: 'w', inputs: [['notes', 'text']], outputs: [['draft', 'text']] })}`,
+    expected: '',
+  },
+  'a supplier of one of two nodes pinning a card: no entry the other node would miss': {
+    code: 'bundle/undeclared-dependency',
+    title: '',
+    titles: [],
+    fixture: `
+//- topology.dot
+digraph g { x [card="a@1.0.0"]; y1 [card="b@1.0.0"]; y2 [card="b@1.0.0"]; x -> y1; }${cards}
+//- cards/b@1.0.0.yaml
+${b1}`,
+    expected: '',
+  },
+  'a supplier of every node pinning a card is added': {
+    code: 'bundle/undeclared-dependency',
+    title: 'Add `a` to the dependencies of `b@1.0.0`',
+    fixture: `
+//- topology.dot
+digraph g { x [card="a@1.0.0"]; y1 [card="b@1.0.0"]; y2 [card="b@1.0.0"]; x -> y1; x -> y2; }${cards}
+//- cards/b@1.0.0.yaml
+${b1}`,
+    expected: `
+//- cards/b@1.0.0.yaml
+${b1.replace('outputs: []', 'outputs: []\ndependencies: [a]')}`,
+    clean: true,
+  },
   'an undeclared supplier is added to a flow list in the card': {
     code: 'bundle/undeclared-dependency',
     title: 'Add `a` to the dependencies of `b@1.0.0`',
@@ -494,6 +761,54 @@ ${cardWith('b', 'dependencies:\n  - ghost\n  - a').replace('inputs: []', 'inputs
     expected: `
 //- cards/b@1.0.0.yaml
 ${cardWith('b', 'dependencies:\n  - a').replace('inputs: []', 'inputs:\n  - name: prose\n    type: text')}`,
+  },
+  'the only dependency of a block list: comments after the key and above the entry stay': {
+    code: 'bundle/missing-dependency',
+    title: 'Remove `ghost`',
+    fixture: `
+//- topology.dot
+digraph g { y [card="b@1.0.0"]; }
+//- cards/b@1.0.0.yaml
+${cardWith('b', 'dependencies: # upstream cards\n  # ghost feeds the draft\n  - ghost  # why ghost')}`,
+    expected: `
+//- cards/b@1.0.0.yaml
+${cardWith('b', 'dependencies: [] # upstream cards\n  # ghost feeds the draft')}`,
+  },
+  'a dependency of a block list goes with its own comment, the comment of the next line stays': {
+    code: 'bundle/missing-dependency',
+    title: 'Remove `ghost`',
+    fixture: `
+//- topology.dot
+digraph g { x [card="a@1.0.0"]; y [card="b@1.0.0"]; x -> y; }${cards}
+//- cards/b@1.0.0.yaml
+${cardWith('b', 'dependencies:\n  - ghost  # why ghost\n  # about a\n  - a').replace('inputs: []', 'inputs:\n  - name: prose\n    type: text')}`,
+    expected: `
+//- cards/b@1.0.0.yaml
+${cardWith('b', 'dependencies:\n  # about a\n  - a').replace('inputs: []', 'inputs:\n  - name: prose\n    type: text')}`,
+  },
+  'the last dependency of a flow list over lines: the comment of the line before stays': {
+    code: 'bundle/missing-dependency',
+    title: 'Remove `ghost`',
+    fixture: `
+//- topology.dot
+digraph g { x [card="a@1.0.0"]; y [card="b@1.0.0"]; x -> y; }${cards}
+//- cards/b@1.0.0.yaml
+${cardWith('b', 'dependencies: [\n  a, # the drafts\n  ghost\n]').replace('inputs: []', 'inputs:\n  - name: prose\n    type: text')}`,
+    expected: `
+//- cards/b@1.0.0.yaml
+${cardWith('b', 'dependencies: [\n  a # the drafts\n]').replace('inputs: []', 'inputs:\n  - name: prose\n    type: text')}`,
+  },
+  'a dependency of a flow list over lines: a comment line after it stays': {
+    code: 'bundle/missing-dependency',
+    title: 'Remove `ghost`',
+    fixture: `
+//- topology.dot
+digraph g { x [card="a@1.0.0"]; y [card="b@1.0.0"]; x -> y; }${cards}
+//- cards/b@1.0.0.yaml
+${cardWith('b', 'dependencies: [\n  ghost,\n  # the drafts\n  a\n]').replace('inputs: []', 'inputs:\n  - name: prose\n    type: text')}`,
+    expected: `
+//- cards/b@1.0.0.yaml
+${cardWith('b', 'dependencies: [\n  # the drafts\n  a\n]').replace('inputs: []', 'inputs:\n  - name: prose\n    type: text')}`,
   },
   // ---- card fields
   'a retired field is dropped': {
@@ -618,7 +933,8 @@ ${cardWith('a', 'cannot: [json, code]\nwill_not: []')}`,
 ${cardWith('a', '').replace('type: agent', 'type: shell-tool')}`,
     expected: `
 //- cards/a@1.0.0.yaml
-${cardWith('a', '').replace('type: agent', 'type: shell-tool\nparams:\n  tool_command: ""')}`,
+${cardWith('a', '').replace('type: agent', 'type: shell-tool\nparams:\n  tool_command: "echo TODO"')}`,
+    clean: true,
   },
   'a shell tool with empty flow params': {
     code: 'card/missing-field',
@@ -628,7 +944,8 @@ ${cardWith('a', '').replace('type: agent', 'type: shell-tool\nparams:\n  tool_co
 ${cardWith('a', 'params: {}').replace('type: agent', 'type: shell-tool')}`,
     expected: `
 //- cards/a@1.0.0.yaml
-${cardWith('a', 'params: { tool_command: "" }').replace('type: agent', 'type: shell-tool')}`,
+${cardWith('a', 'params: { tool_command: "echo TODO" }').replace('type: agent', 'type: shell-tool')}`,
+    clean: true,
   },
   'a shell tool with block params': {
     code: 'card/missing-field',
@@ -638,7 +955,19 @@ ${cardWith('a', 'params: { tool_command: "" }').replace('type: agent', 'type: sh
 ${cardWith('a', 'params:\n  max_iterations: 3').replace('type: agent', 'type: shell-tool')}`,
     expected: `
 //- cards/a@1.0.0.yaml
-${cardWith('a', 'params:\n  tool_command: ""\n  max_iterations: 3').replace('type: agent', 'type: shell-tool')}`,
+${cardWith('a', 'params:\n  tool_command: "echo TODO"\n  max_iterations: 3').replace('type: agent', 'type: shell-tool')}`,
+    clean: true,
+  },
+  'a shell tool in a JSON card gets a command that is no finding of its own': {
+    code: 'card/missing-field',
+    title: 'Add `params.tool_command` with a placeholder',
+    fixture: `
+//- cards/a@1.0.0.json
+{"id": "a", "name": "a", "type": "shell-tool", "action": "act", "spec": "Does one well-defined step of the pipeline and reports.", "inputs": [], "outputs": [], "version": "1.0.0"}`,
+    expected: `
+//- cards/a@1.0.0.json
+{"id": "a", "name": "a", "type": "shell-tool", "action": "act", "spec": "Does one well-defined step of the pipeline and reports.", "inputs": [], "outputs": [], "version": "1.0.0", "params": {"tool_command": "echo TODO"}}`,
+    clean: true,
   },
   // ---- versions and file names
   'a version bump that is too small: the lowest sufficient version, the file and the pins follow': {

@@ -81,6 +81,35 @@ const definitions: Record<string, NavigationCase> = {
     fixture: topology('  writer -> editor [in="pro$0se"];'),
     expected: ['cards/editor@1.0.0.yaml:9:prose'],
   },
+  'a card= node default goes to the card id': {
+    fixture: topology('  subgraph s { node [card="wri$0ter@1.0.0"]; w2; }'),
+    expected: ['cards/writer@1.0.0.yaml:1:writer'],
+  },
+  'a card= node default that reaches no node still goes to the card id': {
+    fixture: topology('  node [card="wri$0ter@1.0.0"];'),
+    expected: ['cards/writer@1.0.0.yaml:1:writer'],
+  },
+  'a version= node default goes to the card of every node it reaches, once each': {
+    fixture: `
+//- topology.dot
+digraph g {
+  node [version="1.0$0.0"];
+  writer; editor; w2 [card="writer@1.0.0"]; ghost;
+}
+//- cards/writer@1.0.0.yaml
+${writer}
+//- cards/editor@1.0.0.yaml
+${editor}`,
+    expected: ['cards/writer@1.0.0.yaml:1:writer', 'cards/editor@1.0.0.yaml:1:editor'],
+  },
+  'in= in an edge default goes to the input port of every edge it reaches, once each': {
+    fixture: topology('  w2 [card="writer@1.0.0"];\n  edge [in="pro$0se"];\n  writer -> editor;\n  w2 -> editor;'),
+    expected: ['cards/editor@1.0.0.yaml:9:prose'],
+  },
+  'out= in an edge default goes to the output port': {
+    fixture: topology('  edge [out="dr$0aft"];\n  writer -> editor;'),
+    expected: ['cards/writer@1.0.0.yaml:8:draft'],
+  },
   'an unknown port goes nowhere': {
     fixture: topology('  writer -> editor [in="pro$0se2"];'),
     expected: [],
@@ -124,6 +153,10 @@ const referenceCases: Record<string, NavigationCase> = {
   'from a pin: the same card': {
     fixture: topology('').replace('card="writer@1.0.0"', 'card="wri$0ter@1.0.0"'),
     expected: ['cards/writer@1.0.0.yaml:1:writer', 'topology.dot:2:"writer@1.0.0"', 'cards/editor@1.0.0.yaml:12:writer'],
+  },
+  'from a card= node default: the same card, the default listed once': {
+    fixture: topology('  node [card="wri$0ter@1.0.0"];\n  w2;\n  w3;'),
+    expected: ['cards/writer@1.0.0.yaml:1:writer', 'topology.dot:2:"writer@1.0.0"', 'topology.dot:4:"writer@1.0.0"', 'cards/editor@1.0.0.yaml:12:writer'],
   },
   'a node: every occurrence': {
     fixture: `

@@ -92,6 +92,29 @@ digraph g {
 //- cards/b@1.0.0.yaml
 ${card({ id: 'b', inputs: [['in', 'text']], dependencies: ['writer'] })}`,
   },
+  'retry targets naming the node follow it, quoted or bare, on nodes, defaults and the graph': {
+    fixture: `
+//- topology.dot
+digraph g {
+  graph [retry_target="plan"];
+  fallback_retry_target = plan;
+  node [fallback_retry_target=plan];
+  pl$0an -> build;
+  build [retry_target="plan", label="plan"];
+  test [retry_target=build];
+}`,
+    newName: 'design',
+    expected: `
+//- topology.dot
+digraph g {
+  graph [retry_target="design"];
+  fallback_retry_target = design;
+  node [fallback_retry_target=design];
+  design -> build;
+  build [retry_target="design", label="plan"];
+  test [retry_target=build];
+}`,
+  },
   'a hyphenated node id can be renamed': {
     fixture: `
 //- topology.dot
@@ -222,12 +245,50 @@ digraph g { a; }`,
   },
 };
 
+/** prepareRename: where the cursor is, and the text its range covers (undefined: nothing to rename there). */
+const prepareCases: Record<string, { readonly fixture: string; readonly covers?: string }> = {
+  'the id part of a pin: the card id': {
+    fixture: `
+//- topology.dot
+digraph g { x [card="wri$0ter@1.0.0"]; }
+//- cards/writer@1.0.0.yaml
+${card({ id: 'writer' })}`,
+    covers: 'writer',
+  },
+  'the version part of a pin: nothing (the id is not under the cursor)': {
+    fixture: `
+//- topology.dot
+digraph g { x [card="writer@1.0$0.0"]; }
+//- cards/writer@1.0.0.yaml
+${card({ id: 'writer' })}`,
+  },
+  'the opening quote of a pin: nothing': {
+    fixture: `
+//- topology.dot
+digraph g { x [card=$0"writer@1.0.0"]; }
+//- cards/writer@1.0.0.yaml
+${card({ id: 'writer' })}`,
+  },
+  'a value in a card that names nothing': {
+    fixture: `
+//- cards/a@1.0.0.yaml
+name: Wri$0ter`,
+  },
+};
+
+function checkPrepare(c: { readonly fixture: string; readonly covers?: string }): void {
+  const { bundle, file, offset } = loadWithCursor(c.fixture);
+  const target = prepareRename(bundle, file, offset);
+  if (c.covers === undefined) {
+    assert.equal(target, undefined);
+    return;
+  }
+  assert.ok(target, 'expected a rename target');
+  assert.ok(target.span.start <= offset && offset <= target.span.end, 'the range holds the cursor');
+  assert.equal(bundle.files.get(file)?.text.slice(target.span.start, target.span.end), c.covers);
+}
+
 describe('ide: rename', () => {
   for (const [name, c] of Object.entries(cases)) it(name, () => checkRename(c));
-  it('prepareRename is undefined where nothing can be renamed', () => {
-    const { bundle, file, offset } = loadWithCursor(`
-//- cards/a@1.0.0.yaml
-name: Wri$0ter`);
-    assert.equal(prepareRename(bundle, file, offset), undefined);
-  });
+  for (const [name, c] of Object.entries(prepareCases)) it(`prepareRename: ${name}`, () => checkPrepare(c));
 });

@@ -390,7 +390,7 @@ export function loadBundle(files: readonly SourceFile[], options: LoadOptions = 
       nodes.push(kept.resolved);
       continue;
     }
-    const pointed = pointNode(dot, cards, file);
+    const pointed = pointNode(dot, cards, file, cardFiles);
     pushAll(diagnostics, pointed.diagnostics);
     if (pointed.entry) foundPins++;
     const resolved = resolvedNode(dot, pointed.ref || undefined, pointed.entry);
@@ -894,7 +894,7 @@ function resolvedNode<E extends ResolvedNode['entry']>(dot: DotNode, ref: string
   return { id: dot.id, dot, ref, entry };
 }
 
-function pointNode(dot: DotNode, cards: ReadonlyMap<string, CardEntry>, file: string): Pointed {
+function pointNode(dot: DotNode, cards: ReadonlyMap<string, CardEntry>, file: string, cardFiles: readonly CardEntry[]): Pointed {
   const diagnostics: Diagnostic[] = [];
   const at = (attr: DotAttribute | undefined): Span => (attr && !attr.fromDefault ? attr.valueSpan : dot.span);
   const base = { file, nodeId: dot.id };
@@ -958,6 +958,17 @@ function pointNode(dot: DotNode, cards: ReadonlyMap<string, CardEntry>, file: st
   }
   const entry = cards.get(ref);
   if (!entry) {
+    const draft = failedDraft(cardFiles, ref);
+    if (draft) {
+      diagnostics.push({
+        code: 'bundle/missing-card',
+        severity: 'error',
+        message: `Node ${dot.id} pins ${ref}, and ${draft.read.file} declares that card, but its errors keep it out of the bundle; fix the errors reported in ${draft.read.file}.`,
+        location: { ...base, span: at(pinAttr), cardRef: ref },
+        related: [{ file: draft.read.file, span: draft.read.locate('id', 'value'), message: `${ref} is declared here, but the file has errors` }],
+      });
+      return { ref, diagnostics };
+    }
     const id = ref.slice(0, ref.lastIndexOf('@'));
     const carried = carriedVersions(cards, id);
     diagnostics.push({
@@ -987,6 +998,25 @@ function pointNode(dot: DotNode, cards: ReadonlyMap<string, CardEntry>, file: st
   }
   return { ref, entry: entry as CardEntry & { card: Card; ref: string }, diagnostics };
 }
+
+/** The first card file that declares `ref` (its `id` and `version` as written) but did not load. */
+function failedDraft(cardFiles: readonly CardEntry[], ref: string): CardEntry | undefined {
+  let byRef = failedDrafts.get(cardFiles);
+  if (byRef === undefined) {
+    byRef = new Map();
+    for (const entry of cardFiles) {
+      const { id, version } = entry.read.draft;
+      if (entry.card !== undefined || typeof id !== 'string' || typeof version !== 'string') continue;
+      const key = `${id.trim()}@${version.trim()}`;
+      if (!byRef.has(key)) byRef.set(key, entry);
+    }
+    failedDrafts.set(cardFiles, byRef);
+  }
+  return byRef.get(ref);
+}
+
+/** Per list of card entries (a load's, kept by the next load that reads no card anew). */
+const failedDrafts = new WeakMap<readonly CardEntry[], Map<string, CardEntry>>();
 
 function misfiledCard(file: SourceFile, result: CardReadResult): Diagnostic[] {
   const draft = result.draft;

@@ -144,20 +144,57 @@ function afterColon(text: string, entry: YamlEntry): number {
   return Math.min(text.length, i + 1);
 }
 
-/** Removes item `index` of a list; the entry owning the list lets a block list's last item become `[]`. */
+/**
+ * Removes item `index` of a list; the entry owning the list lets a block list's last item become
+ * `[]`. The item goes with its separator and the comment on its own line; a comment on another
+ * line (above the item, after the key, between flow items) stays.
+ */
 export function removeListItem(text: string, list: YamlSequence, index: number, owner?: YamlEntry): TextEdit | undefined {
   const items = list.items;
   const target = items[index];
   if (target === undefined) return undefined;
-  if (isFlow(text, list)) {
-    if (items.length === 1) return { span: { start: list.span.start + 1, end: list.span.end - 1 }, newText: '' };
-    if (index < items.length - 1) return { span: { start: target.span.start, end: items[index + 1].span.start }, newText: '' };
-    return { span: { start: items[index - 1].span.end, end: target.span.end }, newText: '' };
-  }
+  if (isFlow(text, list)) return removeFlowItem(text, list, index);
   if (items.length === 1 && owner !== undefined) {
-    return { span: { start: afterColon(text, owner), end: list.span.end }, newText: ' []' };
+    const colon = afterColon(text, owner);
+    const itemLine = lineStart(text, target.span.start);
+    if (itemLine <= colon) return { span: { start: colon, end: list.span.end }, newText: ' []' };
+    // Keep the comment after the key and the lines between the key and the item.
+    const keyRest = text.slice(colon, lineEnd(text, colon)).trimEnd();
+    const between = text.slice(nextLineStart(text, colon), itemLine).replace(/(\r?\n|\r)$/, '');
+    const kept = between.length > 0 ? `${newline(text)}${between}` : '';
+    return { span: { start: colon, end: Math.max(list.span.end, lineEnd(text, target.span.end)) }, newText: ` []${keyRest}${kept}` };
   }
   return { span: { start: lineStart(text, target.span.start), end: nextLineStart(text, target.span.end) }, newText: '' };
+}
+
+/** Removes a flow list's item with one comma; an item alone on its line goes with its line, and comments on other lines stay. */
+function removeFlowItem(text: string, list: YamlSequence, index: number): TextEdit {
+  const items = list.items;
+  const target = items[index];
+  if (items.length === 1) {
+    const inside = text.slice(list.span.start + 1, list.span.end - 1);
+    if (!/#/.test(inside)) return { span: { start: list.span.start + 1, end: list.span.end - 1 }, newText: '' };
+  }
+  const next = items[index + 1];
+  const previous = items[index - 1];
+  const ownLine = /^[ \t]*$/.test(text.slice(lineStart(text, target.span.start), target.span.start));
+  if (next !== undefined) {
+    // `a, b` on one line: up to the next item; else the item's line, through its comma and comment.
+    if (!/[\r\n]/.test(text.slice(target.span.end, next.span.start))) return { span: { start: target.span.start, end: next.span.start }, newText: '' };
+    return { span: { start: ownLine ? lineStart(text, target.span.start) : target.span.start, end: ownLine ? nextLineStart(text, target.span.end) : lineEnd(text, target.span.end) }, newText: '' };
+  }
+  if (previous === undefined) {
+    // The only item, with comments about it in the brackets: the item's line only.
+    return { span: ownLine ? { start: lineStart(text, target.span.start), end: nextLineStart(text, target.span.end) } : target.span, newText: '' };
+  }
+  // The last item: the comma before it goes, what stands between that comma and the item's line stays.
+  const gap = text.slice(previous.span.end, target.span.start);
+  const comma = gap.indexOf(',');
+  if (comma < 0 || !/[\r\n]/.test(gap)) return { span: { start: previous.span.end, end: target.span.end }, newText: '' };
+  const keptEnd = ownLine ? lineStart(text, target.span.start) : target.span.start;
+  const kept = text.slice(previous.span.end + comma + 1, keptEnd).replace(/[ \t]*(\r?\n|\r)?[ \t]*$/, '');
+  const end = ownLine && /^[ \t,]*$/.test(text.slice(target.span.end, lineEnd(text, target.span.end))) ? lineEnd(text, target.span.end) : target.span.end;
+  return { span: { start: previous.span.end, end }, newText: kept };
 }
 
 /** Appends `valueText` (already rendered) to a list, in the list's own style. */

@@ -2,11 +2,14 @@
  * Quick fixes (SPEC §2.3): one `WorkspaceEdit` per action, found from the diagnostic's location
  * (code, span, path, nodeId, cardRef, edge) and recomputed from the bundle rather than parsed
  * out of a message. Each code with a fix has one fixer in `fixers`; `fix all node ids` is a
- * `source.fixAll` action offered whenever the topology has an id Attractor cannot use.
+ * `source.fixAll` action offered whenever the topology has an id Attractor cannot use or a
+ * graph or subgraph name DOT cannot read.
  *
- * Topology: rename an unusable node id everywhere it occurs; `;`/space separators → `,`; `#` →
- * `//`; `--` → `->`; `graph` → `digraph`; drop `strict`; drop a node's `type`; pin a card the
- * bundle holds; use a port the card has; add the supplier to the card's `dependencies`.
+ * Topology: rename an unusable node id everywhere it occurs; rename a hyphenated (sub)graph
+ * name; `;`/space separators → `,`; `#` → `//`; `--` → `->`; `graph` → `digraph`; drop
+ * `strict`; drop a node's `type` (a default statement left empty goes whole); pin a card the
+ * bundle holds (loaded, close to the pin); use a port the card has (in an edge default too);
+ * add the supplier to the card's `dependencies` (never the card itself).
  * Cards: remove a dependency no edge supplies; drop a retired field or a repeated phase; replace
  * an unknown, wrong-kind or deprecated term; move a data type from `will_not` to `cannot`; add
  * `params.tool_command`; set the lowest version the changes need; rename a misnamed card file.
@@ -19,7 +22,7 @@ import { inferBump } from '../check/version-bump';
 import { isUsableNodeId, suggestNodeId } from '../compile/attractor-table';
 import type { Diagnostic, DiagnosticCode } from '../diagnostics';
 import { deref, formatOf, type YamlEntry, type YamlMapping } from '../syntax/yaml';
-import type { DotAttribute, DotNode } from '../syntax/dot-model';
+import type { DotAttribute, DotEdge, DotNode } from '../syntax/dot-model';
 import type { Span } from '../text';
 import type { TermKind } from '../vocabulary/types';
 import {
@@ -39,7 +42,7 @@ import {
 } from './context';
 import { dataDocument, termKindOfField, walkPath, wireField } from './data-tree';
 import { item } from './data-context';
-import { indexAt } from './dot-context';
+import { indexAt, isIdLike } from './dot-context';
 import {
   addMappingEntry,
   addToList,
@@ -48,6 +51,7 @@ import {
   lineStart,
   mappingOf,
   newScalar,
+  nextLineStart,
   removeListItem,
   removeMappingEntry,
   scalarText,
@@ -103,7 +107,7 @@ function single(file: string, span: Span, newText: string): WorkspaceEdit {
 }
 
 const fixers: ReadonlyMap<DiagnosticCode, Fixer> = new Map<DiagnosticCode, Fixer>([
-  ['dot/parse-error', fixNodeId],
+  ['dot/parse-error', (context, diagnostic) => [...fixNodeId(context, diagnostic), ...fixGraphName(context, diagnostic)]],
   ['attractor/bad-node-id', fixNodeId],
   ['attractor/quoted-node-id', fixNodeId],
   ['attractor/boundary-node-id', fixNodeId],
@@ -158,7 +162,10 @@ function fixNodeId(context: FixContext, diagnostic: Diagnostic): CodeAction[] {
   return [quickFix(title, edits.result(), true)];
 }
 
-/** Renames every node id Attractor cannot use, in one edit (`source.fixAll`). */
+/**
+ * Renames every node id Attractor cannot use, and every graph or subgraph name DOT cannot read
+ * (`subgraph s-x`), in one edit (`source.fixAll`).
+ */
 export function fixAllNodeIds(bundle: IdeBundle, file: string): CodeAction | undefined {
   const view = topologyView(bundle, file);
   const graph = view?.graph;
@@ -173,8 +180,73 @@ export function fixAllNodeIds(bundle: IdeBundle, file: string): CodeAction | und
     renameNode(bundle, view, node, name, edits);
     count++;
   }
-  if (count === 0 || edits.size === 0) return undefined;
-  return { title: `Fix all node ids (${count} node${count === 1 ? '' : 's'})`, kind: 'source.fixAll', edit: edits.result() };
+  const names = hyphenatedNames(view);
+  for (const name of names) for (const span of name.spans) edits.add(file, span, name.name);
+  if ((count === 0 && names.length === 0) || edits.size === 0) return undefined;
+  const counts = [
+    ...(count > 0 ? [`${count} node${count === 1 ? '' : 's'}`] : []),
+    ...(names.length > 0 ? [`${names.length} graph name${names.length === 1 ? '' : 's'}`] : []),
+  ].join(', ');
+  const what = names.length === 0 ? 'node ids' : count === 0 ? 'graph names' : 'node ids and graph names';
+  return { title: `Fix all ${what} (${counts})`, kind: 'source.fixAll', edit: edits.result() };
+}
+
+// ---------------------------------------------------------------------- graph and subgraph names
+
+/** A graph or subgraph name written bare with a `-` (a `dot/parse-error`), and the name it becomes. */
+interface NameFix {
+  readonly kind: 'graph' | 'subgraph';
+  readonly written: string;
+  readonly name: string;
+  /** Every bare occurrence of the name in the same role. */
+  readonly spans: readonly Span[];
+}
+
+/**
+ * The graph and subgraph names DOT cannot read because of a `-`, in source order: each becomes
+ * its underscored spelling (the parser's suggestion), made unique among the names of its role
+ * (two subgraphs of one name are one subgraph), and quoted when that is still no DOT word.
+ */
+function hyphenatedNames(view: TopologyView): NameFix[] {
+  const tokens = view.significant;
+  const found = new Map<string, { kind: NameFix['kind']; written: string; spans: Span[] }>();
+  const taken = new Set<string>();
+  for (let i = 1; i < tokens.length; i++) {
+    const before = tokens[i - 1];
+    const t = tokens[i];
+    if (before.kind !== 'keyword' || !isIdLike(t.kind)) continue;
+    const word = before.text.toLowerCase();
+    const kind = word === 'subgraph' ? 'subgraph' : word === 'graph' || word === 'digraph' ? 'graph' : undefined;
+    if (kind === undefined) continue;
+    const key = `${kind}\u0000${t.text}`;
+    if (t.kind !== 'id' || t.hyphenated !== true) {
+      taken.add(`${kind}\u0000${t.value}`);
+      continue;
+    }
+    const entry = found.get(key);
+    if (entry === undefined) found.set(key, { kind, written: t.text, spans: [t.span] });
+    else entry.spans.push(t.span);
+  }
+  const out: NameFix[] = [];
+  for (const entry of found.values()) {
+    const base = entry.written.replace(/-/g, '_');
+    let name = base;
+    for (let n = 2; taken.has(`${entry.kind}\u0000${name}`); n++) name = `${base}_${n}`;
+    taken.add(`${entry.kind}\u0000${name}`);
+    out.push({ ...entry, name: /^[A-Za-z_][A-Za-z0-9_]*$/.test(name) ? name : JSON.stringify(entry.written) });
+  }
+  return out;
+}
+
+function fixGraphName(context: FixContext, diagnostic: Diagnostic): CodeAction[] {
+  const view = topologyView(context.bundle, context.file);
+  const at = diagnostic.location.span;
+  if (view === undefined || at === undefined) return [];
+  const fix = hyphenatedNames(view).find((n) => n.spans.some((s) => s.start === at.start && s.end === at.end));
+  if (fix === undefined) return [];
+  const edits = collectEdits();
+  for (const span of fix.spans) edits.add(context.file, span, fix.name);
+  return [quickFix(`Rename ${fix.kind} \`${fix.written}\` to \`${fix.name}\``, edits.result(), true)];
 }
 
 // ---------------------------------------------------------------------- DOT syntax
@@ -238,9 +310,16 @@ function fixNodeType(context: FixContext, diagnostic: Diagnostic): CodeAction[] 
   return actions;
 }
 
-/** The range that removes one attribute with its separator, or the whole `[ … ]` when it is the only one. */
+/**
+ * The range that removes one attribute with its separator: the separator after it when another
+ * attribute follows, else the one before it (never leaving `[a=1, ]`). The only attribute of a
+ * list takes the list with it; the only attribute of a `node [...]`/`edge [...]`/`graph [...]`
+ * default takes the whole statement with its `;` (a bare `node;` would read as a node named
+ * `node`), and its line when nothing else is on it.
+ */
 function attributeRemoval(view: TopologyView, attr: DotAttribute): Span | undefined {
   const tokens = view.significant;
+  const text = view.text;
   const key = indexAt(tokens, attr.keySpan.start);
   if (key < 0 || tokens[key].span.start !== attr.keySpan.start) return undefined;
   let open = key - 1;
@@ -250,22 +329,49 @@ function attributeRemoval(view: TopologyView, attr: DotAttribute): Span | undefi
   if (open < 0 || close >= tokens.length) return undefined;
   let valueEnd = key;
   while (valueEnd + 1 < close && tokens[valueEnd + 1].span.start < attr.valueSpan.end) valueEnd++;
-  const attributeTokens = close - open - 1;
-  if (valueEnd - key + 1 === attributeTokens || (valueEnd + 2 === close && isSeparator(tokens[valueEnd + 1].kind) && open + 1 === key)) {
+  let alone = true;
+  for (let i = open + 1; i < close && alone; i++) if ((i < key || i > valueEnd) && !isSeparator(tokens[i].kind)) alone = false;
+  if (alone) {
+    const statement = defaultsStatement(tokens, open, close);
+    if (statement !== undefined) return wholeStatement(text, statement);
     // The only attribute in its list: remove the list and the blanks before it.
     let start = tokens[open].span.start;
-    while (start > 0 && /[ \t]/.test(view.text[start - 1])) start--;
+    while (start > 0 && /[ \t]/.test(text[start - 1])) start--;
     return { start, end: tokens[close].span.end };
   }
-  const next = tokens[valueEnd + 1];
-  if (next !== undefined && isSeparator(next.kind)) {
-    const following = tokens[valueEnd + 2];
-    return { start: attr.keySpan.start, end: following !== undefined && following.kind !== 'rbracket' ? following.span.start : next.span.end };
-  }
-  // The last attribute: take the separator before it.
-  const previous = tokens[key - 1];
-  const start = isSeparator(previous.kind) ? tokens[key - 2].span.end : attr.keySpan.start;
-  return { start, end: attr.valueSpan.end };
+  let after = valueEnd + 1;
+  if (after < close && isSeparator(tokens[after].kind)) after++;
+  // Another attribute follows: remove up to it.
+  if (after < close) return { start: attr.keySpan.start, end: tokens[after].span.start };
+  // The last attribute: from the end of the one before it, with any separator trailing it.
+  const previous = isSeparator(tokens[key - 1].kind) ? key - 2 : key - 1;
+  if (previous <= open) return undefined;
+  return { start: tokens[previous].span.end, end: tokens[close - 1].span.end };
+}
+
+/** The `node`/`edge`/`graph` default statement the list `open`..`close` is the only list of, through its `;`. */
+function defaultsStatement(tokens: TopologyView['significant'], open: number, close: number): Span | undefined {
+  const keyword = tokens[open - 1];
+  if (keyword === undefined || keyword.kind !== 'keyword' || !/^(node|edge|graph)$/i.test(keyword.text)) return undefined;
+  const before = tokens[open - 2]?.kind;
+  if (before === 'arrow' || before === 'line' || tokens[close + 1]?.kind === 'lbracket') return undefined;
+  const end = tokens[close + 1]?.kind === 'semicolon' ? tokens[close + 1].span.end : tokens[close].span.end;
+  return { start: keyword.span.start, end };
+}
+
+/** A statement's range with its line when nothing else is on it, else with the blanks that would be left doubled. */
+function wholeStatement(text: string, statement: Span): Span {
+  const start = lineStart(text, statement.start);
+  const end = lineEnd(text, statement.end);
+  const blankBefore = /^[ \t]*$/.test(text.slice(start, statement.start));
+  const blankAfter = /^[ \t]*$/.test(text.slice(statement.end, end));
+  if (blankBefore && blankAfter) return { start, end: nextLineStart(text, statement.end) };
+  let to = statement.end;
+  while (to < text.length && /[ \t]/.test(text[to])) to++;
+  if (!blankAfter) return { start: statement.start, end: to };
+  let from = statement.start;
+  while (from > 0 && /[ \t]/.test(text[from - 1])) from--;
+  return { start: from, end: to };
 }
 
 function isSeparator(kind: string): boolean {
@@ -274,6 +380,14 @@ function isSeparator(kind: string): boolean {
 
 // ---------------------------------------------------------------------- pins and ports
 
+/**
+ * Pins a card the bundle holds in place of a pin that finds none. Offered: the loaded versions
+ * of the card id the node names (newest first, the first preferred), else the loaded cards whose
+ * `id@version` (or id, for a node with no version to compare) is within a third of the pin's
+ * length in edits of it, nearest first. Never the pin itself, never a card file whose errors
+ * keep it out of the bundle (pinning it would leave the same finding), at most
+ * `maxPinSuggestions` of them: a far-off card is a guess the user is better off picking by hand.
+ */
 function fixPin(context: FixContext, diagnostic: Diagnostic): CodeAction[] {
   const view = topologyView(context.bundle, context.file);
   const nodeId = diagnostic.location.nodeId;
@@ -281,9 +395,12 @@ function fixPin(context: FixContext, diagnostic: Diagnostic): CodeAction[] {
   if (view === undefined || node === undefined) return [];
   const pin = pinOf(node);
   const index = cardIndex(context.bundle);
+  const usable = (held: HeldCard): boolean => held.card !== undefined && held.ref !== undefined && held.ref !== pin.ref;
   const wanted = pin.id ?? looseId(pin.attr?.value) ?? node.id;
-  const same = index.byId.get(wanted) ?? index.byId.get(node.id.toLowerCase().replace(/_/g, '-')) ?? [];
-  const candidates: HeldCard[] = same.length > 0 ? [...same].reverse() : nearestCards([...index.byRef.values()], wanted, 8);
+  let same = (index.byId.get(wanted) ?? []).filter(usable);
+  if (same.length === 0) same = (index.byId.get(node.id.toLowerCase().replace(/_/g, '-')) ?? []).filter(usable);
+  const candidates: HeldCard[] =
+    same.length > 0 ? [...same].reverse().slice(0, maxPinSuggestions) : nearestCards([...index.byRef.values()].filter(usable), pin.ref ?? wanted, maxPinSuggestions);
   const actions: CodeAction[] = [];
   for (const held of candidates) {
     if (held.ref === undefined || held.version === undefined) continue;
@@ -292,6 +409,8 @@ function fixPin(context: FixContext, diagnostic: Diagnostic): CodeAction[] {
   }
   return actions;
 }
+
+const maxPinSuggestions = 5;
 
 /** The id part of a pin that does not parse as `id@exact-version` (`writer@1.x`, `writer@latest`). */
 function looseId(value: string | undefined): string | undefined {
@@ -332,10 +451,18 @@ function pinEdit(view: TopologyView, node: DotNode, held: HeldCard, ref: string)
   return { title: `Pin \`${ref}\``, edit: single(file, { start, end: start }, `${text.slice(start, indentEnd)}${idText} [${attribute}];${eol}`) };
 }
 
+/**
+ * The cards nearest `wanted` (an `id@version`, compared with each card's; else an id, compared
+ * with each card's id), at most a third of its length in edits away, nearest first, then newest.
+ */
 function nearestCards(cards: readonly HeldCard[], wanted: string, limit: number): HeldCard[] {
-  return [...cards]
+  const target = wanted.toLowerCase();
+  const whole = target.includes('@');
+  const cap = Math.floor(target.length / 3);
+  return cards
     .filter((c) => c.ref !== undefined)
-    .map((c) => ({ c, d: distance(wanted.toLowerCase(), (c.id ?? '').toLowerCase()) }))
+    .map((c) => ({ c, d: distance(target, ((whole ? c.ref : c.id) ?? '').toLowerCase()) }))
+    .filter((x) => x.d <= cap)
     .sort((a, b) => a.d - b.d || compareVersionStrings(b.c.version ?? '', a.c.version ?? '') || ((a.c.ref ?? '') < (b.c.ref ?? '') ? -1 : 1))
     .slice(0, limit)
     .map((x) => x.c);
@@ -354,6 +481,14 @@ function distance(a: string, b: string): number {
   return previous[b.length];
 }
 
+/**
+ * Replaces a port name a card lacks with one it has, the nearest that fits the other end first.
+ * A name set by an `edge [out=…]`/`edge [in=…]` default is fixed in the default, and only when
+ * every checked edge it reaches (both ends pinning a loaded card) lacks the port: the names then
+ * offered are those every such card has on that side. Where one edge has the port, changing the
+ * default would break it, so nothing is offered (setting the port on the failing edge is the
+ * user's call).
+ */
 function fixPort(context: FixContext, diagnostic: Diagnostic): CodeAction[] {
   const view = topologyView(context.bundle, context.file);
   const at = diagnostic.location.span;
@@ -361,27 +496,58 @@ function fixPort(context: FixContext, diagnostic: Diagnostic): CodeAction[] {
   const graph = view?.graph;
   if (view === undefined || graph === undefined || at === undefined || ends === undefined) return [];
   const lookups = graphIndex(graph);
+  const cardOf = (id: string): Card | undefined => {
+    const node = lookups.byId.get(id);
+    return node !== undefined ? cardOfNode(context.bundle, node)?.card : undefined;
+  };
+  const vocabulary = vocabularyOf(context.bundle);
   for (const edge of lookups.outgoing.get(ends.source) ?? []) {
     if (edge.target !== ends.target) continue;
     for (const key of ['out', 'in'] as const) {
       const attr = edge.attrs.get(key);
-      if (attr === undefined || attr.fromDefault || attr.valueSpan.start !== at.start || attr.valueSpan.end !== at.end) continue;
-      const sourceNode = lookups.byId.get(edge.source);
-      const targetNode = lookups.byId.get(edge.target);
-      const source = sourceNode ? cardOfNode(context.bundle, sourceNode)?.card : undefined;
-      const target = targetNode ? cardOfNode(context.bundle, targetNode)?.card : undefined;
-      const own = key === 'out' ? source?.outputs : target?.inputs;
-      if (own === undefined) return [];
-      const other = (key === 'out' ? target?.inputs : source?.outputs) ?? [];
-      const vocabulary = vocabularyOf(context.bundle);
-      const fits = (port: Port): boolean =>
-        other.length === 0 || other.some((o) => (key === 'out' ? portCompatible(vocabulary, port.type, o.type) : portCompatible(vocabulary, o.type, port.type)));
+      if (attr === undefined) continue;
       const wrong = attr.value.trim();
-      const ranked = own
-        .map((port, i) => ({ port, i, fits: fits(port), d: distance(wrong.toLowerCase(), port.name.toLowerCase()) }))
+      let reached: readonly DotEdge[];
+      if (!attr.fromDefault) {
+        if (attr.valueSpan.start !== at.start || attr.valueSpan.end !== at.end) continue;
+        reached = [edge];
+      } else {
+        // The engine reports a default's port on the edge it reaches.
+        if (edge.span.start !== at.start || edge.span.end !== at.end) continue;
+        const side = cardOf(key === 'out' ? edge.source : edge.target);
+        if (side === undefined || (key === 'out' ? side.outputs : side.inputs).some((p) => p.name === wrong)) continue;
+        // Both defaults wrong: two findings on one edge, told apart by the card each names.
+        const ref = diagnostic.location.cardRef;
+        if (ref !== undefined && ref !== `${side.id}@${side.version}`) continue;
+        reached = graph.edges.filter((e) => {
+          const a = e.attrs.get(key);
+          return a !== undefined && a.fromDefault && a.valueSpan.start === attr.valueSpan.start;
+        });
+      }
+      const checked: { own: readonly Port[]; other: readonly Port[] }[] = [];
+      for (const e of reached) {
+        const source = cardOf(e.source);
+        const target = cardOf(e.target);
+        if (source === undefined || target === undefined) continue;
+        const own = key === 'out' ? source.outputs : target.inputs;
+        if (own.some((p) => p.name === wrong)) return [];
+        checked.push({ own, other: key === 'out' ? target.inputs : source.outputs });
+      }
+      if (checked.length === 0) return [];
+      const fits = (port: Port, other: readonly Port[]): boolean =>
+        other.length === 0 || other.some((o) => (key === 'out' ? portCompatible(vocabulary, port.type, o.type) : portCompatible(vocabulary, o.type, port.type)));
+      const ranked = checked[0].own
+        .filter((port) => checked.every((c) => c.own.some((p) => p.name === port.name)))
+        .map((port, i) => ({
+          port,
+          i,
+          fits: checked.every((c) => fits(c.own.find((p) => p.name === port.name) ?? port, c.other)),
+          d: distance(wrong.toLowerCase(), port.name.toLowerCase()),
+        }))
         .sort((a, b) => Number(b.fits) - Number(a.fits) || a.d - b.d || a.i - b.i);
+      const where = attr.fromDefault ? ' in the edge defaults' : '';
       return ranked.map((r, i) =>
-        quickFix(`Use ${key === 'out' ? 'output' : 'input'} \`${r.port.name}\` (${r.port.type})`, single(context.file, attr.valueSpan, `"${r.port.name}"`), i === 0),
+        quickFix(`Use ${key === 'out' ? 'output' : 'input'} \`${r.port.name}\` (${r.port.type})${where}`, single(context.file, attr.valueSpan, `"${r.port.name}"`), i === 0),
       );
     }
   }
@@ -390,6 +556,13 @@ function fixPort(context: FixContext, diagnostic: Diagnostic): CodeAction[] {
 
 // ---------------------------------------------------------------------- dependencies
 
+/**
+ * Adds the supplier's card id to the receiving card's `dependencies`. Not offered when that would
+ * make a card depend on itself (two nodes pinning one card, one feeding the other: E still
+ * reports the edge, but the entry would make every node pinning the card need an edge from a
+ * node of its own card), nor when another node pinning the same card receives nothing from that
+ * supplier: the entry is the card's, so that node would then report `bundle/missing-dependency`.
+ */
 function fixUndeclaredDependency(context: FixContext, diagnostic: Diagnostic): CodeAction[] {
   const view = topologyView(context.bundle, context.file);
   const ends = diagnostic.location.edge;
@@ -400,7 +573,16 @@ function fixUndeclaredDependency(context: FixContext, diagnostic: Diagnostic): C
   const target = lookups.byId.get(diagnostic.location.nodeId ?? ends.target);
   const supplier = source ? cardOfNode(context.bundle, source)?.id ?? pinOf(source).id : undefined;
   const held = target ? cardOfNode(context.bundle, target) : undefined;
-  if (supplier === undefined || held === undefined) return [];
+  if (supplier === undefined || held === undefined || supplier === held.id) return [];
+  for (const other of held.ref !== undefined ? lookups.byRef.get(held.ref) ?? [] : []) {
+    if (other === target) continue;
+    const supplied = (lookups.incoming.get(other.id) ?? []).some((edge) => {
+      const from = lookups.byId.get(edge.source);
+      const card = from !== undefined ? cardOfNode(context.bundle, from)?.card : undefined;
+      return card !== undefined && (card.id === supplier || edge.source === supplier);
+    });
+    if (!supplied) return [];
+  }
   const text = textOf(context.bundle, held.file);
   const root = text !== undefined ? mappingOf(dataDocument(held.file, text).root) : undefined;
   if (text === undefined || root === undefined) return [];
@@ -519,30 +701,34 @@ function fixToolCommand(context: FixContext, diagnostic: Diagnostic): CodeAction
   const data = dataContext(context);
   if (data === undefined) return [];
   const { text, format, root } = data;
-  const empty = '""';
+  // A blank command is itself a finding (`card/bad-type`, E§3): the fix writes a placeholder
+  // command that passes, for the user to replace.
+  const command = JSON.stringify(toolCommandPlaceholder);
   const entry: YamlEntry | undefined = root.entries.get('params');
   let edit: { span: Span; newText: string };
   if (entry === undefined) {
-    edit = addMappingEntry(text, format, root, 'params', format === 'json' ? `{"tool_command": ${empty}}` : `\n  tool_command: ${empty}`, ['tools', 'mcp', 'skill', 'type']);
+    edit = addMappingEntry(text, format, root, 'params', format === 'json' ? `{"tool_command": ${command}}` : `\n  tool_command: ${command}`, ['tools', 'mcp', 'skill', 'type']);
   } else {
     const params = deref(entry.value);
     if (params?.kind === 'mapping') {
       if (params.entries.has('tool_command')) return [];
       const flow = text.charCodeAt(params.span.start) === 123;
-      if (format === 'json' || flow) edit = addMappingEntry(text, format, params, 'tool_command', empty);
+      if (format === 'json' || flow) edit = addMappingEntry(text, format, params, 'tool_command', command);
       else {
         const first = [...params.entries.values()].sort((a, b) => a.keySpan.start - b.keySpan.start)[0];
         const indent = first !== undefined ? text.slice(lineStart(text, first.keySpan.start), first.keySpan.start) : '  ';
         const at = lineEnd(text, entry.keySpan.end);
-        edit = { span: { start: at, end: at }, newText: `${text.includes('\r\n') ? '\r\n' : '\n'}${indent}tool_command: ${empty}` };
+        edit = { span: { start: at, end: at }, newText: `${text.includes('\r\n') ? '\r\n' : '\n'}${indent}tool_command: ${command}` };
       }
     } else if (params === undefined || (params.kind === 'scalar' && params.value === null)) {
       const span = entry.value.span.end > entry.value.span.start ? entry.value.span : { start: lineEnd(text, entry.keySpan.end), end: lineEnd(text, entry.keySpan.end) };
-      edit = { span, newText: format === 'json' ? `{"tool_command": ${empty}}` : `${span.start === span.end ? ' ' : ''}{ tool_command: ${empty} }` };
+      edit = { span, newText: format === 'json' ? `{"tool_command": ${command}}` : `${span.start === span.end ? ' ' : ''}{ tool_command: ${command} }` };
     } else return [];
   }
-  return [quickFix('Add `params.tool_command` (write the command the node runs)', single(context.file, edit.span, edit.newText), true)];
+  return [quickFix(`Add \`params.tool_command\` with a placeholder (replace \`${toolCommandPlaceholder}\` with the command the node runs)`, single(context.file, edit.span, edit.newText), true)];
 }
+
+const toolCommandPlaceholder = 'echo TODO';
 
 // ---------------------------------------------------------------------- versions and file names
 

@@ -3,11 +3,16 @@
  * Definition: a pin (`card=`, `version=`, `digest=`) → the card's `id`; `out=`/`in=` → the port's
  * `name` in its card; a node id in an edge → the node's first statement (and from that statement,
  * its card); a `dependencies` entry → the card(s) with that id, else the node; a term used in a
- * card or as a `broader` → its entry in the extensions file when it is a local term.
- * References: a card (its `id`, or a pin) → the nodes pinning it and the `dependencies` naming it;
+ * card or as a `broader` → its entry in the extensions file when it is a local term. In a
+ * `node [...]` default, `card=` → the card it names and `version=`/`digest=` → the card of each
+ * node it reaches; in an `edge [...]` default, `out=`/`in=` → the port in the card of each edge
+ * it reaches (each location once).
+ * References: a card (its `id`, or a pin, also a `node [card=…]` default) → the nodes pinning it
+ * and the `dependencies` naming it;
  * a node → every occurrence of its id; a term → every card field and `broader` naming it.
  */
-import type { DotNode } from '../syntax/dot-model';
+import { parseCardRef } from '../bundle/card-ref';
+import type { DotAttribute, DotNode } from '../syntax/dot-model';
 import { deref, type YamlNode } from '../syntax/yaml';
 import type { Span } from '../text';
 import {
@@ -57,7 +62,7 @@ export function references(bundle: IdeBundle, file: string, offset: number, incl
         .map((span) => ({ file, span }));
     }
     const pinned = pinAt(view, offset);
-    const held = pinned !== undefined ? cardOfNode(bundle, pinned) : undefined;
+    const held = pinned !== undefined ? cardOfNode(bundle, pinned) : defaultPin(bundle, view, offset);
     return held === undefined ? [] : cardReferences(bundle, held, includeDeclaration);
   }
   if (isCardPath(file) || isExtensionsPath(file)) {
@@ -93,15 +98,40 @@ function topologyDefinition(bundle: IdeBundle, file: string, offset: number): Fi
   const key = tokens[index - 2].value;
   const open = enclosingList(tokens, tokens[index].span.start);
   const owner = open >= 0 ? listOwner(view, open) : undefined;
-  if (owner?.kind === 'node' && (key === 'card' || key === 'version' || key === 'digest')) {
+  const value = tokens[index].span;
+  const isPinKey = key === 'card' || key === 'version' || key === 'digest';
+  if (owner?.kind === 'node' && isPinKey) {
     const node = graphIndex(graph).byId.get(owner.id);
     const held = node ? cardOfNode(bundle, node) : undefined;
     return held === undefined ? [] : [cardIdLocation(held)];
   }
-  if (owner?.kind === 'edge' && (key === 'out' || key === 'in')) {
+  if (owner?.kind === 'defaults' && owner.scope === 'node' && isPinKey) {
+    // `card=` names one card; `version=` and `digest=` mean the card of each node they reach.
+    if (key === 'card') {
+      const held = defaultPin(bundle, view, offset);
+      return held === undefined ? [] : [cardIdLocation(held)];
+    }
+    const out: FileSpan[] = [];
+    for (const node of graph.nodes) {
+      const attr = key === 'version' ? pinOf(node).attr : node.attrs.get(key);
+      const held = attr !== undefined && attr.key === key && fromThisDefault(attr, value) ? cardOfNode(bundle, node) : undefined;
+      if (held !== undefined) pushUnique(out, cardIdLocation(held));
+    }
+    return out;
+  }
+  const edgeEnds =
+    owner?.kind === 'edge'
+      ? owner.edges
+      : owner?.kind === 'defaults' && owner.scope === 'edge'
+        ? graph.edges.filter((e) => {
+            const attr = e.attrs.get(key);
+            return attr !== undefined && fromThisDefault(attr, value);
+          })
+        : undefined;
+  if (edgeEnds !== undefined && (key === 'out' || key === 'in')) {
     const name = tokens[index].value.trim();
     const out: FileSpan[] = [];
-    for (const ends of owner.edges) {
+    for (const ends of edgeEnds) {
       const node = graphIndex(graph).byId.get(key === 'out' ? ends.source : ends.target);
       const held = node ? cardOfNode(bundle, node) : undefined;
       if (held === undefined) continue;
@@ -109,12 +139,37 @@ function topologyDefinition(bundle: IdeBundle, file: string, offset: number): Fi
       const ports = (held.card ?? held.draft)[side] ?? [];
       const at = ports.findIndex((p) => p.name === name);
       if (at < 0) continue;
-      const location = { file: held.file, span: held.read.locate(`${side}[${at}].name`, 'value') };
-      if (!out.some((l) => l.file === location.file && l.span.start === location.span.start)) out.push(location);
+      pushUnique(out, { file: held.file, span: held.read.locate(`${side}[${at}].name`, 'value') });
     }
     return out;
   }
   return [];
+}
+
+/** True when `attr` came from the default whose value token is at `value`. */
+function fromThisDefault(attr: DotAttribute, value: Span): boolean {
+  return attr.fromDefault && attr.valueSpan.start <= value.start && value.end <= attr.valueSpan.end;
+}
+
+function pushUnique(out: FileSpan[], location: FileSpan): void {
+  if (!out.some((l) => l.file === location.file && l.span.start === location.span.start)) out.push(location);
+}
+
+/** The card a `node [card="id@version"]` default names, with the cursor on its value (whether or not it reaches a node). */
+function defaultPin(bundle: IdeBundle, view: TopologyView, offset: number): HeldCard | undefined {
+  const tokens = view.significant;
+  const index = indexAt(tokens, offset);
+  if (index < 2 || !isIdLike(tokens[index].kind) || tokens[index - 1].kind !== 'equals' || tokens[index - 2].value !== 'card') return undefined;
+  const open = enclosingList(tokens, tokens[index].span.start);
+  const owner = open >= 0 ? listOwner(view, open) : undefined;
+  if (owner?.kind !== 'defaults' || owner.scope !== 'node') return undefined;
+  // The value as the parser read it (a `+` concatenation whole), from a node it reaches when there is one.
+  const reached = view.graph?.nodes.find((n) => {
+    const attr = n.attrs.get('card');
+    return attr !== undefined && fromThisDefault(attr, tokens[index].span);
+  });
+  const parsed = parseCardRef(reached?.attrs.get('card')?.value ?? tokens[index].value);
+  return parsed === undefined ? undefined : cardIndex(bundle).byRef.get(`${parsed.id}@${parsed.version}`);
 }
 
 /** The node whose own `card=`/`version=` value covers `offset`. */

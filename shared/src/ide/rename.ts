@@ -1,16 +1,18 @@
 /**
  * Rename: a node id across the topology (every occurrence: statements, edge endpoints, chains,
- * subgraphs, plus the entries naming it in the `dependencies` of the cards it feeds), and a card
- * id across the bundle (its `id` field, the file name when it follows `<id>@<version>`, every pin
- * and every `dependencies` entry). The new name is checked against the grammar of what it names
- * (an Attractor-usable node id; a card id) and refused when it is taken, with a message that says
- * why and what would do.
+ * subgraphs, `retry_target`/`fallback_retry_target` values, plus the entries naming it in the
+ * `dependencies` of the cards it feeds), and a card id across the bundle (its `id` field, the
+ * file name when it follows `<id>@<version>`, every pin and every `dependencies` entry). In a pin
+ * `card="id@version"` only the id part is a rename target: the version names no symbol, and the
+ * range answered must hold the cursor. The new name is checked against the grammar of what it
+ * names (an Attractor-usable node id; a card id) and refused when it is taken, with a message
+ * that says why and what would do.
  */
 import { cardIdPattern } from '../bundle/card-ref';
 import { expectedCardPath } from '../check/card';
 import { isAttractorIdentifier, isAttractorKeyword, isBoundaryNodeId, isUsableNodeId, suggestNodeId } from '../compile/attractor-table';
 import { deref } from '../syntax/yaml';
-import type { DotNode } from '../syntax/dot-model';
+import type { DotNode, DotToken } from '../syntax/dot-model';
 import type { Span } from '../text';
 import {
   assertNever,
@@ -28,6 +30,7 @@ import {
 } from './context';
 import { item } from './data-context';
 import { dataDocument, hitAt } from './data-tree';
+import { isIdLike } from './dot-context';
 import { collectEdits, mappingOf, scalarText, type EditCollector } from './edits';
 import type { IdeBundle, RenameTarget, WorkspaceEdit } from './types';
 import { formatOf } from '../syntax/yaml';
@@ -38,7 +41,9 @@ type Target =
 
 export function prepareRename(bundle: IdeBundle, file: string, offset: number): RenameTarget | undefined {
   const target = renameTarget(bundle, file, offset);
-  return target === undefined ? undefined : { span: target.span, placeholder: target.name };
+  // The range answered holds the cursor (LSP), so the cursor on a quote around a card id answers nothing.
+  if (target === undefined || offset < target.span.start || offset > target.span.end) return undefined;
+  return { span: target.span, placeholder: target.name };
 }
 
 export function rename(bundle: IdeBundle, file: string, offset: number, newName: string): WorkspaceEdit | { error: string } {
@@ -82,6 +87,9 @@ function renameTarget(bundle: IdeBundle, file: string, offset: number): Target |
       const at = text.slice(attr.valueSpan.start, attr.valueSpan.end).indexOf(`${pin.id}@`);
       if (at < 0 || !cardIndex(bundle).byId.has(pin.id)) return undefined;
       const start = attr.valueSpan.start + at;
+      // Only the id part of `id@version` names the card: on the version (or a quote) there is
+      // nothing to rename, as the range answered must hold the cursor.
+      if (offset < start || offset > start + pin.id.length) return undefined;
       return { kind: 'card', span: { start, end: start + pin.id.length }, name: pin.id };
     }
     return undefined;
@@ -116,10 +124,18 @@ function nodeNameProblem(name: string, view: TopologyView, node: DotNode): strin
   return undefined;
 }
 
-/** Renames a node: every occurrence in the topology, and the `dependencies` entries naming it in the cards it feeds. */
+/**
+ * Renames a node: every occurrence in the topology, every `retry_target`/`fallback_retry_target`
+ * value naming it (on nodes, in defaults, on the graph; quoted values stay quoted), and the
+ * `dependencies` entries naming it in the cards it feeds.
+ */
 export function renameNode(bundle: IdeBundle, view: TopologyView, node: DotNode, newName: string, edits: EditCollector): void {
   for (const occurrence of node.occurrences) {
     if (view.text.slice(occurrence.start, occurrence.end) !== newName) edits.add(view.file, occurrence, newName);
+  }
+  for (const value of retryTargets(view).get(node.id) ?? []) {
+    const written = value.kind === 'string' ? JSON.stringify(newName) : newName;
+    if (value.text !== written) edits.add(view.file, value.span, written);
   }
   const graph = view.graph;
   if (graph === undefined) return;
@@ -134,6 +150,32 @@ export function renameNode(bundle: IdeBundle, view: TopologyView, node: DotNode,
     if (held !== undefined) files.add(held.file);
   }
   for (const file of files) renameListEntries(bundle, file, 'dependencies', node.id, newName, edits);
+}
+
+/** Attributes whose value names a node. */
+const nodeValuedKeys: ReadonlySet<string> = new Set(['retry_target', 'fallback_retry_target']);
+
+const retryTargetCache = new WeakMap<TopologyView['parse'], ReadonlyMap<string, readonly DotToken[]>>();
+
+/** The value tokens of `retry_target=`/`fallback_retry_target=` (in lists and as graph statements), by the node id they name. */
+function retryTargets(view: TopologyView): ReadonlyMap<string, readonly DotToken[]> {
+  const cached = retryTargetCache.get(view.parse);
+  if (cached !== undefined) return cached;
+  const tokens = view.significant;
+  const byId = new Map<string, DotToken[]>();
+  for (let i = 2; i < tokens.length; i++) {
+    const value = tokens[i];
+    const key = tokens[i - 2];
+    if (tokens[i - 1].kind !== 'equals' || !isIdLike(key.kind) || !nodeValuedKeys.has(key.value)) continue;
+    // `"a" + "b"` is no single node's name to rewrite in place.
+    if ((value.kind !== 'id' && value.kind !== 'string') || tokens[i + 1]?.kind === 'plus') continue;
+    const id = value.value.trim();
+    const list = byId.get(id);
+    if (list === undefined) byId.set(id, [value]);
+    else list.push(value);
+  }
+  retryTargetCache.set(view.parse, byId);
+  return byId;
 }
 
 function renameListEntries(bundle: IdeBundle, file: string, key: string, from: string, to: string, edits: EditCollector): void {
