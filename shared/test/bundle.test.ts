@@ -233,6 +233,13 @@ dependencies: [ghost]
 #              ^^^^^ error bundle/missing-dependency: ghost
 version: 1.0.0
 `,
+  'dependencies: a node fed by another node that pins the same card is told to pin another card': `
+//- topology.dot
+digraph g { w1 [card="a@1.0.0"]; w2 [card="a@1.0.0"]; w1 -> w2; }
+//                                                    ^^^^^^^^ warning bundle/undeclared-dependency: pins the same card a@1.0.0
+//- cards/a@1.0.0.json
+${card({ id: 'a', inputs: [['in', 'text']], outputs: [['out', 'text']] })}
+`,
   'dependencies: a node id counts as well as a card id': `
 //- topology.dot
 digraph g { first [card="a@1.0.0"]; b [card="b@1.0.0"]; first -> b; }

@@ -1225,10 +1225,16 @@ function checkDependencies(
     const id = graph.ids[predecessors[k]];
     if (declaredSet.has(supplier.card!.id) || declaredSet.has(id)) return;
     const edge = firstEdges[k];
+    // Two nodes that pin the same card: whatever the card lists, the node that does not receive
+    // from the other then misses it (bundle/missing-dependency), so the way out is another card.
+    const message =
+      supplier.ref === entry.ref
+        ? `Node ${node.id} receives from ${id}, which pins the same card ${entry.ref}; the card cannot list itself in \`dependencies\` without ${id} then missing that supplier, so pin a card of its own at one of the two nodes, or remove the edge.`
+        : `Node ${node.id} receives from ${id} (${supplier.ref}), but ${entry.ref} does not list it in \`dependencies\`; add "${supplier.card!.id}" to the card's dependencies.`;
     out.push({
       code: 'bundle/undeclared-dependency',
       severity: 'warning',
-      message: `Node ${node.id} receives from ${id} (${supplier.ref}), but ${entry.ref} does not list it in \`dependencies\`; add "${supplier.card!.id}" to the card's dependencies.`,
+      message,
       location: { file, span: edge.span, nodeId: node.id, cardRef: entry.ref, edge: { source: id, target: node.id } },
       related: [{ file: entry.read.file, span: entry.read.locate('dependencies', 'key'), message: `the dependencies of ${entry.ref}` }],
     });
