@@ -21,7 +21,7 @@ const root = path.resolve('/workspace/bundle');
 const files = generateBundle({ nodes });
 const db = createDatabase((file) => pathToFileURL(file).href);
 const bundle = addBundle(db, root, new Map(files.map((f) => [f.path, f.text] as const)));
-const support: ClientSupport = { relatedInformation: true, codeDescription: true, documentChanges: false, renameFiles: false, markdown: true, documentationMarkdown: true, hierarchicalSymbols: false, completionEditRange: true };
+const support: ClientSupport = { relatedInformation: true, codeDescription: true, documentChanges: false, renameFiles: false, markdown: true, documentationMarkdown: true, showDocument: true, hierarchicalSymbols: false, completionEditRange: true };
 let published = 0;
 const publisher = createPublisher({
   db,

@@ -8,6 +8,7 @@ import {
   CompletionItemKind,
   DiagnosticSeverity,
   DiagnosticTag,
+  FoldingRangeKind,
   MarkupKind,
   SymbolKind,
   type CodeAction as LspCodeAction,
@@ -35,6 +36,7 @@ import type {
   CompletionResult,
   DocumentSymbol,
   FileSpan,
+  Fold,
   HoverResult,
   RenameTarget,
   SymbolKind as IdeSymbolKind,
@@ -59,6 +61,8 @@ export interface ClientSupport {
   readonly markdown: boolean;
   /** Completion items' documentation may be Markdown. */
   readonly documentationMarkdown: boolean;
+  /** The client opens a document at a range when asked (`window/showDocument`, LSP 3.16). */
+  readonly showDocument: boolean;
   readonly hierarchicalSymbols: boolean;
   /** The client takes a completion list's `itemDefaults.editRange` (LSP 3.17). */
   readonly completionEditRange: boolean;
@@ -71,6 +75,7 @@ export const fullSupport: ClientSupport = {
   renameFiles: true,
   markdown: true,
   documentationMarkdown: true,
+  showDocument: true,
   hierarchicalSymbols: true,
   completionEditRange: true,
 };
@@ -359,30 +364,49 @@ export function toSymbolKind(kind: IdeSymbolKind): SymbolKind {
   }
 }
 
+/**
+ * The same tree in LSP terms, built level by level with an explicit list of pending symbols
+ * (never by recursion, so a tree of any depth converts); the IDE layer already keeps the depth
+ * within what a client's JSON reader takes (shared/src/ide/symbols.ts `symbolDepthLimit`).
+ */
 export function toDocumentSymbols(index: LineIndex, symbols: readonly DocumentSymbol[]): LspDocumentSymbol[] {
-  return symbols.map((s) => {
+  const pending: { readonly from: readonly DocumentSymbol[]; readonly into: LspDocumentSymbol[] }[] = [];
+  const convert = (s: DocumentSymbol): LspDocumentSymbol => {
     const range = toRange(index, s.span);
     let selectionRange = toRange(index, s.selectionSpan);
     if (!contains(range, selectionRange)) selectionRange = range;
-    const out: LspDocumentSymbol = {
-      name: s.name.trim() === '' ? '(unnamed)' : s.name,
-      kind: toSymbolKind(s.kind),
-      range,
-      selectionRange,
-      children: toDocumentSymbols(index, s.children),
-    };
+    const children: LspDocumentSymbol[] = [];
+    const out: LspDocumentSymbol = { name: s.name.trim() === '' ? '(unnamed)' : s.name, kind: toSymbolKind(s.kind), range, selectionRange, children };
     if (s.detail !== undefined) out.detail = s.detail;
+    if (s.children.length > 0) pending.push({ from: s.children, into: children });
     return out;
-  });
+  };
+  const top = symbols.map(convert);
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    for (const child of next.from) next.into.push(convert(child));
+  }
+  return top;
 }
 
-/** Folded regions: each from the line holding `span.start` to the line holding `span.end`; one-line spans fold nothing. */
-export function toFoldingRanges(index: LineIndex, folds: readonly Span[]): FoldingRange[] {
+/**
+ * Folded regions: each from the line holding `start` to the line holding `end`; one-line folds
+ * fold nothing. Comment folds carry the LSP `comment` kind (a client may fold them on opening);
+ * blocks carry none (the LSP's `region` is for `#region` markers).
+ */
+export function toFoldingRanges(index: LineIndex, folds: readonly Fold[]): FoldingRange[] {
   const out: FoldingRange[] = [];
-  for (const span of folds) {
-    const startLine = index.positionAt(span.start).line;
-    const endLine = index.positionAt(span.end).line;
-    if (endLine > startLine) out.push({ startLine, endLine });
+  for (const fold of folds) {
+    const startLine = index.positionAt(fold.start).line;
+    const endLine = index.positionAt(fold.end).line;
+    if (endLine <= startLine) continue;
+    switch (fold.kind) {
+      case 'comment':
+        out.push({ startLine, endLine, kind: FoldingRangeKind.Comment });
+        break;
+      case 'block':
+        out.push({ startLine, endLine });
+        break;
+    }
   }
   return out;
 }
@@ -444,6 +468,12 @@ export function toCodeAction(
   const edit = toWorkspaceEdit(files, action.edit, support);
   if (!edit) return undefined;
   const out: LspCodeAction = { title: action.title, kind: action.kind, edit };
+  if (action.show !== undefined) {
+    // the edit, then the place to look at: a client that cannot be asked to open a document gets
+    // no such action (the same edit is offered on its own)
+    if (!support.showDocument) return undefined;
+    out.command = { title: action.title, command: showLocationCommand, arguments: [files.uri(action.show.file), toRange(files.lineIndex(action.show.file), action.show.span)] };
+  }
   if (action.isPreferred) out.isPreferred = true;
   if (action.diagnostics && action.diagnostics.length > 0) {
     const converted: LspDiagnostic[] = [];
@@ -455,6 +485,9 @@ export function toCodeAction(
   }
   return out;
 }
+
+/** The command a code action runs after its edit to open a place (`[uri, range]`): the server asks the client to show it. */
+export const showLocationCommand = 'darkprint.showLocation';
 
 export function toPrepareRename(index: LineIndex, target: RenameTarget): { range: Range; placeholder: string } {
   return { range: toRange(index, target.span), placeholder: target.placeholder };

@@ -8,6 +8,7 @@
  */
 import type { Location } from 'vscode-languageserver';
 import { exportAttractor } from '../../shared/src/compile';
+import { sortDiagnostics, type Diagnostic } from '../../shared/src/diagnostics';
 import type { SecurityFinding, SecurityPenalty } from '../../shared/src/analyze';
 import type { Snapshot } from './database';
 import { toLocation } from './convert';
@@ -53,7 +54,24 @@ export interface ReportAnswer {
 export function compiled(snapshot: Snapshot): CompiledAnswer {
   const outcome = exportAttractor(snapshot.result);
   if (outcome.ok) return { text: outcome.text, slug: snapshot.result.blueprint?.manifest.slug ?? 'blueprint' };
-  return { reasons: outcome.reasons.length > 0 ? [...outcome.reasons] : ['The bundle cannot be compiled; see its diagnostics.'] };
+  // the findings that stop the export first, each with its place, as the CLI prints them
+  const blocking = sortDiagnostics(outcome.blocking);
+  const named = blocking.slice(0, listedFindings).map((d) => `${placeOf(snapshot, d)}: ${d.severity} ${d.code}: ${d.message}`);
+  if (blocking.length > listedFindings) named.push(`…and ${blocking.length - listedFindings} more findings that stop it; the Problems list shows them all.`);
+  const reasons = [...named, ...outcome.reasons];
+  return { reasons: reasons.length > 0 ? reasons : ['The bundle cannot be compiled; see its diagnostics.'] };
+}
+
+/** How many of the findings that stop an export `compiled` names. */
+const listedFindings = 20;
+
+/** `file:line:column` (1-based) of a finding in the bundle, or its file alone when it has no range. */
+function placeOf(snapshot: Snapshot, d: Diagnostic): string {
+  const file = d.location.file ?? snapshot.result.blueprint?.topology.file.path ?? 'topology.dot';
+  const span = d.location.span;
+  if (span === undefined || !snapshot.files.has(file)) return file;
+  const at = snapshot.lineIndex(file).positionAt(span.start);
+  return `${file}:${at.line + 1}:${at.character + 1}`;
 }
 
 export function report(snapshot: Snapshot, rootUri: string): ReportAnswer | { readonly reasons: readonly string[] } {

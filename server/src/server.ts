@@ -40,12 +40,14 @@ import {
   type InitializeError,
   type InitializeParams,
   type InitializeResult,
+  type Position,
+  type Range,
 } from 'vscode-languageserver/node';
 import { addBundle, createDatabase, ownerOf, removeBundle, replaceDisk, setDiskFile, setOpenDocument, snapshotOf, textSnapshotOf, type BundleState } from './database';
 import { createPublisher, describe, type Publisher } from './publish';
 import { defaultSettings, mergeSettings, readSettings, type Settings } from './settings';
 import { findRoots, isBundleFile, isFolder, isRootMarker, readBundleFiles, readText, relativeTo, rootAbove } from './workspace';
-import { applyChanges, type ClientSupport } from './convert';
+import { applyChanges, showLocationCommand, type ClientSupport } from './convert';
 import { registerHandlers, completionTriggers, lifecycleError, type FileAt, type Lifecycle, type ServerContext } from './handlers';
 import { compiled, compiledRequest, report, reportRequest, type BundleParams } from './requests';
 import { createPreparedTexts, preparedEncoder, routeConsole, type PreparedTexts } from './wire';
@@ -92,6 +94,7 @@ export function startServer(connection: Connection, prepared?: PreparedTexts): v
     renameFiles: false,
     markdown: false,
     documentationMarkdown: false,
+    showDocument: false,
     hierarchicalSymbols: false,
     completionEditRange: false,
   };
@@ -311,6 +314,7 @@ export function startServer(connection: Connection, prepared?: PreparedTexts): v
         documentSymbolProvider: true,
         foldingRangeProvider: true,
         codeActionProvider: { codeActionKinds: ['quickfix', 'source.fixAll'] },
+        executeCommandProvider: { commands: [showLocationCommand] },
         workspace: { workspaceFolders: { supported: true, changeNotifications: true } },
       },
       serverInfo: { name: serverName, version: serverVersion },
@@ -448,6 +452,23 @@ export function startServer(connection: Connection, prepared?: PreparedTexts): v
 
   registerHandlers(context);
 
+  // A code action's place to look at once its edit is applied (see convert.ts `toCodeAction`).
+  connection.onExecuteCommand(async (params) => {
+    const refused = lifecycleError(phase);
+    if (refused !== undefined) return refused;
+    try {
+      const [uri, range] = params.arguments ?? [];
+      if (params.command !== showLocationCommand || typeof uri !== 'string' || !isRange(range)) {
+        log(`darkprint: the command ${params.command} with these arguments is not one the server offers; it is ignored.`);
+        return null;
+      }
+      await connection.window.showDocument({ uri, selection: range, takeFocus: true });
+    } catch (error) {
+      log(`darkprint: running ${params.command} failed: ${describe(error)}`);
+    }
+    return null;
+  });
+
   connection.onRequest(compiledRequest, async (params: BundleParams) => {
     const refused = lifecycleError(phase);
     if (refused !== undefined) return refused;
@@ -500,9 +521,17 @@ function clientSupport(capabilities: ClientCapabilities): ClientSupport {
     renameFiles: edit?.resourceOperations?.includes('rename') === true,
     markdown: text?.hover?.contentFormat?.includes('markdown') === true,
     documentationMarkdown: text?.completion?.completionItem?.documentationFormat?.includes('markdown') === true,
+    showDocument: capabilities.window?.showDocument?.support === true,
     hierarchicalSymbols: text?.documentSymbol?.hierarchicalDocumentSymbolSupport === true,
     completionEditRange: text?.completion?.completionList?.itemDefaults?.includes('editRange') === true,
   };
+}
+
+/** An LSP range, as a command's argument may carry one. */
+function isRange(value: unknown): value is Range {
+  const isPosition = (p: unknown): boolean =>
+    typeof p === 'object' && p !== null && Number.isInteger((p as Position).line) && Number.isInteger((p as Position).character);
+  return typeof value === 'object' && value !== null && isPosition((value as Range).start) && isPosition((value as Range).end);
 }
 
 /** A watched-file event as the protocol has it: a string URI and a known change type. */

@@ -43,7 +43,7 @@ const support: ClientSupport = {
   codeDescription: true,
   documentChanges: false,
   renameFiles: false,
-  markdown: true, documentationMarkdown: true,
+  markdown: true, documentationMarkdown: true, showDocument: true,
   hierarchicalSymbols: false,
   completionEditRange: true,
 };

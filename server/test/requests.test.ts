@@ -11,7 +11,7 @@ import type { CodeAction, CompletionList, Diagnostic, Range } from 'vscode-langu
 import { parseFixture } from '../../shared/test/support/fixture';
 import { lineIndex } from '../../shared/src/text';
 import { reviewerCard, writerCard } from './support/cards';
-import { bundledEntry, errorLogs, startSession, type Session, type SessionOptions } from './support/lsp-client';
+import { bundledEntry, errorLogs, startSession, testCapabilities, type Session, type SessionOptions } from './support/lsp-client';
 
 const topologyText = `//- topology.dot
 digraph g {
@@ -80,6 +80,25 @@ describe('server: custom requests', function () {
       const answer = await o.session.request<{ text?: string; reasons?: string[] }>('darkprint/compiled', { uri: o.session.uri('topology.dot') });
       assert.equal(answer.text, undefined);
       assert.ok(answer.reasons?.some((r) => r.includes('reviewer')), JSON.stringify(answer.reasons));
+    } finally {
+      await o.close();
+    }
+  });
+
+  it('darkprint/compiled names each finding that stops the export, with its place', async function () {
+    const o = await open(bundle);
+    try {
+      const card = o.texts.get('cards/writer@1.0.0.yaml')!;
+      const broken = card.replace(/^version: .*$/m, 'version: [1]');
+      assert.notEqual(broken, card);
+      o.session.open('cards/writer@1.0.0.yaml', broken);
+      const answer = await o.session.request<{ text?: string; reasons?: string[] }>('darkprint/compiled', { uri: o.session.uri('topology.dot') });
+      assert.equal(answer.text, undefined);
+      const line = broken.split('\n').findIndex((l) => l.startsWith('version:')) + 1;
+      const reasons = answer.reasons ?? [];
+      assert.ok(reasons[0]?.startsWith(`cards/writer@1.0.0.yaml:${line}:`), JSON.stringify(reasons));
+      assert.match(reasons[0], /error card\/\S+: /);
+      assert.ok(reasons.some((r) => r.includes('stop')), JSON.stringify(reasons));
     } finally {
       await o.close();
     }
@@ -157,6 +176,60 @@ describe('server: clients with fewer capabilities', function () {
       assert.ok(node, JSON.stringify(symbols));
       assert.equal(node.location.uri, o.session.uri('topology.dot'));
       assert.equal(node.containerName, 'g');
+    } finally {
+      await o.close();
+    }
+  });
+});
+
+describe('server: a fix that opens a place', function () {
+  // removing `type=` from a node, then opening the `type` of its card
+  const fixture = bundle.replace('  writer [card="writer@1.0.0"];', '  writer [card="writer@1.0.0", type="box"];');
+  const actionsAt = async (o: Opened): Promise<CodeAction[]> => {
+    const text = o.texts.get('topology.dot')!;
+    const line = text.split('\n').findIndex((l) => l.includes('type="box"'));
+    const character = text.split('\n')[line].indexOf('type=');
+    return (
+      (await o.session.request<CodeAction[]>('textDocument/codeAction', {
+        textDocument: { uri: o.session.uri('topology.dot') },
+        range: { start: { line, character }, end: { line, character } },
+        context: { diagnostics: [] },
+      })) ?? []
+    );
+  };
+
+  it('runs a command after its edit that has the client show the card at its type', async function () {
+    const o = await open(fixture, { capabilities: { ...testCapabilities, window: { showDocument: { support: true } } } });
+    try {
+      const shown: unknown[] = [];
+      o.session.connection.onRequest('window/showDocument', (params: unknown) => {
+        shown.push(params);
+        return { success: true };
+      });
+      await o.session.request('darkprint/report', { uri: o.session.uri('.') });
+      const actions = await actionsAt(o);
+      const opening = actions.find((a) => a.command !== undefined);
+      assert.ok(opening, JSON.stringify(actions.map((a) => a.title)));
+      assert.ok(opening.edit, 'the action still carries its edit');
+      assert.equal(opening.command!.command, 'darkprint.showLocation');
+      const card = o.texts.get('cards/writer@1.0.0.yaml')!;
+      const [uri, range] = opening.command!.arguments as [string, Range];
+      assert.equal(uri, o.session.uri('cards/writer@1.0.0.yaml'));
+      assert.equal(covered(card, range), 'agent');
+      assert.equal(await o.session.request('workspace/executeCommand', opening.command), null);
+      assert.deepEqual(shown, [{ uri, selection: range, takeFocus: true }]);
+    } finally {
+      await o.close();
+    }
+  });
+
+  it('is not offered to a client that cannot be asked to show a document (the same edit is, on its own)', async function () {
+    const o = await open(fixture);
+    try {
+      await o.session.request('darkprint/report', { uri: o.session.uri('.') });
+      const actions = await actionsAt(o);
+      assert.ok(actions.some((a) => a.title.startsWith('Remove `type` from node `writer`')), JSON.stringify(actions.map((a) => a.title)));
+      assert.ok(actions.every((a) => a.command === undefined && !a.title.includes('and open')), JSON.stringify(actions.map((a) => a.title)));
     } finally {
       await o.close();
     }

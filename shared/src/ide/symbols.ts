@@ -2,17 +2,26 @@
  * Document symbols and folding ranges.
  * Topology: the graph, its subgraphs (nested), the nodes (with their pins) and the edges, each
  * placed in the innermost subgraph that holds it; folds for every `{ … }` and `[ … ]` that spans
- * lines, multi-line block comments and runs of line comments.
+ * lines, multi-line block comments and runs of line comments (the comment folds marked so).
  * Cards and other YAML/JSON files: the top-level fields, ports under `inputs`/`outputs`, list
  * entries, and the terms of the extensions file; folds for every entry that spans lines.
+ *
+ * Both answers take time in proportion to the document (up to the sorting of the results) and
+ * walk every tree with an explicit stack, never by recursion, so no nesting a user writes can
+ * exhaust the call stack or stall the server. The symbol tree is at most `symbolDepthLimit`
+ * levels deep (every topology the parser reads in full fits): symbols nested deeper are
+ * flattened into the last level, in document order, under their ancestor on the level above it.
+ * (No one reads an outline that deep, and a client's JSON writer and reader recurse on the depth
+ * of what they are sent: `JSON.stringify` of a tree a few thousand levels deep overflows.)
  */
 import type { DotToken } from '../syntax/dot-model';
+import { maxSubgraphDepth } from '../syntax/dot-parser';
 import { deref, type YamlNode } from '../syntax/yaml';
-import type { Span } from '../text';
 import { isTopologyPath, textOf, topologyView, pinOf, declarationSpan, type TopologyView, isExtensionsPath } from './context';
 import { dataDocument, termKindOfField } from './data-tree';
 import { item } from './data-context';
-import type { DocumentSymbol, IdeBundle } from './types';
+import type { Span } from '../text';
+import type { DocumentSymbol, Fold, IdeBundle } from './types';
 
 export function documentSymbols(bundle: IdeBundle, file: string): DocumentSymbol[] {
   const text = textOf(bundle, file);
@@ -25,7 +34,7 @@ export function documentSymbols(bundle: IdeBundle, file: string): DocumentSymbol
   return [];
 }
 
-export function foldingRanges(bundle: IdeBundle, file: string): Span[] {
+export function foldingRanges(bundle: IdeBundle, file: string): Fold[] {
   const text = textOf(bundle, file);
   if (text === undefined) return [];
   if (isTopologyPath(file)) {
@@ -35,6 +44,14 @@ export function foldingRanges(bundle: IdeBundle, file: string): Span[] {
   if (/\.(ya?ml|json)$/i.test(file)) return dataFolds(file, text);
   return [];
 }
+
+/**
+ * How many levels deep the symbol tree goes at most (the graph, or a data file's top-level
+ * fields, being the first): enough for every topology the parser reads in full (the graph,
+ * subgraphs nested `maxSubgraphDepth` deep, their nodes). Only subgraphs nested past that, a parse
+ * error whose contents are not read, are flattened.
+ */
+export const symbolDepthLimit = maxSubgraphDepth + 2;
 
 // ---------------------------------------------------------------------- topology symbols
 
@@ -55,9 +72,10 @@ function topologySymbols(view: TopologyView): DocumentSymbol[] {
     selectionSpan: graph.nameSpan ?? graph.keywordSpan,
     children: [],
   };
-  const containers: Mutable[] = [root];
-  for (const block of blocks.slice(1)) {
-    containers.push({
+  const subgraphs: Mutable[] = [];
+  for (let i = 1; i < blocks.length; i++) {
+    const block = blocks[i];
+    subgraphs.push({
       name: block.name ?? '(anonymous subgraph)',
       kind: 'subgraph',
       span: { start: block.start, end: block.end },
@@ -65,21 +83,12 @@ function topologySymbols(view: TopologyView): DocumentSymbol[] {
       children: [],
     });
   }
-  const place = (symbol: Mutable): void => {
-    let best = root;
-    for (const c of containers) {
-      if (c === root || c === symbol) continue;
-      if (c.span.start <= symbol.selectionSpan.start && symbol.selectionSpan.end <= c.span.end && c.span.end - c.span.start < best.span.end - best.span.start) best = c;
-    }
-    best.children.push(symbol);
-  };
-  // Subgraphs nest by containment (smallest first so a parent is placed after its children are known).
-  for (const c of containers.slice(1)) place(c);
+  const members: Mutable[] = [];
   for (const node of graph.nodes) {
     const selection = declarationSpan(node);
     const statement = node.statements[0];
     const pin = pinOf(node);
-    place({
+    members.push({
       name: node.id,
       ...(pin.attr !== undefined ? { detail: pin.ref ?? pin.attr.value } : {}),
       kind: 'node',
@@ -89,14 +98,78 @@ function topologySymbols(view: TopologyView): DocumentSymbol[] {
     });
   }
   for (const edge of graph.edges) {
-    place({ name: `${edge.source} -> ${edge.target}`, kind: 'edge', span: edge.span, selectionSpan: edge.sourceSpan, children: [] });
+    members.push({ name: `${edge.source} -> ${edge.target}`, kind: 'edge', span: edge.span, selectionSpan: edge.sourceSpan, children: [] });
   }
-  const sort = (symbol: Mutable): void => {
-    symbol.children.sort((a, b) => a.span.start - b.span.start || a.span.end - b.span.end);
-    for (const child of symbol.children) sort(child);
-  };
-  sort(root);
+  nest(root, subgraphs, members);
+  // Siblings in document order; ties keep the order above (subgraphs, then nodes, then edges).
+  const order = new Map<Mutable, number>();
+  for (const symbol of subgraphs) order.set(symbol, order.size);
+  for (const symbol of members) order.set(symbol, order.size);
+  const bySpan = (a: Mutable, b: Mutable): number => a.span.start - b.span.start || a.span.end - b.span.end || (order.get(a) ?? 0) - (order.get(b) ?? 0);
+  root.children.sort(bySpan);
+  for (const subgraph of subgraphs) subgraph.children.sort(bySpan);
+  limitDepth(root);
   return [root];
+}
+
+/**
+ * Puts each subgraph into the smallest subgraph whose span holds its span, and each member (node
+ * or edge) into the smallest one whose span holds its selection; the graph takes the rest. One
+ * sweep in document order: brace blocks nest, so the subgraphs open at a point form a stack.
+ * (Unlike a search for the smallest holder, the sweep cannot make a cycle of two subgraphs with
+ * the same span, as an unclosed `subgraph { {` has.)
+ */
+function nest(root: Mutable, subgraphs: readonly Mutable[], members: readonly Mutable[]): void {
+  const opening = subgraphs.map((symbol, index) => ({ symbol, index }));
+  opening.sort((a, b) => a.symbol.span.start - b.symbol.span.start || b.symbol.span.end - a.symbol.span.end || a.index - b.index);
+  const placing = members.map((symbol, index) => ({ symbol, index }));
+  placing.sort((a, b) => a.symbol.selectionSpan.start - b.symbol.selectionSpan.start || a.index - b.index);
+  // The open subgraphs, outermost first, above the graph (which is never taken off).
+  const open: Mutable[] = [root];
+  const top = (): Mutable => open[open.length - 1];
+  let next = 0;
+  for (const { symbol } of placing) {
+    const at = symbol.selectionSpan;
+    // Subgraphs starting at or before the member open first (a block starting where it starts holds it).
+    for (; next < opening.length && opening[next].symbol.span.start <= at.start; next++) {
+      const subgraph = opening[next].symbol;
+      while (open.length > 1 && top().span.end < subgraph.span.end) open.pop();
+      top().children.push(subgraph);
+      open.push(subgraph);
+    }
+    while (open.length > 1 && top().span.end < at.start) open.pop();
+    // The top holds the member unless the member runs out of it (a selection is one token, so only in broken text).
+    let holder = open.length - 1;
+    while (holder > 0 && open[holder].span.end < at.end) holder--;
+    open[holder].children.push(symbol);
+  }
+  for (; next < opening.length; next++) {
+    const subgraph = opening[next].symbol;
+    while (open.length > 1 && top().span.end < subgraph.span.end) open.pop();
+    top().children.push(subgraph);
+    open.push(subgraph);
+  }
+}
+
+/** Cuts the tree at `symbolDepthLimit` levels: a symbol on the level above the last takes all its descendants as children, in document order. */
+function limitDepth(root: Mutable): void {
+  const pending: { readonly symbol: Mutable; readonly level: number }[] = [{ symbol: root, level: 1 }];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    const { symbol, level } = next;
+    if (level + 1 < symbolDepthLimit) {
+      for (const child of symbol.children) pending.push({ symbol: child, level: level + 1 });
+      continue;
+    }
+    if (symbol.children.every((child) => child.children.length === 0)) continue;
+    const flat: Mutable[] = [];
+    const walk = [...symbol.children].reverse();
+    for (let descendant = walk.pop(); descendant !== undefined; descendant = walk.pop()) {
+      flat.push(descendant);
+      for (let i = descendant.children.length - 1; i >= 0; i--) walk.push(descendant.children[i]);
+      descendant.children = [];
+    }
+    symbol.children = flat;
+  }
 }
 
 interface Block {
@@ -121,7 +194,7 @@ function braceBlocks(tokens: readonly DotToken[], textEnd: number): Block[] {
       const previous = tokens[i - 1];
       const beforePrevious = tokens[i - 2];
       if (previous?.kind === 'keyword' && previous.text.toLowerCase() === 'subgraph') start = previous.span.start;
-      else if (previous !== undefined && previous.kind !== 'keyword' && beforePrevious?.kind === 'keyword' && beforePrevious.text.toLowerCase() === 'subgraph') {
+      else if (previous !== undefined && isName(previous) && beforePrevious?.kind === 'keyword' && beforePrevious.text.toLowerCase() === 'subgraph') {
         start = beforePrevious.span.start;
         name = previous.value;
         nameSpan = previous.span;
@@ -138,35 +211,45 @@ function braceBlocks(tokens: readonly DotToken[], textEnd: number): Block[] {
   return blocks;
 }
 
+/** A token that can name a subgraph (an id, a number, a quoted or an HTML string; never a bracket of broken text). */
+function isName(token: DotToken): boolean {
+  return token.kind === 'id' || token.kind === 'number' || token.kind === 'string' || token.kind === 'html';
+}
+
 // ---------------------------------------------------------------------- topology folds
 
-function topologyFolds(view: TopologyView): Span[] {
+function topologyFolds(view: TopologyView): Fold[] {
   const text = view.text;
-  const out: Span[] = [];
-  const multiline = (span: Span): boolean => /[\r\n]/.test(text.slice(span.start, span.end));
+  const out: Fold[] = [];
+  const multiline = lineBreakTest(text);
+  // The open brackets, and for each kind the indexes in `opens` of its own.
   const opens: DotToken[] = [];
+  const openBraces: number[] = [];
+  const openBrackets: number[] = [];
   for (const t of view.significant) {
-    if (t.kind === 'lbrace' || t.kind === 'lbracket') opens.push(t);
-    else if (t.kind === 'rbrace' || t.kind === 'rbracket') {
-      const want = t.kind === 'rbrace' ? 'lbrace' : 'lbracket';
-      let k = opens.length - 1;
-      while (k >= 0 && opens[k].kind !== want) k--;
-      if (k < 0) continue;
-      const open = opens[k];
-      opens.length = k;
-      const span = { start: open.span.start, end: t.span.end };
-      if (multiline(span)) out.push(span);
+    if (t.kind === 'lbrace' || t.kind === 'lbracket') {
+      (t.kind === 'lbrace' ? openBraces : openBrackets).push(opens.length);
+      opens.push(t);
+    } else if (t.kind === 'rbrace' || t.kind === 'rbracket') {
+      // The nearest open bracket of the same kind closes, with every bracket opened after it.
+      const at = (t.kind === 'rbrace' ? openBraces : openBrackets).at(-1);
+      if (at === undefined) continue;
+      const start = opens[at].span.start;
+      while (opens.length > at) opens.pop();
+      while ((openBraces.at(-1) ?? -1) >= at) openBraces.pop();
+      while ((openBrackets.at(-1) ?? -1) >= at) openBrackets.pop();
+      if (multiline(start, t.span.end)) out.push({ start, end: t.span.end, kind: 'block' });
     }
   }
   let run: Span | undefined;
   let runLines = 0;
   for (const t of view.parse.tokens) {
     if (t.kind === 'block-comment') {
-      if (multiline(t.span)) out.push(t.span);
+      if (multiline(t.span.start, t.span.end)) out.push({ start: t.span.start, end: t.span.end, kind: 'comment' });
       continue;
     }
     if (t.kind !== 'line-comment' && t.kind !== 'hash-comment') {
-      if (run !== undefined && runLines > 1) out.push(run);
+      if (run !== undefined && runLines > 1) out.push({ start: run.start, end: run.end, kind: 'comment' });
       run = undefined;
       runLines = 0;
       continue;
@@ -176,13 +259,47 @@ function topologyFolds(view: TopologyView): Span[] {
       run = { start: run.start, end: t.span.end };
       runLines++;
     } else {
-      if (run !== undefined && runLines > 1) out.push(run);
+      if (run !== undefined && runLines > 1) out.push({ start: run.start, end: run.end, kind: 'comment' });
       run = t.span;
       runLines = 1;
     }
   }
-  if (run !== undefined && runLines > 1) out.push(run);
+  if (run !== undefined && runLines > 1) out.push({ start: run.start, end: run.end, kind: 'comment' });
   return out.sort((a, b) => a.start - b.start || b.end - a.end);
+}
+
+/**
+ * Whether `[start, end)` of `text` holds a CR or an LF, answered by halving the sorted offsets
+ * of every CR and LF (found once, on the first question), never by slicing the text.
+ */
+function lineBreakTest(text: string): (start: number, end: number) => boolean {
+  let breaks: number[] | undefined;
+  const find = (): number[] => {
+    const found: number[] = [];
+    // Without a CR, the native search finds every LF (far faster than reading each code unit).
+    if (text.indexOf('\r') < 0) {
+      for (let at = text.indexOf('\n'); at >= 0; at = text.indexOf('\n', at + 1)) found.push(at);
+      return found;
+    }
+    for (let i = 0; i < text.length; i++) {
+      const code = text.charCodeAt(i);
+      if (code === 10 || code === 13) found.push(i);
+    }
+    return found;
+  };
+  return (start, end) => {
+    if (end <= start) return false;
+    const all = (breaks ??= find());
+    // the first break at or after `start`, then whether it comes before `end`
+    let low = 0;
+    let high = all.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (all[middle] < start) low = middle + 1;
+      else high = middle;
+    }
+    return low < all.length && all[low] < end;
+  };
 }
 
 // ---------------------------------------------------------------------- data files
@@ -248,24 +365,26 @@ function shorten(value: string): string {
   return line.length > 60 ? `${line.slice(0, 60)}…` : line;
 }
 
-function dataFolds(file: string, text: string): Span[] {
-  const out: Span[] = [];
-  const multiline = (span: Span): boolean => span.end > span.start && /[\r\n]/.test(text.slice(span.start, span.end));
-  const visit = (node: YamlNode | undefined, depth: number): void => {
-    if (node === undefined || node.kind === 'alias' || node.kind === 'scalar' || depth > 50) return;
+function dataFolds(file: string, text: string): Fold[] {
+  const out: Fold[] = [];
+  const multiline = lineBreakTest(text);
+  const root = dataDocument(file, text).root;
+  const pending: YamlNode[] = root !== undefined ? [root] : [];
+  for (let node = pending.pop(); node !== undefined; node = pending.pop()) {
+    if (node.kind === 'alias' || node.kind === 'scalar') continue;
     if (node.kind === 'mapping') {
       for (const entry of node.entries.values()) {
-        const span = { start: entry.keySpan.start, end: Math.max(entry.keySpan.end, entry.value.span.end) };
-        if (multiline(span)) out.push(span);
-        visit(entry.value, depth + 1);
+        const start = entry.keySpan.start;
+        const end = Math.max(entry.keySpan.end, entry.value.span.end);
+        if (multiline(start, end)) out.push({ start, end, kind: 'block' });
+        pending.push(entry.value);
       }
-      return;
+      continue;
     }
     for (const child of node.items) {
-      if (child.kind === 'mapping' && multiline(child.span)) out.push(child.span);
-      visit(child, depth + 1);
+      if (child.kind === 'mapping' && multiline(child.span.start, child.span.end)) out.push({ start: child.span.start, end: child.span.end, kind: 'block' });
+      pending.push(child);
     }
-  };
-  visit(dataDocument(file, text).root, 0);
+  }
   return out.sort((a, b) => a.start - b.start || b.end - a.end);
 }

@@ -66,6 +66,14 @@ export interface DocumentSymbol {
   readonly children: readonly DocumentSymbol[];
 }
 
+/** What a fold holds: a block of the document (braces, brackets, a YAML/JSON entry) or comments. */
+export type FoldKind = 'block' | 'comment';
+
+/** A region the editor can fold (from the line of `start` to the line of `end`). */
+export interface Fold extends Span {
+  readonly kind: FoldKind;
+}
+
 export interface CodeAction {
   readonly title: string;
   readonly kind: 'quickfix' | 'source.fixAll' | 'refactor';
