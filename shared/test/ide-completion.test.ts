@@ -558,7 +558,8 @@ inputs:
 //- cards/a@1.0.0.yaml
 inputs:
   - { name: plan, $0 }`,
-    includes: ['name', 'type', 'description', 'required'],
+    includes: ['type', 'description', 'required'],
+    excludes: ['name'],
     inserts: { type: 'type: ' },
   },
   'a port type in a flow list spread over lines': {
@@ -664,6 +665,26 @@ inputs:
     ty$0pe: json`,
     includes: ['type'],
     inserts: { type: 'type' },
+  },
+  'port fields the port has are not offered again': {
+    fixture: `
+//- cards/a@1.0.0.yaml
+inputs:
+  - name: notes
+    type: json
+    $0
+  - name: other
+    type: text
+    description: more`,
+    includes: ['description', 'required'],
+    excludes: ['name', 'type'],
+  },
+  'port fields the port has are not offered again, in a flow mapping': {
+    fixture: `
+//- cards/a@1.0.0.yaml
+inputs: [{ name: notes, $0 }]`,
+    includes: ['type', 'description'],
+    excludes: ['name'],
   },
   'port fields inside an input': {
     fixture: `

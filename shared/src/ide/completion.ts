@@ -425,7 +425,7 @@ function cardCompletion(bundle: IdeBundle, file: string, text: string, offset: n
   const portList = path.length === 2 && (path[0] === 'inputs' || path[0] === 'outputs') && path[1] === item;
   if (slot.role === 'key' || (slot.role === 'item-or-key' && portList)) {
     if (path.length === 0) return fieldCompletion(file, text, slot, offset);
-    if (portList) return portFieldCompletion(slot, path[0] === 'inputs', text);
+    if (portList) return portFieldCompletion(slot, path[0] === 'inputs', text, portKeysAt(file, text, path[0], offset));
     return undefined;
   }
   const vocabulary = vocabularyOf(bundle);
@@ -521,11 +521,31 @@ const portFields: readonly { readonly name: string; readonly inputsOnly: boolean
   { name: 'required', inputsOnly: true, detail: 'false makes the input optional' },
 ];
 
-function portFieldCompletion(slot: DataSlot, input: boolean, text: string): CompletionResult {
+function portFieldCompletion(slot: DataSlot, input: boolean, text: string, present: ReadonlySet<string>): CompletionResult {
   const items = portFields
-    .filter((f) => input || !f.inputsOnly)
+    .filter((f) => (input || !f.inputsOnly) && !present.has(f.name))
     .map((f, i): CompletionItem => ({ label: f.name, kind: 'field', detail: f.detail, sortText: String(i), insertText: keyInsertion(f.name, slot, text) }));
   return { items, span: slot.span };
+}
+
+/**
+ * The keys the port under the cursor has written (the one being typed excluded), read from the
+ * file's tree: the last port of the list that starts before the cursor. Empty when the file does
+ * not parse that far.
+ */
+function portKeysAt(file: string, text: string, list: string, offset: number): Set<string> {
+  const present = new Set<string>();
+  const root = deref(dataDocument(file, text).root);
+  const ports = root?.kind === 'mapping' ? deref(root.entries.get(list)?.value) : undefined;
+  if (ports?.kind !== 'sequence') return present;
+  let port: ReturnType<typeof deref> | undefined;
+  for (const node of ports.items) {
+    if (node.span.start > offset) break;
+    port = deref(node);
+  }
+  if (port?.kind !== 'mapping') return present;
+  for (const entry of port.entries.values()) if (!(entry.keySpan.start <= offset && offset <= entry.keySpan.end)) present.add(entry.key);
+  return present;
 }
 
 /**
