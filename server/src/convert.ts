@@ -211,11 +211,13 @@ export function toHover(files: FileContext, file: string, hover: HoverResult, su
 }
 
 /**
- * The IDE's Markdown as plain text, for a client that shows text as it is: bold marks and the
- * backticks of code spans taken out, a backslash escape left as the character it escapes.
+ * The IDE's Markdown as plain text, for a client that shows text as it is: the lines that open
+ * and close code blocks, bold and italic marks and the backticks of code spans taken out, a
+ * backslash escape left as the character it escapes (an asterisk between blanks or inside a word
+ * is no mark, and stays).
  */
 export function plainText(markdown: string): string {
-  return markdown.replace(/\\([\\`*_{}\[\]()#+\-.!|<>])|\*\*|`/g, (_, escaped: string | undefined) => escaped ?? '');
+  return markdown.replace(/\\([\\`*_{}\[\]()#+\-.!|<>])|^```[^\n]*(?:\n|$)|\*\*|(?<![\w*\\])\*(?=\S)|(?<=\S)\*(?![\w*])|`/gm, (_, escaped: string | undefined) => escaped ?? '');
 }
 
 export function toCompletionKind(kind: CompletionKind): CompletionItemKind {

@@ -46,7 +46,7 @@ import {
 import { addBundle, createDatabase, ownerOf, removeBundle, replaceDisk, setDiskFile, setOpenDocument, snapshotOf, textSnapshotOf, type BundleState } from './database';
 import { createPublisher, describe, type Publisher } from './publish';
 import { defaultSettings, mergeSettings, readSettings, type Settings } from './settings';
-import { findRoots, isBundleFile, isFolder, isRootMarker, readBundleFiles, readText, relativeTo, rootAbove } from './workspace';
+import { findRoots, isBundleFile, isFolder, isRootMarker, isSearchedFolderName, readBundleFiles, readText, relativeTo, rootAbove } from './workspace';
 import { applyChanges, showLocationCommand, type ClientSupport } from './convert';
 import { registerHandlers, completionTriggers, lifecycleError, type FileAt, type Lifecycle, type ServerContext } from './handlers';
 import { compiled, compiledRequest, report, reportRequest, type BundleParams } from './requests';
@@ -181,6 +181,13 @@ export function startServer(connection: Connection, prepared?: PreparedTexts): v
     }
   };
 
+  /** True when `file` lies in a workspace folder and no folder on the way down is one the scan skips. */
+  const searchedByScan = (file: string): boolean =>
+    folders.some((folder) => {
+      const relative = relativeTo(folder, file);
+      return relative !== undefined && relative.split('/').every(isSearchedFolderName);
+    });
+
   const hasOpenTopology = (root: string): boolean => {
     for (const file of db.open.keys()) if (path.dirname(file) === root && /\.(dot|gv)$/i.test(file)) return true;
     return false;
@@ -193,8 +200,10 @@ export function startServer(connection: Connection, prepared?: PreparedTexts): v
     const task = onDisk(`finding the bundle of ${file}`, async () => {
       if (ownerOf(db, file)) return;
       let root = await rootAbove(path.dirname(file));
-      // A topology opened on its own, in a folder that is no bundle root, is a bundle of one file.
-      if (root === undefined && /\.(dot|gv)$/i.test(file)) root = path.dirname(file);
+      // A topology opened on its own, in a folder that is no bundle root (or where the root found
+      // would not read it: a topology saved inside a `cards/` folder), is a bundle of one file.
+      const read = root !== undefined && isBundleFile(relativeTo(root, file) ?? '');
+      if (!read && /\.(dot|gv)$/i.test(file)) root = path.dirname(file);
       if (root === undefined) return;
       const bundle = await loadRoot(root);
       schedule(bundle, 0);
@@ -216,8 +225,10 @@ export function startServer(connection: Connection, prepared?: PreparedTexts): v
         rootsMayChange = true;
       }
       const owner = ownerOf(db, file);
-      // A folder created outside every bundle (a bundle moved or copied in whole) may hold roots.
-      if (change.type === FileChangeType.Created && !rootsMayChange && (!owner || !isBundleFile(owner.relative)) && (await isFolder(file))) rootsMayChange = true;
+      // A folder created outside every bundle, where the workspace scan looks (a bundle moved or
+      // copied in whole), may hold roots; folders created inside a bundle, or hidden ones and build
+      // outputs, do not start a scan of the workspace.
+      if (change.type === FileChangeType.Created && !rootsMayChange && !owner && searchedByScan(file) && (await isFolder(file))) rootsMayChange = true;
       if (!owner) continue;
       const { bundle, relative } = owner;
       if (change.type === FileChangeType.Deleted) {
@@ -321,12 +332,17 @@ export function startServer(connection: Connection, prepared?: PreparedTexts): v
     };
   });
 
+  let initializedSeen = false;
   connection.onInitialized(() => {
+    // (once, and only after initialize: a second or early `initialized` changes nothing)
+    if (phase !== 'running' || initializedSeen) return;
+    initializedSeen = true;
     // Subscribed before anything is awaited, so that no folder change is missed; the rescan
     // it asks for runs after the initial scan (disk work runs in order).
     if (capabilities.workspace?.workspaceFolders) {
       try {
         connection.workspace.onDidChangeWorkspaceFolders((event) => {
+          if (phase !== 'running') return;
           const removed = new Set(event.removed.map((f) => pathOf(f.uri)));
           folders = [...folders.filter((f) => !removed.has(f)), ...event.added.map((f) => pathOf(f.uri)).filter((f): f is string => f !== undefined)];
           void onDisk('rescanning the workspace folders', rescan);

@@ -63,10 +63,14 @@ export function readSettings(raw: unknown): SettingsRead {
   } else if (rawIgnore !== undefined && rawIgnore !== null) {
     problems.push('darkprint.ignore must be a list of codes or families; it is ignored.');
   }
-  // a code or family that does not exist (a typo) has no effect: said, and kept (it is harmless)
-  for (const selector of unknownSelectors([...severity.keys(), ...ignore])) {
-    problems.push(`"${selector}" in darkprint.severity or darkprint.ignore names no diagnostic code or family (dot/, card/, bundle/, attractor/, ontology/, analysis/), so it changes nothing; check its spelling.`);
-  }
+  // a code or family that does not exist (a typo) has no effect: said once per setting, and kept (it is harmless)
+  const unknown = (setting: string, selectors: readonly string[]): void => {
+    for (const selector of new Set(unknownSelectors(selectors))) {
+      problems.push(`darkprint.${setting} names "${selector}", which is no diagnostic code or family (dot/, card/, bundle/, attractor/, ontology/, analysis/), so it changes nothing; check its spelling.`);
+    }
+  };
+  unknown('severity', [...severity.keys()]);
+  unknown('ignore', ignore);
   const rawDocs = section.get('docsUrl');
   let docsUrl: string | undefined;
   if (typeof rawDocs === 'string' && rawDocs.trim() !== '') docsUrl = rawDocs.trim();

@@ -19,6 +19,11 @@ const manifestName = /^blueprint\.(ya?ml|json)$/i;
 const rootLevelFile = /\.(dot|gv)$|^(blueprint|extensions)\.(ya?ml|json)$/i;
 const dataFile = /\.(ya?ml|json)$/i;
 
+/** True when `findRoots` looks into a folder of that name (not hidden, not a build output or `node_modules`). */
+export function isSearchedFolderName(name: string): boolean {
+  return !name.startsWith('.') && !skippedFolders.has(name);
+}
+
 /** True when an entry of that name makes its folder a bundle root (SPEC §1). */
 export function isRootMarker(name: string, isDirectory: boolean): boolean {
   return isDirectory ? name === 'cards' : topologyName.test(name) || manifestName.test(name);
@@ -58,7 +63,7 @@ export async function findRoots(folder: string): Promise<string[]> {
     const root = !inCards && entries.some((e) => isRootMarker(e.name, e.isDirectory()));
     if (root) roots.push(dir);
     for (const e of entries) {
-      if (!e.isDirectory() || e.name.startsWith('.') || skippedFolders.has(e.name)) continue;
+      if (!e.isDirectory() || !isSearchedFolderName(e.name)) continue;
       await walk(path.join(dir, e.name), depth + 1, inCards || (root && e.name === 'cards'));
     }
   };

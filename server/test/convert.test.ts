@@ -107,10 +107,10 @@ describe('server: settings', function () {
     { raw: { ignore: ['dot/self-loop', 3, ''] }, debounceMs: 150, ignore: ['dot/self-loop'], problems: 2, why: 'ignore entries that are not codes are refused' },
     { raw: { severity: ['x'], ignore: 'dot/' }, debounceMs: 150, problems: 2, why: 'wrong shapes are refused whole' },
     {
-      raw: { severity: { 'bundle/prohibition-violatd': 'off', 'bundle/*': 'info' }, ignore: ['attractr/', 'card/'] },
+      raw: { severity: { 'bundle/prohibition-violatd': 'off', 'bundle/*': 'info' }, ignore: ['attractr/', 'card/', 'attractr/'] },
       debounceMs: 150,
       severity: [['bundle/prohibition-violatd', 'off'], ['bundle/*', 'info']],
-      ignore: ['attractr/', 'card/'],
+      ignore: ['attractr/', 'card/', 'attractr/'],
       problems: 2,
       why: 'a code or family misspelt is said (and changes nothing)',
     },
@@ -181,7 +181,7 @@ describe('server: completion lists', function () {
     { name: 'the shared edit range', position: inside, support: fullSupport, item: { ...markdown, textEditText: '"x@1.0.0"' } },
     { name: 'a cursor outside the replaced text', position: elsewhere, support: fullSupport, item: { ...markdown, insertText: '"x@1.0.0"' } },
     { name: 'an edit of its own', position: inside, support: withoutDefaults, item: { ...markdown, textEdit: { range: { start: { line: 0, character: 8 }, end: { line: 0, character: 9 } }, newText: '"x@1.0.0"' } } },
-    { name: 'a client without Markdown documentation', position: inside, support: plainDocumentation, item: { documentation: 'The *x* card.', textEditText: '"x@1.0.0"' } },
+    { name: 'a client without Markdown documentation', position: inside, support: plainDocumentation, item: { documentation: 'The x card.', textEditText: '"x@1.0.0"' } },
   ];
   for (const round of [1, 2]) {
     for (const form of forms) {
@@ -205,6 +205,18 @@ describe('server: hovers', function () {
     // a client that takes Markdown documentation in completion only still gets plain hovers
     { name: 'plain text without the marks', support: { ...fullSupport, markdown: false }, contents: { kind: 'plaintext', value: 'x · x@1.0.0\n\nReads *notes*.' } },
   ];
+  const plainRows: readonly { readonly markdown: string; readonly plain: string }[] = [
+    { markdown: '*In a card*: the `type` field', plain: 'In a card: the type field' },
+    { markdown: '**Agent** · *node-type*', plain: 'Agent · node-type' },
+    { markdown: '```yaml\nid: writer\n```\nafter', plain: 'id: writer\nafter' },
+    { markdown: 'weight 2 * 3 and a*b stay', plain: 'weight 2 * 3 and a*b stay' },
+    { markdown: 'an escaped \\*star\\* stays', plain: 'an escaped *star* stays' },
+  ];
+  for (const row of plainRows) {
+    it(`plain text of ${JSON.stringify(row.markdown)}`, function () {
+      assert.deepEqual(toHover(files, 'topology.dot', { ...hover, contents: row.markdown }, { ...fullSupport, markdown: false }).contents, { kind: 'plaintext', value: row.plain });
+    });
+  }
   for (const row of rows) {
     it(row.name, function () {
       assert.deepEqual(toHover(files, 'topology.dot', hover, row.support), { contents: row.contents, range: { start: { line: 0, character: 9 }, end: { line: 0, character: 16 } } });

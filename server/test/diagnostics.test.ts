@@ -336,6 +336,47 @@ describe('server: whole bundle folders on disk', function () {
     }
   });
 
+  it('a folder created inside a bundle, or a hidden one, does not make the server read the workspace again', async function () {
+    const dir = mkdtempSync(path.join(tmpdir(), 'darkprint-folders-'));
+    for (const folder of ['one', 'two']) {
+      for (const f of parseFixture(topology + writer() + reviewer()).files) {
+        mkdirSync(path.dirname(path.join(dir, folder, f.path)), { recursive: true });
+        writeFileSync(path.join(dir, folder, f.path), f.text);
+      }
+    }
+    const session = await startSession({ folders: [dir], settings: { debounceMs: 0 } });
+    try {
+      await session.request('darkprint/report', { uri: session.uri('.') });
+      const mismatch = (folder: string): boolean => (session.diagnostics.get(session.uri(`${folder}/topology.dot`))?.diagnostics ?? []).some((d) => d.code === 'bundle/type-mismatch');
+      // bundle two changes on disk with no event: only a read of the whole workspace would see it
+      writeFileSync(path.join(dir, 'two/cards/reviewer@1.0.0.yaml'), parseFixture(reviewer('code')).files[0].text);
+      mkdirSync(path.join(dir, 'one/build'));
+      mkdirSync(path.join(dir, '.cache'));
+      session.fileEvents([
+        { file: 'one/build', type: FileChangeType.Created },
+        { file: '.cache', type: FileChangeType.Created },
+      ]);
+      // then bundle one changes twice, with events: once the second shows, the folder events were
+      // handled (disk work runs in order) and whatever they scheduled was published (bundles are
+      // published in the order they were scheduled)
+      const card = path.join(dir, 'one/cards/reviewer@1.0.0.yaml');
+      writeFileSync(card, parseFixture(reviewer('code')).files[0].text);
+      session.fileEvents([{ file: 'one/cards/reviewer@1.0.0.yaml', type: FileChangeType.Changed }]);
+      await session.until(() => mismatch('one'), () => 'bundle one is read again after its event');
+      writeFileSync(card, parseFixture(reviewer()).files[0].text);
+      session.fileEvents([{ file: 'one/cards/reviewer@1.0.0.yaml', type: FileChangeType.Changed }]);
+      await session.until(() => !mismatch('one'), () => 'bundle one is read again after its second event');
+      assert.equal(mismatch('two'), false, 'bundle two was read again');
+      // a folder created outside every bundle is searched
+      mkdirSync(path.join(dir, 'three'));
+      session.fileEvents([{ file: 'three', type: FileChangeType.Created }]);
+      await session.until(() => mismatch('two'), () => 'a folder outside every bundle starts a scan, which reads bundle two again');
+    } finally {
+      await session.shutdown();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('the server asks to hear of folders created and deleted, whatever their name', async function () {
     const dir = mkdtempSync(path.join(tmpdir(), 'darkprint-folders-'));
     const session = await startSession({ folders: [dir], settings: { debounceMs: 0 } });

@@ -45,7 +45,11 @@ describe('server: lifecycle', function () {
     connection.onNotification('textDocument/publishDiagnostics', (params: PublishDiagnosticsParams) => publications.push(params));
     connection.onNotification('window/logMessage', (params: LogMessageParams) => logs.push(params.message));
     connection.onRequest('workspace/configuration', (params: { items: unknown[] }) => params.items.map(() => ({ debounceMs: 0 })));
-    connection.onRequest('client/registerCapability', () => null);
+    const registered: unknown[] = [];
+    connection.onRequest('client/registerCapability', (params: unknown) => {
+      registered.push(params);
+      return null;
+    });
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
     connection.listen();
     try {
@@ -53,7 +57,7 @@ describe('server: lifecycle', function () {
       assert.equal(await errorCode(connection.sendRequest('textDocument/hover', hover)), ErrorCodes.ServerNotInitialized, 'a request before initialize');
       // an open text that differs from the disk: were it taken, the node b would be reported
       await connection.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'dot', version: 1, text: 'digraph g {\n  b [card="lost@1.0.0"];\n}\n' } });
-      const capabilities = { workspace: { configuration: true }, textDocument: { publishDiagnostics: { versionSupport: true } } };
+      const capabilities = { workspace: { configuration: true, didChangeWatchedFiles: { dynamicRegistration: true } }, textDocument: { publishDiagnostics: { versionSupport: true } } };
       await connection.sendRequest('initialize', { processId: process.pid, rootUri: pathToFileURL(dir).href, workspaceFolders: [{ uri: pathToFileURL(dir).href, name: 'w' }], capabilities });
       await connection.sendNotification('initialized', {});
       assert.equal(
@@ -61,6 +65,9 @@ describe('server: lifecycle', function () {
         ErrorCodes.InvalidRequest,
         'a second initialize',
       );
+      // a second initialized registers nothing again
+      const registrations = registered.length;
+      await connection.sendNotification('initialized', {});
       // malformed notifications: ignored, without an internal error
       await connection.sendNotification('workspace/didChangeConfiguration', null);
       await connection.sendNotification('workspace/didChangeWatchedFiles', null);
@@ -68,6 +75,7 @@ describe('server: lifecycle', function () {
       // (answered once the workspace is scanned and read)
       assert.equal(await errorCode(connection.sendRequest('darkprint/report', { uri: pathToFileURL(dir).href })), undefined);
       assert.equal(await errorCode(connection.sendRequest('textDocument/hover', hover)), undefined, 'a request once initialized');
+      assert.equal(registered.length, registrations, 'a second initialized registers nothing');
       const shownOpen = publications.filter((p) => p.uri === uri && p.version !== undefined);
       assert.deepEqual(shownOpen, [], 'the document opened before initialize was not taken');
       const before = publications.length;

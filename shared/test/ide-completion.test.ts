@@ -438,6 +438,59 @@ digraph g { writer; editor; writer -> "ed$0 }`,
     inserts: { editor: '"editor"' },
     replaces: '"ed',
   },
+  'a quoted id with a blank, typed with its quote open, is replaced up to the cursor\'s word': {
+    fixture: `
+//- topology.dot
+digraph g {
+  "my writer";
+  "my wr$0
+}`,
+    inserts: { 'my writer': '"my writer"' },
+    replaces: '"my wr',
+  },
+  'no node ids after the graph\'s closing brace': {
+    fixture: `
+//- topology.dot
+digraph g {
+  writer;
+  subgraph s { editor }
+}
+$0`,
+    none: true,
+  },
+  'node ids after a subgraph\'s closing brace': {
+    fixture: `
+//- topology.dot
+digraph g {
+  writer;
+  subgraph s { editor }
+  $0
+}`,
+    includes: ['writer', 'editor'],
+  },
+  'statements after a list left open are not its attributes, as the parser reads them': {
+    fixture: `
+//- topology.dot
+digraph g {
+  writer [
+  editor;
+  reviewer;
+  $0
+}`,
+    includes: ['writer', 'editor', 'reviewer'],
+    excludes: ['card', 'label'],
+  },
+  'an attribute typed on its own line in a list left open': {
+    fixture: `
+//- topology.dot
+digraph g {
+  writer [
+    shape=box;
+    la$0`,
+    includes: ['label'],
+    excludes: ['shape'],
+    replaces: 'la',
+  },
   'no node ids for the name of a subgraph or of the graph': {
     fixture: `
 //- topology.dot
@@ -450,7 +503,7 @@ digraph g { writer; subgraph s$0 { editor } }`,
 digraph g$0 { writer; }`,
     none: true,
   },
-  'no node ids for a graph attribute being typed': {
+  'no node ids in a graph attribute\'s key': {
     fixture: `
 //- topology.dot
 digraph g { writer; rank$0dir=LR; }`,

@@ -513,6 +513,66 @@ ${card({ id: 'writer' })}`,
 digraph g { x [card="writer@1.0.0"]; }`,
     remains: true, // the card is now pinned; nothing else is missing, but the bundle has no other card to orphan
   },
+  'a misspelt id with a missing version: the versions of the nearest ids are offered, newest first': {
+    code: 'bundle/missing-card',
+    title: 'Pin `writer@2.0.0`',
+    titles: ['Pin `writer@2.0.0`', 'Pin `writer@1.0.0`'],
+    fixture: `
+//- topology.dot
+digraph g { x [card="wrtr@9.9.9"]; }
+//- cards/writer@1.0.0.yaml
+${card({ id: 'writer' })}
+//- cards/writer@2.0.0.yaml
+${card({ id: 'writer', version: '2.0.0' })}
+//- cards/reviewer@1.0.0.yaml
+${card({ id: 'reviewer' })}`,
+    expected: `
+//- topology.dot
+digraph g { x [card="writer@2.0.0"]; }`,
+    remains: true, // the node is pinned now; the other cards stay orphans
+  },
+  'a misspelt id: nearest ids first, each id\'s versions newest first, five at most, no card that fails to load': {
+    code: 'bundle/missing-card',
+    title: 'Pin `writer@3.0.0`',
+    titles: ['Pin `writer@3.0.0`', 'Pin `writer@1.0.0`', 'Pin `waiter@2.0.0`', 'Pin `waiter@1.0.0`', 'Pin `writers@2.0.0`'],
+    fixture: `
+//- topology.dot
+digraph g { x [card="writr@1.0.0"]; }
+//- cards/writer@1.0.0.yaml
+${card({ id: 'writer' })}
+//- cards/writer@2.0.0.yaml
+${card({ id: 'writer', version: '2.0.0', outputs: [['draft', 'markdwn']] })}
+//- cards/writer@3.0.0.yaml
+${card({ id: 'writer', version: '3.0.0' })}
+//- cards/waiter@1.0.0.yaml
+${card({ id: 'waiter' })}
+//- cards/waiter@2.0.0.yaml
+${card({ id: 'waiter', version: '2.0.0' })}
+//- cards/writers@1.0.0.yaml
+${card({ id: 'writers' })}
+//- cards/writers@2.0.0.yaml
+${card({ id: 'writers', version: '2.0.0' })}`,
+    expected: `
+//- topology.dot
+digraph g { x [card="writer@3.0.0"]; }`,
+    remains: true,
+  },
+  'a short misspelt id: one edit at most': {
+    code: 'bundle/missing-card',
+    title: 'Pin `ab@1.0.0`',
+    titles: ['Pin `ab@1.0.0`'],
+    fixture: `
+//- topology.dot
+digraph g { x [card="ac@1.0.0"]; }
+//- cards/ab@1.0.0.yaml
+${card({ id: 'ab' })}
+//- cards/xy@1.0.0.yaml
+${card({ id: 'xy' })}`,
+    expected: `
+//- topology.dot
+digraph g { x [card="ab@1.0.0"]; }`,
+    remains: true,
+  },
   'a loose version is pinned exactly': {
     code: 'bundle/unpinned-card',
     title: 'Pin `a@1.0.0`',
@@ -640,7 +700,65 @@ ${card({ id: 'b', inputs: [['prose', 'text']], dependencies: ['a'] })}
 ${card({ id: 'c', inputs: [['pros', 'text']], dependencies: ['a'] })}`,
     expected: '',
   },
+  'a port on a chain: only the names every pair of the statement has are offered': {
+    code: 'bundle/port-mismatch',
+    title: 'Use input `plan` (text)',
+    titles: ['Use input `plan` (text)'],
+    fixture: `
+//- topology.dot
+digraph g { a [card="a@1.0.0"]; b [card="b@1.0.0"]; c [card="c@1.0.0"]; a -> b -> c [in="pln"]; }${cards}
+//- cards/b@1.0.0.yaml
+${card({ id: 'b', inputs: [['plan', 'text'], ['notes', 'text']], outputs: [['out', 'text']], dependencies: ['a'] })}
+//- cards/c@1.0.0.yaml
+${card({ id: 'c', inputs: [['plan', 'text'], ['brief', 'text']], dependencies: ['b'] })}`,
+    expected: `
+//- topology.dot
+digraph g { a [card="a@1.0.0"]; b [card="b@1.0.0"]; c [card="c@1.0.0"]; a -> b -> c [in="plan"]; }`,
+    clean: true,
+  },
+  'a port on a chain that no name of every pair fits: no fix': {
+    code: 'bundle/port-mismatch',
+    title: '',
+    titles: [],
+    fixture: `
+//- topology.dot
+digraph g { a [card="a@1.0.0"]; b [card="b@1.0.0"]; c [card="c@1.0.0"]; a -> b -> c [in="pln"]; }${cards}
+//- cards/b@1.0.0.yaml
+${card({ id: 'b', inputs: [['notes', 'text']], outputs: [['out', 'text']], dependencies: ['a'] })}
+//- cards/c@1.0.0.yaml
+${card({ id: 'c', inputs: [['plan', 'text']], dependencies: ['b'] })}`,
+    expected: '',
+  },
+  'a port on a chain that another pair of the statement has: no fix': {
+    code: 'bundle/port-mismatch',
+    title: '',
+    titles: [],
+    fixture: `
+//- topology.dot
+digraph g { a [card="a@1.0.0"]; b [card="b@1.0.0"]; c [card="c@1.0.0"]; a -> b -> c [in="pln"]; }${cards}
+//- cards/b@1.0.0.yaml
+${card({ id: 'b', inputs: [['pln', 'text']], outputs: [['out', 'text']], dependencies: ['a'] })}
+//- cards/c@1.0.0.yaml
+${card({ id: 'c', inputs: [['plan', 'text']], dependencies: ['b'] })}`,
+    expected: '',
+  },
   // ---- dependencies
+  'two nodes pinning two versions of one card id: the supplier\'s id is added to the receiving version': {
+    code: 'bundle/undeclared-dependency',
+    title: 'Add `c` to the dependencies of `c@2.0.0`',
+    titles: ['Add `c` to the dependencies of `c@2.0.0`'],
+    fixture: `
+//- topology.dot
+digraph g { a [card="c@1.0.0"]; b [card="c@2.0.0"]; a -> b; }
+//- cards/c@1.0.0.yaml
+${card({ id: 'c', outputs: [['draft', 'text']] })}
+//- cards/c@2.0.0.yaml
+${card({ id: 'c', version: '2.0.0', inputs: [['notes', 'text']] })}`,
+    expected: `
+//- cards/c@2.0.0.yaml
+${card({ id: 'c', version: '2.0.0', inputs: [['notes', 'text']] }).replace('outputs: []', 'outputs: []\ndependencies: [c]')}`,
+    clean: true,
+  },
   'two nodes pinning one card: the card is not made to depend on itself': {
     code: 'bundle/undeclared-dependency',
     title: '',
@@ -809,6 +927,19 @@ ${cardWith('b', 'dependencies: [\n  ghost,\n  # the drafts\n  a\n]').replace('in
     expected: `
 //- cards/b@1.0.0.yaml
 ${cardWith('b', 'dependencies: [\n  # the drafts\n  a\n]').replace('inputs: []', 'inputs:\n  - name: prose\n    type: text')}`,
+  },
+  'the last dependency of a flow list over lines goes with its own comment, the line before keeps its': {
+    code: 'bundle/missing-dependency',
+    title: 'Remove `ghost`',
+    fixture: `
+//- topology.dot
+digraph g { x [card="a@1.0.0"]; y [card="b@1.0.0"]; x -> y; }${cards}
+//- cards/b@1.0.0.yaml
+${cardWith('b', 'dependencies: [\n  a, # first\n  ghost # second\n]').replace('inputs: []', 'inputs:\n  - name: prose\n    type: text')}`,
+    expected: `
+//- cards/b@1.0.0.yaml
+${cardWith('b', 'dependencies: [\n  a # first\n]').replace('inputs: []', 'inputs:\n  - name: prose\n    type: text')}`,
+    clean: true,
   },
   // ---- card fields
   'a retired field is dropped': {

@@ -6,7 +6,9 @@
  * `version="` → the versions of the card named like the node; `out="`/`in="` → the ports of
  * the source's or target's card, those that fit the other end first; `condition="` → keys,
  * operators, values and `&&` (a bare `condition=` gets its key with an opening quote); attribute
- * names inside `[ … ]`; node ids after `->`.
+ * names inside `[ … ]` (a name whose `=` is written is replaced alone); node ids after `->`,
+ * where a statement starts and inside a subgraph, quoted when the id needs it. The word the
+ * cursor is in, or right before, is what an item replaces.
  * Cards (block or flow YAML, JSON): field names, terms of the field's kind (closing a quote left
  * open on the line), port fields, and for `dependencies` the card ids of the nodes that feed a
  * node pinning the card. Extensions file: term kinds, `broader` targets, entry keys.
@@ -68,7 +70,7 @@ function topologyCompletion(bundle: IdeBundle, file: string, offset: number): Co
   if (slot?.kind === 'value') return valueCompletion(bundle, view, slot, offset);
   if (slot?.kind === 'key') return attributeNameCompletion(view, slot.owner, slot.span, tokens);
   const target = afterArrow(view, offset, tokens) ?? statementStart(view, offset, tokens);
-  if (target !== undefined) return nodeIdCompletion(view, target);
+  if (target !== undefined) return nodeIdCompletion(view, target, offset);
   return undefined;
 }
 
@@ -312,7 +314,7 @@ function conditionCompletion(graph: DotGraph | undefined, text: string, contentS
   return undefined;
 }
 
-/** What the topology's conditions hold, each with the spans of the clauses that write it. */
+/** What the topology's conditions hold, each with the spans of up to two different clauses that write it. */
 interface UsedConditions {
   /** Context keys, sorted. */
   readonly contextKeys: ReadonlyMap<string, readonly Span[]>;
@@ -336,10 +338,12 @@ function collectConditions(graph: DotGraph | undefined): UsedConditions {
   const contextKeys = new Map<string, Span[]>();
   const values = new Map<string, Map<string, Span[]>>();
   const labels = new Set<string>();
+  // (two different clauses are enough to know that one lies outside the cursor's clause: at most
+  // two are kept, so a value written on thousands of edges costs no more than one written twice)
   const add = <K>(map: Map<K, Span[]>, key: K, span: Span): void => {
     const spans = map.get(key);
     if (spans === undefined) map.set(key, [span]);
-    else if (!spans.some((s) => s.start === span.start && s.end === span.end)) spans.push(span);
+    else if (spans.length < 2 && !(spans[0].start === span.start && spans[0].end === span.end)) spans.push(span);
   };
   for (const edge of graph?.edges ?? []) {
     const label = edge.attrs.get('label')?.value.trim();
@@ -362,7 +366,7 @@ function collectConditions(graph: DotGraph | undefined): UsedConditions {
 
 function attributeNameCompletion(view: TopologyView, owner: ListOwner, span: Span, tokens: readonly DotToken[]): CompletionResult | undefined {
   const scope: AttractorScope = owner.kind === 'defaults' ? owner.scope : owner.kind;
-  const present = presentKeys(tokens, span);
+  const present = presentKeys(tokens, span, view.text);
   // a name whose `=` is written already (`[sh|ape=box]`) is replaced by the name alone
   const equals = /^[ \t]*=/.test(view.text.slice(span.end, span.end + 64));
   const items: CompletionItem[] = [];
@@ -386,8 +390,8 @@ function attributeNameCompletion(view: TopologyView, owner: ListOwner, span: Spa
 }
 
 /** Attribute names already written in the list around `span` (the one being typed excluded). */
-function presentKeys(tokens: readonly DotToken[], span: Span): Set<string> {
-  const open = enclosingList(tokens, span.start);
+function presentKeys(tokens: readonly DotToken[], span: Span, text: string): Set<string> {
+  const open = enclosingList(tokens, span.start, text);
   const present = new Set<string>();
   if (open < 0) return present;
   for (let i = open + 1; i < tokens.length && tokens[i].kind !== 'rbracket' && tokens[i].kind !== 'lbracket' && tokens[i].kind !== 'rbrace'; i++) {
@@ -397,7 +401,7 @@ function presentKeys(tokens: readonly DotToken[], span: Span): Set<string> {
 }
 
 /** The ids of the graph's nodes for the word at `span` (that word's own node excluded), quoted where the id needs it. */
-function nodeIdCompletion(view: TopologyView, span: Span): CompletionResult | undefined {
+function nodeIdCompletion(view: TopologyView, span: Span, offset: number): CompletionResult | undefined {
   const graph = view.graph;
   if (graph === undefined) return undefined;
   // a word typed with its opening quote is replaced whole, so the id goes in quoted; when that
@@ -405,7 +409,8 @@ function nodeIdCompletion(view: TopologyView, span: Span): CompletionResult | un
   const text = view.text;
   const typedQuoted = text.charCodeAt(span.start) === 34 && span.end > span.start;
   const closed = span.end - span.start >= 2 && text.charCodeAt(span.end - 1) === 34 && !/[\r\n]/.test(text.slice(span.start, span.end));
-  const replace: Span = typedQuoted && !closed ? { start: span.start, end: wordEnd(text, span.start + 1) } : span;
+  // (to the end of the word at the cursor: a quoted id may hold blanks before it)
+  const replace: Span = typedQuoted && !closed ? { start: span.start, end: wordEnd(text, Math.max(offset, span.start + 1)) } : span;
   const items = graph.nodes
     .filter((n) => !(n.occurrences.length === 1 && n.occurrences[0].start === span.start))
     .map((node): CompletionItem => {

@@ -1,7 +1,8 @@
 /**
  * Where a cursor stands in a topology, read from the token stream rather than the graph, so it
  * works on half-typed text: inside which attribute list, owned by which statement (a node, an
- * edge, or `node`/`edge`/`graph` defaults), on an attribute name or a value, right after `->`.
+ * edge, or `node`/`edge`/`graph` defaults), on an attribute name or a value, right after `->`,
+ * where a statement starts.
  */
 import { partitionPoint, type Span } from '../text';
 import { DotTokenCode, type DotEdge, type DotToken, type DotTokenKind, type DotTokenTable } from '../syntax/dot-model';
@@ -78,14 +79,17 @@ export function indexAt(tokens: readonly DotToken[], offset: number): number {
 /**
  * The `[` of the attribute list the cursor is inside, as an index into the significant tokens; -1
  * when outside every list. A `;` does not end the walk: attributes in a list may be separated by
- * `;` as by `,` (SPEC §2.1). Walking back from a cursor outside every list, a `]`, `{`, `}` or
- * edge operator comes before any `[` (or the walk gives up after `listWalkLimit` tokens).
+ * `;` as by `,` (SPEC §2.1). The walk ends at a `]`, `{`, `}` or edge operator, after
+ * `listWalkLimit` tokens, and, given the text, where the parser ends a list left open: at an id
+ * that starts a line and reads as a statement (followed by `->`, `--`, `[`, `;`, `}` or nothing),
+ * before the word the cursor is in.
  */
-export function enclosingList(tokens: readonly DotToken[], offset: number): number {
+export function enclosingList(tokens: readonly DotToken[], offset: number, text?: string): number {
   let i = indexBefore(tokens, offset);
   let steps = 0;
   while (i >= 0 && steps < listWalkLimit) {
     const t = tokens[i];
+    if (text !== undefined && t.span.end < offset && isIdLike(t.kind) && startsLine(text, t.span.start) && endsStatement(tokens[i + 1]?.kind)) return -1;
     switch (t.kind) {
       case 'lbracket':
         return i;
@@ -103,6 +107,33 @@ export function enclosingList(tokens: readonly DotToken[], offset: number): numb
     steps++;
   }
   return -1;
+}
+
+/** True when only blanks stand between the start of its line (or of the text) and `offset`. */
+function startsLine(text: string, offset: number): boolean {
+  for (let k = offset - 1; k >= 0; k--) {
+    const c = text.charCodeAt(k);
+    if (c === 10 || c === 13) return true;
+    if (c !== 32 && c !== 9) return false;
+  }
+  return true;
+}
+
+/** True when `brace` (a `}` of the file) closes the graph: braces balance there, counted from the file's start. */
+function closesGraph(view: TopologyView, brace: DotToken): boolean {
+  const { kinds, starts, count } = view.parse.table;
+  const at = partitionPoint(count, (k) => starts[k] < brace.span.start);
+  let depth = 0;
+  for (let k = 0; k <= at && k < count; k++) {
+    if (kinds[k] === DotTokenCode.LBrace) depth++;
+    else if (kinds[k] === DotTokenCode.RBrace) depth--;
+  }
+  return depth <= 0;
+}
+
+/** The kinds after an id that make it a statement of its own, as the parser reads an open list (or the end). */
+function endsStatement(kind: DotTokenKind | undefined): boolean {
+  return kind === undefined || kind === 'arrow' || kind === 'line' || kind === 'lbracket' || kind === 'semicolon' || kind === 'rbrace';
 }
 
 /** How many tokens `enclosingList` walks back at most. */
@@ -253,7 +284,7 @@ export function listOwner(view: TopologyView, open: number, tokens: readonly Dot
 
 /** The attribute name or value at the cursor, inside a list or in a statement-level `key = value` (`tokens`: the file's, or those `tokensNear` gives). */
 export function attributeSlot(view: TopologyView, offset: number, tokens: readonly DotToken[] = view.significant): AttributeSlot | undefined {
-  const open = enclosingList(tokens, offset);
+  const open = enclosingList(tokens, offset, view.text);
   // The token the cursor is in or at the end of (the word being typed), if any.
   const before = indexBefore(tokens, offset);
   const touching = before >= 0 && tokens[before].span.end >= offset ? tokens[before] : undefined;
@@ -321,7 +352,7 @@ export function attributeSlot(view: TopologyView, offset: number, tokens: readon
 
 /** True when the cursor stands where an edge's target belongs: right after `->` (possibly in a partly typed id). */
 export function afterArrow(view: TopologyView, offset: number, tokens: readonly DotToken[] = view.significant): Span | undefined {
-  if (enclosingList(tokens, offset) >= 0) return undefined;
+  if (enclosingList(tokens, offset, view.text) >= 0) return undefined;
   const { here, previous } = wordAt(tokens, offset);
   if (previous === undefined || (previous.kind !== 'arrow' && previous.kind !== 'line')) return undefined;
   if (here === undefined) return { start: offset, end: offset };
@@ -342,14 +373,14 @@ function wordAt(tokens: readonly DotToken[], offset: number): { here: DotToken |
 }
 
 /**
- * True when the cursor stands where a statement of the graph's body, or an id inside a
- * subgraph (`a -> { b | }`), may start with a node id: after `{`, `;`, `}`, `]` or after a
- * complete statement's last id, outside every attribute list, and not where the word is the
- * name of a subgraph or a graph, or a statement-level attribute's key (`rankdir|=LR`) or value.
- * Gives the span of the word being typed (empty at the cursor when none).
+ * Where a statement of the graph's body, or an id inside a subgraph (`a -> { b | }`), may start
+ * with a node id: after `{`, `;`, a subgraph's `}`, `]` or after a complete statement's last id,
+ * outside every attribute list, and not where the word is the name of a subgraph or a graph, or
+ * a statement-level attribute's key (`rankdir|=LR`) or value, nor after the graph's closing `}`.
+ * Gives the span of the word being typed (empty at the cursor when none), or undefined.
  */
 export function statementStart(view: TopologyView, offset: number, tokens: readonly DotToken[] = view.significant): Span | undefined {
-  if (enclosingList(tokens, offset) >= 0) return undefined;
+  if (enclosingList(tokens, offset, view.text) >= 0) return undefined;
   const body = view.parse.table.kinds.indexOf(DotTokenCode.LBrace);
   if (body < 0 || offset <= view.parse.table.starts[body]) return undefined;
   const { here, hereIndex, previous, previousIndex } = wordAt(tokens, offset);
@@ -358,9 +389,11 @@ export function statementStart(view: TopologyView, offset: number, tokens: reado
   const after = here !== undefined ? tokens[hereIndex + 1] : undefined;
   if (after?.kind === 'equals') return undefined;
   switch (previous.kind) {
+    case 'rbrace':
+      // (not after the graph's own closing brace: nothing may follow it)
+      return closesGraph(view, previous) ? undefined : (here?.span ?? { start: offset, end: offset });
     case 'lbrace':
     case 'semicolon':
-    case 'rbrace':
     case 'rbracket':
       return here?.span ?? { start: offset, end: offset };
     case 'id':

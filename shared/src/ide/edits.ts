@@ -187,13 +187,16 @@ function removeFlowItem(text: string, list: YamlSequence, index: number): TextEd
     // The only item, with comments about it in the brackets: the item's line only.
     return { span: ownLine ? { start: lineStart(text, target.span.start), end: nextLineStart(text, target.span.end) } : target.span, newText: '' };
   }
-  // The last item: the comma before it goes, what stands between that comma and the item's line stays.
+  // The last item: the comma before it goes, what stands between that comma and the item's line
+  // stays. On a line of its own, the item takes the rest of that line with it (a trailing comma,
+  // its comment), unless the closing bracket is on it too.
   const gap = text.slice(previous.span.end, target.span.start);
   const comma = gap.indexOf(',');
   if (comma < 0 || !/[\r\n]/.test(gap)) return { span: { start: previous.span.end, end: target.span.end }, newText: '' };
   const keptEnd = ownLine ? lineStart(text, target.span.start) : target.span.start;
   const kept = text.slice(previous.span.end + comma + 1, keptEnd).replace(/[ \t]*(\r?\n|\r)?[ \t]*$/, '');
-  const end = ownLine && /^[ \t,]*$/.test(text.slice(target.span.end, lineEnd(text, target.span.end))) ? lineEnd(text, target.span.end) : target.span.end;
+  const rest = text.slice(target.span.end, lineEnd(text, target.span.end));
+  const end = ownLine && /^[ \t,]*(#.*)?$/.test(rest) ? lineEnd(text, target.span.end) : target.span.end;
   return { span: { start: previous.span.end, end }, newText: kept };
 }
 

@@ -382,11 +382,11 @@ function isSeparator(kind: string): boolean {
 
 /**
  * Pins a card the bundle holds in place of a pin that finds none. Offered: the loaded versions
- * of the card id the node names (newest first, the first preferred), else the loaded cards whose
- * `id@version` (or id, for a node with no version to compare) is within a third of the pin's
- * length in edits of it, nearest first. Never the pin itself, never a card file whose errors
- * keep it out of the bundle (pinning it would leave the same finding), at most
- * `maxPinSuggestions` of them: a far-off card is a guess the user is better off picking by hand.
+ * of the card id the node names (newest first, the first preferred), else the loaded versions of
+ * the card ids near that id (`nearestCards`: nearest id first, each id's versions newest first).
+ * Never the pin itself, never a card file whose errors keep it out of the bundle (pinning it
+ * would leave the same finding), at most `maxPinSuggestions` of them: a far-off card is a guess
+ * the user is better off picking by hand.
  */
 function fixPin(context: FixContext, diagnostic: Diagnostic): CodeAction[] {
   const view = topologyView(context.bundle, context.file);
@@ -400,7 +400,7 @@ function fixPin(context: FixContext, diagnostic: Diagnostic): CodeAction[] {
   let same = (index.byId.get(wanted) ?? []).filter(usable);
   if (same.length === 0) same = (index.byId.get(node.id.toLowerCase().replace(/_/g, '-')) ?? []).filter(usable);
   const candidates: HeldCard[] =
-    same.length > 0 ? [...same].reverse().slice(0, maxPinSuggestions) : nearestCards([...index.byRef.values()].filter(usable), pin.ref ?? wanted, maxPinSuggestions);
+    same.length > 0 ? [...same].reverse().slice(0, maxPinSuggestions) : nearestCards([...index.byRef.values()].filter(usable), wanted, maxPinSuggestions);
   const actions: CodeAction[] = [];
   for (const held of candidates) {
     if (held.ref === undefined || held.version === undefined) continue;
@@ -452,20 +452,35 @@ function pinEdit(view: TopologyView, node: DotNode, held: HeldCard, ref: string)
 }
 
 /**
- * The cards nearest `wanted` (an `id@version`, compared with each card's; else an id, compared
- * with each card's id), at most a third of its length in edits away, nearest first, then newest.
+ * The cards whose id is near `wanted` (a card id; the version plays no part, since a misspelt id
+ * rarely comes with a version the bundle holds): ids at most `idDistanceLimit(wanted)` edits
+ * away, case aside, the nearest first (then in id order), and for each id its versions, newest
+ * first; `limit` cards at most.
  */
 function nearestCards(cards: readonly HeldCard[], wanted: string, limit: number): HeldCard[] {
   const target = wanted.toLowerCase();
-  const whole = target.includes('@');
-  const cap = Math.floor(target.length / 3);
-  return cards
-    .filter((c) => c.ref !== undefined)
-    .map((c) => ({ c, d: distance(target, ((whole ? c.ref : c.id) ?? '').toLowerCase()) }))
-    .filter((x) => x.d <= cap)
-    .sort((a, b) => a.d - b.d || compareVersionStrings(b.c.version ?? '', a.c.version ?? '') || ((a.c.ref ?? '') < (b.c.ref ?? '') ? -1 : 1))
-    .slice(0, limit)
-    .map((x) => x.c);
+  const cap = idDistanceLimit(target);
+  const byId = new Map<string, { d: number; cards: HeldCard[] }>();
+  for (const c of cards) {
+    if (c.ref === undefined || c.id === undefined) continue;
+    const entry = byId.get(c.id);
+    if (entry !== undefined) entry.cards.push(c);
+    else byId.set(c.id, { d: distance(target, c.id.toLowerCase()), cards: [c] });
+  }
+  return [...byId.entries()]
+    .filter(([, entry]) => entry.d <= cap)
+    .sort(([a, x], [b, y]) => x.d - y.d || (a < b ? -1 : a > b ? 1 : 0))
+    .flatMap(([, entry]) => [...entry.cards].sort((a, b) => compareVersionStrings(b.version ?? '', a.version ?? '')))
+    .slice(0, limit);
+}
+
+/**
+ * How many edits a card id may be from a pin's id to be offered in its place: a third of the
+ * pin's id length, rounded up, so one edit for ids of up to three characters (`ac` finds `ab`,
+ * not `xy`), two up to six (`wrtr` finds `writer`), and one more for every three characters.
+ */
+function idDistanceLimit(id: string): number {
+  return Math.ceil(id.length / 3);
 }
 
 /** Edit distance (Levenshtein), for ranking candidates. */
@@ -483,11 +498,13 @@ function distance(a: string, b: string): number {
 
 /**
  * Replaces a port name a card lacks with one it has, the nearest that fits the other end first.
- * A name set by an `edge [out=…]`/`edge [in=…]` default is fixed in the default, and only when
- * every checked edge it reaches (both ends pinning a loaded card) lacks the port: the names then
- * offered are those every such card has on that side. Where one edge has the port, changing the
- * default would break it, so nothing is offered (setting the port on the failing edge is the
- * user's call).
+ * One value can reach several edges: a statement's list sets it on every pair of the statement
+ * (`a -> b -> c [in=…]`, `{a b} -> c [out=…]`), an `edge [out=…]`/`edge [in=…]` default on every
+ * edge in its scope that does not set its own. The value is fixed where it is written, and only
+ * when every checked edge it reaches (both ends pinning a loaded card) lacks the port: the names
+ * then offered are those every such card has on that side. Where one edge has the port, changing
+ * the value would break it, so nothing is offered (splitting the statement, or setting the port
+ * on the failing edge, is the user's call).
  */
 function fixPort(context: FixContext, diagnostic: Diagnostic): CodeAction[] {
   const view = topologyView(context.bundle, context.file);
@@ -510,7 +527,12 @@ function fixPort(context: FixContext, diagnostic: Diagnostic): CodeAction[] {
       let reached: readonly DotEdge[];
       if (!attr.fromDefault) {
         if (attr.valueSpan.start !== at.start || attr.valueSpan.end !== at.end) continue;
-        reached = [edge];
+        // An edge statement's list sets the port on every pair of the statement (each link of a
+        // chain, each member of a subgraph end): the one value is fixed for all of them.
+        reached = graph.edges.filter((e) => {
+          const a = e.attrs.get(key);
+          return a !== undefined && !a.fromDefault && a.valueSpan.start === attr.valueSpan.start;
+        });
       } else {
         // The engine reports a default's port on the edge it reaches.
         if (edge.span.start !== at.start || edge.span.end !== at.end) continue;
@@ -558,10 +580,11 @@ function fixPort(context: FixContext, diagnostic: Diagnostic): CodeAction[] {
 
 /**
  * Adds the supplier's card id to the receiving card's `dependencies`. Not offered when that would
- * make a card depend on itself (two nodes pinning one card, one feeding the other: E still
- * reports the edge, but the entry would make every node pinning the card need an edge from a
- * node of its own card), nor when another node pinning the same card receives nothing from that
+ * make a card depend on itself (two nodes pinning one `id@version`, one feeding the other: E
+ * still reports the edge, but the entry would make every node pinning the card need an edge from
+ * a node of its own card), nor when another node pinning the same card receives nothing from that
  * supplier: the entry is the card's, so that node would then report `bundle/missing-dependency`.
+ * Two versions of one card id are two cards: `c@2.0.0` may list `c` to receive from `c@1.0.0`.
  */
 function fixUndeclaredDependency(context: FixContext, diagnostic: Diagnostic): CodeAction[] {
   const view = topologyView(context.bundle, context.file);
@@ -571,9 +594,14 @@ function fixUndeclaredDependency(context: FixContext, diagnostic: Diagnostic): C
   const lookups = graphIndex(graph);
   const source = lookups.byId.get(ends.source);
   const target = lookups.byId.get(diagnostic.location.nodeId ?? ends.target);
-  const supplier = source ? cardOfNode(context.bundle, source)?.id ?? pinOf(source).id : undefined;
+  const supplierCard = source ? cardOfNode(context.bundle, source) : undefined;
+  const supplier = source ? supplierCard?.id ?? pinOf(source).id : undefined;
+  const supplierRef = source ? supplierCard?.ref ?? pinOf(source).ref : undefined;
   const held = target ? cardOfNode(context.bundle, target) : undefined;
-  if (supplier === undefined || held === undefined || supplier === held.id) return [];
+  if (supplier === undefined || held === undefined) return [];
+  // (compared by `id@version` when both are known, else, to be safe, by id)
+  const sameCard = supplierRef !== undefined && held.ref !== undefined ? supplierRef === held.ref : supplier === held.id;
+  if (sameCard) return [];
   for (const other of held.ref !== undefined ? lookups.byRef.get(held.ref) ?? [] : []) {
     if (other === target) continue;
     const supplied = (lookups.incoming.get(other.id) ?? []).some((edge) => {

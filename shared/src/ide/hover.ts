@@ -103,7 +103,7 @@ function topologyHover(bundle: IdeBundle, file: string, offset: number): HoverRe
   }
   if (tokens[index - 1]?.kind === 'equals' && index >= 2) {
     const key = tokens[index - 2].value;
-    const open = enclosingList(tokens, t.span.start);
+    const open = enclosingList(tokens, t.span.start, view.text);
     const owner = open >= 0 ? listOwner(view, open, tokens) : undefined;
     if (owner === undefined) return undefined;
     if (owner.kind === 'node' && (key === 'card' || key === 'version' || key === 'digest')) {
@@ -124,7 +124,7 @@ function topologyHover(bundle: IdeBundle, file: string, offset: number): HoverRe
 }
 
 function scopeOf(view: TopologyView, tokens: readonly DotToken[], offset: number): AttributeScope | undefined {
-  const open = enclosingList(tokens, offset);
+  const open = enclosingList(tokens, offset, view.text);
   if (open < 0) return 'graph';
   const owner = listOwner(view, open, tokens);
   if (owner === undefined) return undefined;

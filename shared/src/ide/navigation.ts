@@ -96,7 +96,7 @@ function topologyDefinition(bundle: IdeBundle, file: string, offset: number): Fi
   const index = indexAt(tokens, offset);
   if (index < 2 || !isIdLike(tokens[index].kind) || tokens[index - 1].kind !== 'equals') return [];
   const key = tokens[index - 2].value;
-  const open = enclosingList(tokens, tokens[index].span.start);
+  const open = enclosingList(tokens, tokens[index].span.start, view.text);
   const owner = open >= 0 ? listOwner(view, open) : undefined;
   const value = tokens[index].span;
   const isPinKey = key === 'card' || key === 'version' || key === 'digest';
@@ -160,7 +160,7 @@ function defaultPin(bundle: IdeBundle, view: TopologyView, offset: number): Held
   const tokens = view.significant;
   const index = indexAt(tokens, offset);
   if (index < 2 || !isIdLike(tokens[index].kind) || tokens[index - 1].kind !== 'equals' || tokens[index - 2].value !== 'card') return undefined;
-  const open = enclosingList(tokens, tokens[index].span.start);
+  const open = enclosingList(tokens, tokens[index].span.start, view.text);
   const owner = open >= 0 ? listOwner(view, open) : undefined;
   if (owner?.kind !== 'defaults' || owner.scope !== 'node') return undefined;
   // The value as the parser read it (a `+` concatenation whole), from a node it reaches when there is one.
