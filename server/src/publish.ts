@@ -50,6 +50,8 @@ export interface Publisher {
   schedule(bundle: BundleState, delayMs: number): void;
   /** Publishes the bundle now (synchronously). */
   publish(bundle: BundleState): void;
+  /** Drops the bundle's pending publication, if any (its caller schedules one when its inputs are ready). */
+  cancel(root: string): void;
   /** Clears everything published for a bundle that no longer exists. */
   forget(root: string): void;
   /** Publishes every bundle again (after a settings change), one per event-loop turn. */
@@ -272,6 +274,12 @@ export function createPublisher(options: PublisherOptions): Publisher {
       );
     },
     publish: publishGuarded,
+    cancel(root) {
+      const timer = timers.get(root);
+      if (timer) clearTimeout(timer);
+      timers.delete(root);
+      queue.delete(root);
+    },
     forget(root) {
       const timer = timers.get(root);
       if (timer) clearTimeout(timer);

@@ -452,6 +452,8 @@ export function startServer(connection: Connection, prepared?: PreparedTexts): v
         schedule(bundle, 0);
         return;
       }
+      // (a publication still waiting from an edit made before the close would read the old disk text)
+      publisher.cancel(owner.bundle.root);
       void onDisk(`reading ${file}`, async () => {
         try {
           setDiskFile(db, owner.bundle, owner.relative, await readText(file));

@@ -26,8 +26,8 @@ function viewOf(text: string): TopologyView {
 }
 
 /** The keys completion finds already written in the list around `at` (the loop of completion.ts `presentKeys`). */
-function keysAround(tokens: readonly DotToken[], at: number): string[] {
-  const open = enclosingList(tokens, at);
+function keysAround(tokens: readonly DotToken[], at: number, text: string): string[] {
+  const open = enclosingList(tokens, at, text);
   const keys: string[] = [];
   if (open < 0) return keys;
   for (let i = open + 1; i < tokens.length && tokens[i].kind !== 'rbracket' && tokens[i].kind !== 'lbracket' && tokens[i].kind !== 'rbrace'; i++) {
@@ -41,7 +41,7 @@ function hoverReading(view: TopologyView, tokens: readonly DotToken[], offset: n
   const index = indexAt(tokens, offset);
   if (index < 0) return undefined;
   const t = tokens[index];
-  const open = enclosingList(tokens, t.span.start);
+  const open = enclosingList(tokens, t.span.start, view.text);
   return { t, next: tokens[index + 1]?.kind, previous: tokens[index - 1]?.kind, key: index >= 2 ? tokens[index - 2].value : undefined, owner: open >= 0 ? listOwner(view, open, tokens) : 'none' };
 }
 
@@ -61,7 +61,7 @@ function checkEveryOffset(text: string): void {
     assert.deepEqual(attributeSlot(view, offset, near), attributeSlot(view, offset, all), `attribute slot ${where}`);
     assert.deepEqual(afterArrow(view, offset, near), afterArrow(view, offset, all), `after an arrow ${where}`);
     assert.deepEqual(statementStart(view, offset, near), statementStart(view, offset, all), `where a statement starts ${where}`);
-    assert.deepEqual(keysAround(near, offset), keysAround(all, offset), `keys of the list ${where}`);
+    assert.deepEqual(keysAround(near, offset, text), keysAround(all, offset, text), `keys of the list ${where}`);
     assert.equal(commentAt(view.parse.table, offset) !== undefined, inCommentByList(view, offset), `in a comment ${where}`);
     const withComments = tokensAndCommentsNear(view, offset);
     assert.deepEqual(withComments[indexAt(withComments, offset)], view.parse.tokens[indexAt(view.parse.tokens, offset)], `the token or comment at the cursor ${where}`);
@@ -103,6 +103,13 @@ describe('completion reads the tokens around the cursor as it reads the whole li
       }),
       { numRuns: 300 },
     );
+    // one statement a line, without `;` (the window starts at a line's statement), lists across lines
+    fc.assert(
+      fc.property(fc.array(fc.tuple(statement, fc.constantFrom('', '  ', '\t')), { maxLength: 7 }), fc.boolean(), (lines, closed) => {
+        checkEveryOffset(`digraph g {\n${lines.map(([line, indent]) => `${indent}${line.replace(/;$/, '')}`).join('\n')}${closed ? '\n}' : ''}`);
+      }),
+      { numRuns: 300 },
+    );
   });
 
   for (const row of long) {
@@ -114,7 +121,7 @@ describe('completion reads the tokens around the cursor as it reads the whole li
         const near = tokensNear(view, offset);
         assert.deepEqual(attributeSlot(view, offset, near), attributeSlot(view, offset, all), `attribute slot at ${offset}`);
         assert.deepEqual(afterArrow(view, offset, near), afterArrow(view, offset, all), `after an arrow at ${offset}`);
-        assert.deepEqual(keysAround(near, offset), keysAround(all, offset), `keys at ${offset}`);
+        assert.deepEqual(keysAround(near, offset, row.text), keysAround(all, offset, row.text), `keys at ${offset}`);
       }
     });
   }
@@ -139,6 +146,18 @@ describe('completion reads the tokens around the cursor as it reads the whole li
     assert.ok(hover(bundle, file.path, text.indexOf('x@1')) !== undefined, 'a hover on a pin');
     assert.ok(hover(bundle, file.path, text.indexOf('a [')) !== undefined, 'a hover on a node');
     assert.deepEqual(read, [], 'the token lists read');
+  });
+
+  it('in the middle of a long topology written without ;, the tokens of one statement and its neighbours', () => {
+    const lines = Array.from({ length: 2000 }, (_, i) => (i % 2 === 0 ? `  n${i} [card="c-${i}@1.0.0", label="node ${i}"]` : `  n${i - 1} -> n${i}`));
+    const text = `digraph g {\n${lines.join('\n')}\n}\n`;
+    const view = viewOf(text);
+    for (const offset of [text.indexOf('card="c-1000@') + 'card="c-1'.length, text.indexOf('n1000 -> n1001') + 'n1000 -> n'.length]) {
+      const near = tokensNear(view, offset);
+      assert.ok(near.length < 40, `${near.length} tokens read`);
+      assert.deepEqual(attributeSlot(view, offset, near), attributeSlot(view, offset, view.significant));
+      assert.deepEqual(afterArrow(view, offset, near), afterArrow(view, offset, view.significant));
+    }
   });
 
   it('in the middle of a long topology, the tokens of one statement and its neighbours', () => {

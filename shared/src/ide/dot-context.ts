@@ -158,7 +158,8 @@ function indexOpening(tokens: readonly DotToken[], close: number): number {
  * - backwards, it starts three tokens before the last `;`, `{` or `}` that lies outside every
  *   attribute list (brackets counted from the cursor back; when the cursor, or the start of the
  *   token it is at the end of, is inside a list, counted from that list's `[`, so that the `;`
- *   between its attributes do not count), not
+ *   between its attributes do not count), or before the id that starts a statement written on
+ *   its own line without a `;` before it (see `startsStatement`), not
  *   counting the token the cursor is at the end of (hover reads from that token's start). Every
  *   walk back from the cursor or from that token stops at such a token or inside the lists after
  *   it, and reads at most two tokens before an owner; so does the step limit of `enclosingList`,
@@ -170,7 +171,7 @@ function indexOpening(tokens: readonly DotToken[], close: number): number {
  */
 export function tokensNear(view: TopologyView, offset: number): readonly DotToken[] {
   const table = view.parse.table;
-  const { from, to } = windowAt(table, offset);
+  const { from, to } = windowAt(table, offset, view.text);
   return significantRange(table, from, to);
 }
 
@@ -182,7 +183,7 @@ export function tokensNear(view: TopologyView, offset: number): readonly DotToke
  */
 export function tokensAndCommentsNear(view: TopologyView, offset: number): readonly DotToken[] {
   const table = view.parse.table;
-  const { from, to } = windowAt(table, offset);
+  const { from, to } = windowAt(table, offset, view.text);
   const tokens = significantRange(table, from, to);
   const comments = table.comments;
   const low = from === 0 ? -Infinity : table.starts[from];
@@ -198,7 +199,7 @@ export function tokensAndCommentsNear(view: TopologyView, offset: number): reado
 }
 
 /** The token indexes `tokensNear` takes, from `from` up to `to`. */
-function windowAt(table: DotTokenTable, offset: number): { from: number; to: number } {
+function windowAt(table: DotTokenTable, offset: number, text: string): { from: number; to: number } {
   const { kinds, starts, count } = table;
   const at = partitionPoint(count, (k) => starts[k] < offset);
   // (from the cursor, and from the start of the token it is at the end of, as hover reads)
@@ -209,7 +210,7 @@ function windowAt(table: DotTokenTable, offset: number): { from: number; to: num
     const kind = kinds[k];
     if (kind === DotTokenCode.RBracket) depth++;
     else if (kind === DotTokenCode.LBracket) depth = Math.max(0, depth - 1);
-    else if (depth === 0 && k < at - 1 && (kind === DotTokenCode.Semicolon || kind === DotTokenCode.LBrace || kind === DotTokenCode.RBrace)) {
+    else if (depth === 0 && k < at - 1 && (kind === DotTokenCode.Semicolon || kind === DotTokenCode.LBrace || kind === DotTokenCode.RBrace || startsStatement(table, k, text))) {
       from = Math.max(0, k - 3);
       break;
     }
@@ -223,6 +224,25 @@ function windowAt(table: DotTokenTable, offset: number): { from: number; to: num
     }
   }
   return { from, to };
+}
+
+/**
+ * True when token `k` starts a statement written without `;` before it, as `enclosingList` (given
+ * the text) and the parser read it: an id at the start of a line, followed by an edge operator,
+ * `[`, `;`, `}` or nothing. Every walk back from after it stops there or before it.
+ */
+function startsStatement(table: DotTokenTable, k: number, text: string): boolean {
+  const kind = table.kinds[k];
+  if (kind !== DotTokenCode.Id && kind !== DotTokenCode.Number && kind !== DotTokenCode.String && kind !== DotTokenCode.Html && kind !== DotTokenCode.Keyword) return false;
+  const next = k + 1 < table.count ? table.kinds[k + 1] : undefined;
+  const ends =
+    next === undefined ||
+    next === DotTokenCode.Arrow ||
+    next === DotTokenCode.Line ||
+    next === DotTokenCode.LBracket ||
+    next === DotTokenCode.Semicolon ||
+    next === DotTokenCode.RBrace;
+  return ends && startsLine(text, table.starts[k]);
 }
 
 /** The `[` that `enclosingList` finds walking back from token `at` (exclusive), as a token index; -1 when none. */
