@@ -4,7 +4,7 @@
  * in shared/src/ide) and converts the answer. Each is guarded: an exception is logged and the
  * request answered empty, so no request can stop the server.
  */
-import { ErrorCodes, ResponseError } from 'vscode-languageserver';
+import { CompletionTriggerKind, ErrorCodes, ResponseError, type CompletionContext } from 'vscode-languageserver';
 import type {
   CancellationToken,
   CodeAction as LspCodeAction,
@@ -39,6 +39,23 @@ import {
 } from './convert';
 import { describe } from './publish';
 import { features } from './features';
+
+/**
+ * True for a completion asked by a `:` or `,` just typed at the end of a line (`tools:|`,
+ * `"id": "c",|`): the next key is most often Enter, which would take the list's first item
+ * instead of starting the line. Asked for explicitly, or once something follows on the line, the
+ * list is given.
+ */
+function endsLineAfterTrigger(text: string, offset: number, context: CompletionContext | undefined): boolean {
+  if (context?.triggerKind !== CompletionTriggerKind.TriggerCharacter) return false;
+  if (context.triggerCharacter !== ':' && context.triggerCharacter !== ',') return false;
+  for (let k = offset; k < text.length; k++) {
+    const c = text.charCodeAt(k);
+    if (c === 10 || c === 13) return true;
+    if (c !== 32 && c !== 9) return false;
+  }
+  return true;
+}
 
 /** Characters after which the client should ask for completions. */
 export const completionTriggers: readonly string[] = ['"', '@', '=', '>', ':', ' ', '[', ',', '-'];
@@ -129,7 +146,9 @@ export function registerHandlers(context: ServerContext): void {
     guard('completion', null, async (params): Promise<CompletionList | null> => {
       const at = await context.fileOf(params.textDocument.uri, 'texts');
       if (!at) return null;
-      const result = features.complete(at.snapshot.ide, at.file, toOffset(at.index, params.position));
+      const offset = toOffset(at.index, params.position);
+      if (endsLineAfterTrigger(at.text, offset, params.context)) return null;
+      const result = features.complete(at.snapshot.ide, at.file, offset);
       return result ? toCompletionList(at.snapshot, at.file, params.position, result, context.support()) : null;
     }),
   );

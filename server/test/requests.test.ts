@@ -236,6 +236,28 @@ describe('server: a fix that opens a place', function () {
   });
 });
 
+describe('server: completion asked by a trigger character', function () {
+  it('a : or , typed at the end of a line gets no list (Enter would take its first item), asked otherwise it does', async function () {
+    const o = await open(bundle);
+    try {
+      const file = 'cards/writer@1.0.0.yaml';
+      const text = `${o.texts.get(file)!.replace(/\n?$/, '\n')}tools:\n`;
+      o.session.open(file, text);
+      await o.session.versionPublished(file, 1);
+      const line = text.split('\n').findIndex((l) => l === 'tools:');
+      const ask = (character: number, context: unknown) =>
+        o.session.request<CompletionList | null>('textDocument/completion', { textDocument: { uri: o.session.uri(file) }, position: { line, character }, context });
+      assert.equal(await ask(6, { triggerKind: 2, triggerCharacter: ':' }), null, 'the : typed at the end of the line');
+      const invoked = await ask(6, { triggerKind: 1 });
+      assert.ok(invoked !== null && invoked.items.length > 0, 'asked for explicitly');
+      const noContext = await ask(6, undefined);
+      assert.ok(noContext !== null && noContext.items.length > 0, 'a client that sends no context');
+    } finally {
+      await o.close();
+    }
+  });
+});
+
 describe('server: long completion lists', function () {
   it('beyond 1,000 items the list is narrowed by the typed prefix, cut, marked incomplete, and shares its edit range', async function () {
     let fixture = '//- topology.dot\ndigraph g {\n  a [card="$0"];\n}\n';

@@ -229,6 +229,14 @@ digraph g { a -> b [condition="outc$0"]; }`,
     includes: ['outcome'],
     replaces: 'outc',
   },
+  'a half-typed operator gets the operators it starts': {
+    fixture: `
+//- topology.dot
+digraph g { a -> b [condition="outcome!$0"]; }`,
+    includes: ['!='],
+    excludes: ['success', '='],
+    replaces: '!',
+  },
   'a key the cursor stands right before is replaced': {
     fixture: `
 //- topology.dot
@@ -418,11 +426,53 @@ digraph g {
     excludes: ['wr'],
     replaces: 'wr',
   },
-  'node ids inside a target subgraph': {
+  'node ids inside a target subgraph, not the one just written': {
     fixture: `
 //- topology.dot
-digraph g { writer; editor; writer -> { editor $0 } }`,
-    includes: ['writer', 'editor'],
+digraph g { writer; editor; reviewer; writer -> { editor $0 } }`,
+    includes: ['writer', 'reviewer'],
+    excludes: ['editor'],
+  },
+  'node ids on the line after a statement-level attribute written without ;': {
+    fixture: `
+//- topology.dot
+digraph g {
+  writer
+  rankdir=LR
+  $0
+}`,
+    includes: ['writer', 'goal'],
+  },
+  'no node ids right after a statement-level value on its line': {
+    fixture: `
+//- topology.dot
+digraph g {
+  writer
+  rankdir=LR $0
+}`,
+    none: true,
+  },
+  'graph attribute names where a statement starts, after the node ids, as statements': {
+    fixture: `
+//- topology.dot
+digraph g {
+  writer
+  go$0
+}`,
+    includes: ['writer', 'goal', 'label'],
+    excludes: ['card', 'shape'],
+    inserts: { goal: 'goal=' },
+    first: ['writer'],
+  },
+  'a node id written before on the line is not offered again': {
+    fixture: `
+//- topology.dot
+digraph g {
+  writer; editor
+  writer $0
+}`,
+    includes: ['editor'],
+    excludes: ['writer'],
   },
   'an id that needs quotes is inserted quoted': {
     fixture: `
@@ -478,7 +528,7 @@ digraph g {
   $0
 }`,
     includes: ['writer', 'editor', 'reviewer'],
-    excludes: ['card', 'label'],
+    excludes: ['card', 'version'],
   },
   'an attribute typed on its own line in a list left open': {
     fixture: `
@@ -700,6 +750,30 @@ version: 1.0.0`,
     includes: ['type'],
     replaces: 'type',
     inserts: { type: 'type' },
+  },
+  'a field typed right after a list dash gets a space before it': {
+    fixture: `
+//- cards/a@1.0.0.yaml
+inputs:
+  -$0`,
+    includes: ['name', 'type'],
+    inserts: { name: ' name: ' },
+  },
+  'a term typed right after a list dash gets a space before it': {
+    fixture: `
+//- cards/a@1.0.0.yaml
+id: a
+tools:
+  -$0`,
+    includes: ['ci'],
+    inserts: { ci: ' ci' },
+  },
+  'JSON port keys the port has are not offered again, though the file does not parse': {
+    fixture: `
+//- cards/a@1.0.0.json
+{ "id": "a", "inputs": [ { "name": "code", "$0" } ] }`,
+    includes: ['type', 'description'],
+    excludes: ['name'],
   },
   'a term typed right after the colon gets a space before it': {
     fixture: `

@@ -41,10 +41,10 @@ import {
   vocabularyOf,
   type TopologyView,
 } from './context';
-import { dataSlot, flowListValues, item, topLevelKeys, type DataSlot } from './data-context';
+import { dataSlot, flowListValues, item, jsonObjectKeysAt, topLevelKeys, type DataSlot } from './data-context';
 import { dataDocument, isListField, termKindOfField, wireField } from './data-tree';
 import { describeAttribute, topologyAttributes } from './describe';
-import { afterArrow, attributeSlot, enclosingList, statementStart, tokensNear, type AttributeSlot, type ListOwner } from './dot-context';
+import { afterArrow, attributeSlot, enclosingList, indexBefore, isIdLike, statementStart, tokensNear, type AttributeSlot, type ListOwner } from './dot-context';
 import type { CompletionItem, CompletionResult, IdeBundle } from './types';
 
 export function complete(bundle: IdeBundle, file: string, offset: number): CompletionResult | undefined {
@@ -69,9 +69,32 @@ function topologyCompletion(bundle: IdeBundle, file: string, offset: number): Co
   const slot = attributeSlot(view, offset, tokens);
   if (slot?.kind === 'value') return valueCompletion(bundle, view, slot, offset);
   if (slot?.kind === 'key') return attributeNameCompletion(view, slot.owner, slot.span, tokens);
-  const target = afterArrow(view, offset, tokens) ?? statementStart(view, offset, tokens);
+  const target = afterArrow(view, offset, tokens);
   if (target !== undefined) return nodeIdCompletion(view, target, offset);
+  const start = statementStart(view, offset, tokens);
+  if (start !== undefined) return statementCompletion(view, start, offset, tokens);
   return undefined;
+}
+
+/**
+ * Where a statement starts: the node ids (not the one the statement before, on the same line,
+ * names: `a |` would give `a a`), then, for a bare word, the graph's attribute names
+ * (`goal=`, `label=`…), written as statements.
+ */
+function statementCompletion(view: TopologyView, span: Span, offset: number, tokens: readonly DotToken[]): CompletionResult | undefined {
+  const before = tokens[indexBefore(tokens, span.start)];
+  const previous = before !== undefined && isIdLike(before.kind) && !/[\r\n]/.test(view.text.slice(before.span.end, span.start)) ? before.value : undefined;
+  const ids = nodeIdCompletion(view, span, offset, previous);
+  const items = (ids?.items ?? []).map((item): CompletionItem => ({ ...item, sortText: `0${item.label}` }));
+  if (view.text.charCodeAt(span.start) !== 34) {
+    const equals = /^[ \t]*=/.test(view.text.slice(span.end, span.end + 64));
+    for (const a of attractorAttributes) {
+      if (a.scope !== 'graph') continue;
+      const documentation = describeAttribute('graph', a.name);
+      items.push({ label: a.name, kind: 'attribute', detail: `graph attribute · ${a.valueType}`, ...(equals ? {} : { insertText: `${a.name}=` }), sortText: `9${a.name}`, ...(documentation !== undefined ? { documentation } : {}) });
+    }
+  }
+  return { items, span: ids?.span ?? span };
 }
 
 function valueCompletion(bundle: IdeBundle, view: TopologyView, slot: Extract<AttributeSlot, { kind: 'value' }>, offset: number): CompletionResult | undefined {
@@ -308,6 +331,11 @@ function conditionCompletion(graph: DotGraph | undefined, text: string, contentS
   }
   if (last.kind === 'operator') {
     const key = previous;
+    // an operator half typed (`outcome!`): the operators it starts, in its place
+    if (!(conditionOperators as readonly string[]).includes(last.text)) {
+      const started = operatorItems().filter((item) => item.label.startsWith(last.text));
+      return touching && started.length > 0 ? { items: started, span: absolute(last) } : undefined;
+    }
     return key?.kind === 'word' ? { items: valueItems(key.text), span: here } : undefined;
   }
   if (last.kind === 'string' && last.terminated && !touching) return { items: andItem(), span: here };
@@ -401,7 +429,7 @@ function presentKeys(tokens: readonly DotToken[], span: Span, text: string): Set
 }
 
 /** The ids of the graph's nodes for the word at `span` (that word's own node excluded), quoted where the id needs it. */
-function nodeIdCompletion(view: TopologyView, span: Span, offset: number): CompletionResult | undefined {
+function nodeIdCompletion(view: TopologyView, span: Span, offset: number, exclude?: string): CompletionResult | undefined {
   const graph = view.graph;
   if (graph === undefined) return undefined;
   // a word typed with its opening quote is replaced whole, so the id goes in quoted; when that
@@ -412,7 +440,7 @@ function nodeIdCompletion(view: TopologyView, span: Span, offset: number): Compl
   // (to the end of the word at the cursor: a quoted id may hold blanks before it)
   const replace: Span = typedQuoted && !closed ? { start: span.start, end: wordEnd(text, Math.max(offset, span.start + 1)) } : span;
   const items = graph.nodes
-    .filter((n) => !(n.occurrences.length === 1 && n.occurrences[0].start === span.start))
+    .filter((n) => n.id !== exclude && !(n.occurrences.length === 1 && n.occurrences[0].start === span.start))
     .map((node): CompletionItem => {
       const card = node.attrs.get('card')?.value ?? node.attrs.get('version')?.value;
       const written = typedQuoted ? quoteTopology(node.id) : topologyId(node.id);
@@ -455,14 +483,20 @@ function cardCompletion(bundle: IdeBundle, file: string, text: string, offset: n
   return undefined;
 }
 
+/** YAML reads `key:value` and `-value` as one scalar: a value or key typed right after the `:` or the `-` gets a space first. */
+function spaceAfterMark(slot: DataSlot, text: string): string {
+  if (slot.format !== 'yaml' || slot.quoted) return '';
+  const before = text.charCodeAt(slot.span.start - 1);
+  return before === 58 || before === 45 ? ' ' : '';
+}
+
 function insertion(value: string, slot: DataSlot, wrapList: boolean, text: string): { insertText?: string } {
   if (slot.format === 'json' && !slot.quoted) return { insertText: JSON.stringify(value) };
   // a quote opened and not closed on its line: the item closes it
   if (slot.unclosedQuote !== undefined) return { insertText: `${value}${slot.unclosedQuote}` };
   // (a list is not written inside quotes)
   if (slot.quoted) return {};
-  // YAML reads `key:value` as one scalar: a value typed right after the colon gets a space first
-  const space = slot.format === 'yaml' && !slot.quoted && text.charCodeAt(slot.span.start - 1) === 58 ? ' ' : '';
+  const space = spaceAfterMark(slot, text);
   if (wrapList) return { insertText: `${space}[${value}]` };
   return space !== '' ? { insertText: `${space}${value}` } : {};
 }
@@ -534,11 +568,13 @@ function portFieldCompletion(slot: DataSlot, input: boolean, text: string, prese
 }
 
 /**
- * The keys the port under the cursor has written (the one being typed excluded), read from the
- * file's tree: the last port of the list that starts before the cursor. Empty when the file does
- * not parse that far.
+ * The keys the port under the cursor has written (the one being typed excluded): in YAML from
+ * the file's tree (the last port of the list that starts before the cursor; empty when the file
+ * does not parse that far), in JSON from the text of the object around the cursor.
  */
 function portKeysAt(file: string, text: string, list: string, offset: number): Set<string> {
+  // (JSON from the text: a port being typed leaves the file unparsed)
+  if (formatOf(file) === 'json') return jsonObjectKeysAt(text, offset);
   const present = new Set<string>();
   const root = deref(dataDocument(file, text).root);
   const ports = root?.kind === 'mapping' ? deref(root.entries.get(list)?.value) : undefined;
@@ -562,7 +598,8 @@ function keyInsertion(key: string, slot: DataSlot, text: string): string {
   if (slot.unclosedQuote !== undefined) return colon ? `${key}${slot.unclosedQuote}` : `${key}${slot.unclosedQuote}: `;
   if (slot.format === 'json') return slot.quoted || colon ? (slot.quoted ? key : JSON.stringify(key)) : `"${key}": `;
   // (a quoted YAML key, as in a flow mapping written like JSON, is completed inside its quotes)
-  return colon || slot.quoted ? key : `${key}: `;
+  if (slot.quoted) return key;
+  return `${spaceAfterMark(slot, text)}${key}${colon ? '' : ': '}`;
 }
 
 /** The card ids of the nodes that feed a node pinning this card, for its `dependencies`. */

@@ -570,6 +570,62 @@ function jsonTopLevelKeys(text: string, except: number): Set<string> {
 }
 
 /**
+ * JSON, read from the text (it may not parse while typed): the keys of the innermost object that
+ * holds `offset`, the key under `offset` left out.
+ */
+export function jsonObjectKeysAt(text: string, offset: number): Set<string> {
+  // the innermost `{` or `[` open before the offset, strings skipped
+  const opens: number[] = [];
+  for (let i = 0; i < offset && i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 34) {
+      i++;
+      while (i < offset && i < text.length) {
+        const d = text.charCodeAt(i);
+        if (d === 92) i++;
+        else if (d === 34 || d === 10 || d === 13) break;
+        i++;
+      }
+      continue;
+    }
+    if (c === 123 || c === 91) opens.push(i);
+    else if (c === 125 || c === 93) opens.pop();
+  }
+  const open = opens[opens.length - 1];
+  const keys = new Set<string>();
+  if (open === undefined || text.charCodeAt(open) !== 123) return keys;
+  let depth = 0;
+  let expectKey = true;
+  for (let i = open; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 34) {
+      const start = i;
+      i++;
+      while (i < text.length) {
+        const d = text.charCodeAt(i);
+        if (d === 92) i++;
+        else if (d === 34 || d === 10 || d === 13) break;
+        i++;
+      }
+      const closed = text.charCodeAt(i) === 34;
+      if (depth === 1 && expectKey) {
+        expectKey = false;
+        const end = closed ? i + 1 : i;
+        if (!(start <= offset && offset <= end)) keys.add(text.slice(start + 1, closed ? i : end).replace(/\\(.)/g, '$1'));
+      }
+      if (!closed) i--;
+      continue;
+    }
+    if (c === 123 || c === 91) depth++;
+    else if (c === 125 || c === 93) {
+      depth--;
+      if (depth <= 0) break;
+    } else if (c === 44 && depth === 1) expectKey = true;
+  }
+  return keys;
+}
+
+/**
  * The entries of the flow list (`[a, "b"]`) the cursor is in, the one under the cursor left out;
  * undefined when the cursor is not in one. YAML flow lists are read on the cursor's line.
  */

@@ -109,6 +109,15 @@ export function enclosingList(tokens: readonly DotToken[], offset: number, text?
   return -1;
 }
 
+/** True when a line break lies in the text from `start` up to `end`. */
+function lineBreakIn(text: string, start: number, end: number): boolean {
+  for (let k = start; k < end; k++) {
+    const c = text.charCodeAt(k);
+    if (c === 10 || c === 13) return true;
+  }
+  return false;
+}
+
 /** True when only blanks stand between the start of its line (or of the text) and `offset`. */
 function startsLine(text: string, offset: number): boolean {
   for (let k = offset - 1; k >= 0; k--) {
@@ -419,9 +428,11 @@ export function statementStart(view: TopologyView, offset: number, tokens: reado
     case 'id':
     case 'string':
     case 'number': {
-      // `subgraph s |`, `digraph g |` and `x = y |`… are not, `a -> b |` and `a |` are
+      // `subgraph s |`, `digraph g |` and `x = y |`… are not, `a -> b |` and `a |` are, and so is
+      // a line after `x = y` (a statement needs no `;`)
       const owner = tokens[previousIndex - 1];
-      if (owner?.kind === 'keyword' || owner?.kind === 'equals') return undefined;
+      if (owner?.kind === 'keyword') return undefined;
+      if (owner?.kind === 'equals' && !lineBreakIn(view.text, previous.span.end, here?.span.start ?? offset)) return undefined;
       return here?.span ?? { start: offset, end: offset };
     }
     default:
