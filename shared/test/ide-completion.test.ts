@@ -20,6 +20,8 @@ interface CompletionCase {
   /** Insert texts by label. */
   readonly inserts?: Readonly<Record<string, string>>;
   readonly details?: Readonly<Record<string, string>>;
+  /** Filter texts by label (the label itself when the item has none). */
+  readonly filters?: Readonly<Record<string, string>>;
   readonly none?: true;
 }
 
@@ -48,6 +50,10 @@ function checkCompletion(c: CompletionCase): void {
   for (const [label, insert] of Object.entries(c.inserts ?? {})) {
     const found: CompletionItem | undefined = result.items.find((i) => i.label === label);
     assert.equal(found?.insertText ?? found?.label, insert, `insert text of ${label}`);
+  }
+  for (const [label, filter] of Object.entries(c.filters ?? {})) {
+    const found: CompletionItem | undefined = result.items.find((i) => i.label === label);
+    assert.equal(found?.filterText ?? found?.label, filter, `filter text of ${label}`);
   }
   for (const [label, detail] of Object.entries(c.details ?? {})) {
     assert.equal(result.items.find((i) => i.label === label)?.detail, detail, `detail of ${label}`);
@@ -481,12 +487,36 @@ digraph g { "code-builder"; "node"; writer; writer -> co$0 }`,
     includes: ['code-builder', 'node', 'writer'],
     inserts: { 'code-builder': '"code-builder"', node: '"node"', writer: 'writer' },
   },
-  'an id typed with its opening quote is inserted quoted': {
+  'an id typed with its opening quote is inserted quoted, and matched with its quote': {
     fixture: `
 //- topology.dot
-digraph g { writer; editor; writer -> "ed$0 }`,
-    inserts: { editor: '"editor"' },
-    replaces: '"ed',
+digraph g { writer; editor; "my node"; writer -> "$0 }`,
+    inserts: { editor: '"editor"', 'my node': '"my node"' },
+    filters: { editor: '"editor"', 'my node': '"my node"' },
+    replaces: '"',
+  },
+  'an id typed without a quote is matched by its name': {
+    fixture: `
+//- topology.dot
+digraph g { "my node"; writer; writer -> my$0 }`,
+    inserts: { 'my node': '"my node"' },
+    filters: { 'my node': 'my node' },
+  },
+  'an empty id is shown as written': {
+    fixture: `
+//- topology.dot
+digraph g { ""; writer; writer -> $0 }`,
+    includes: ['""', 'writer'],
+  },
+  'nothing on a line below a pin quote left open': {
+    fixture: `
+//- topology.dot
+digraph g {
+  d [card="a@1.0.0
+
+$0  a -> b [label="x"];
+}${cards}`,
+    none: true,
   },
   'a quoted id with a blank, typed with its quote open, is replaced up to the cursor\'s word': {
     fixture: `

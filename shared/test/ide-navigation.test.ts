@@ -143,20 +143,36 @@ type: ag$0ent`,
 const referenceCases: Record<string, NavigationCase> = {
   'a card id: its declaration, the nodes pinning it, the dependencies naming it': {
     fixture: topology('  w2 [card="writer@1.0.0"];\n  w2 -> editor;').replace('id: writer', 'id: wri$0ter'),
-    expected: ['cards/writer@1.0.0.yaml:1:writer', 'topology.dot:2:"writer@1.0.0"', 'topology.dot:4:"writer@1.0.0"', 'cards/editor@1.0.0.yaml:12:writer'],
+    expected: ['cards/writer@1.0.0.yaml:1:writer', 'topology.dot:2:writer', 'topology.dot:4:writer', 'cards/editor@1.0.0.yaml:12:writer'],
   },
   'a card id without its declaration': {
     fixture: topology('').replace('id: writer', 'id: wri$0ter'),
     includeDeclaration: false,
-    expected: ['topology.dot:2:"writer@1.0.0"', 'cards/editor@1.0.0.yaml:12:writer'],
+    expected: ['topology.dot:2:writer', 'cards/editor@1.0.0.yaml:12:writer'],
   },
   'from a pin: the same card': {
     fixture: topology('').replace('card="writer@1.0.0"', 'card="wri$0ter@1.0.0"'),
-    expected: ['cards/writer@1.0.0.yaml:1:writer', 'topology.dot:2:"writer@1.0.0"', 'cards/editor@1.0.0.yaml:12:writer'],
+    expected: ['cards/writer@1.0.0.yaml:1:writer', 'topology.dot:2:writer', 'cards/editor@1.0.0.yaml:12:writer'],
   },
   'from a card= node default: the same card, the default listed once': {
     fixture: topology('  node [card="wri$0ter@1.0.0"];\n  w2;\n  w3;'),
-    expected: ['cards/writer@1.0.0.yaml:1:writer', 'topology.dot:2:"writer@1.0.0"', 'topology.dot:4:"writer@1.0.0"', 'cards/editor@1.0.0.yaml:12:writer'],
+    expected: ['cards/writer@1.0.0.yaml:1:writer', 'topology.dot:2:writer', 'topology.dot:4:writer', 'cards/editor@1.0.0.yaml:12:writer'],
+  },
+  'from a dependencies entry naming a card: that card': {
+    fixture: topology('  writer -> editor;').replace('dependencies: [writer]', 'dependencies: [wri$0ter]'),
+    expected: ['cards/writer@1.0.0.yaml:1:writer', 'topology.dot:2:writer', 'cards/editor@1.0.0.yaml:12:writer'],
+  },
+  'from a dependencies entry naming a node: that node, and the entries naming it': {
+    fixture: topology('  w1 [card="writer@1.0.0"];\n  w1 -> editor;').replace('dependencies: [writer]', 'dependencies: [w$01]'),
+    expected: ['topology.dot:4:w1', 'topology.dot:5:w1', 'cards/editor@1.0.0.yaml:12:w1'],
+  },
+  'from a pin in a second topology file: its pins too': {
+    fixture: `${topology('')}
+//- legacy.dot
+digraph old {
+  w [card="wri$0ter@1.0.0"];
+}`,
+    expected: ['cards/writer@1.0.0.yaml:1:writer', 'topology.dot:2:writer', 'legacy.dot:2:writer', 'cards/editor@1.0.0.yaml:12:writer'],
   },
   'a node: every occurrence': {
     fixture: `

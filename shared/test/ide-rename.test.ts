@@ -41,8 +41,59 @@ function checkRename(c: RenameCase): void {
 const a1 = card({ id: 'a', outputs: [['out', 'text']] });
 const a2 = card({ id: 'a', version: '2.0.0', outputs: [['out', 'text']] });
 const b1 = card({ id: 'b', inputs: [['in', 'text']], dependencies: ['a'] });
+const bFromSrc = card({ id: 'b', inputs: [['in', 'text']], dependencies: ['src'] });
 
 const cases: Record<string, RenameCase> = {
+  'a node in a second topology file: that file only (card dependencies name the bundle topology\'s nodes)': {
+    fixture: `
+//- topology.dot
+digraph g {
+  src [card="a@1.0.0"];
+  b [card="b@1.0.0"];
+  src -> b;
+}
+//- legacy.dot
+digraph g {
+  s$0rc [card="a@1.0.0"];
+  b [card="b@1.0.0"];
+  src -> b;
+}
+//- cards/a@1.0.0.yaml
+${a1}
+//- cards/b@1.0.0.yaml
+${bFromSrc}`,
+    newName: 'source',
+    expected: `
+//- legacy.dot
+digraph g {
+  source [card="a@1.0.0"];
+  b [card="b@1.0.0"];
+  source -> b;
+}
+//- cards/b@1.0.0.yaml
+${bFromSrc}
+//- topology.dot
+digraph g {
+  src [card="a@1.0.0"];
+  b [card="b@1.0.0"];
+  src -> b;
+}`,
+  },
+  'a card id from a pin in a second topology file: its pins too': {
+    fixture: `
+//- topology.dot
+digraph g { x [card="a@1.0.0"]; }
+//- legacy.dot
+digraph g { x [card="a$0@1.0.0"]; }
+//- cards/a@1.0.0.yaml
+${a1}`,
+    newName: 'alpha',
+    expected: `
+//- topology.dot
+digraph g { x [card="alpha@1.0.0"]; }
+//- legacy.dot
+digraph g { x [card="alpha@1.0.0"]; }`,
+  },
   'a node id everywhere it occurs, and nowhere else': {
     fixture: `
 //- topology.dot

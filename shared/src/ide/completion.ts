@@ -103,6 +103,8 @@ function valueCompletion(bundle: IdeBundle, view: TopologyView, slot: Extract<At
   // A quote left open on the cursor's line that the lexer closed with a quote further down (the
   // string runs across lines): completed as a value whose closing quote is not typed yet.
   const unterminated = slot.quoted && (!slot.closed || openOnLine(text, slot.content, offset));
+  // a cursor on a later line than the quote it is inside (the quote was left open above): nothing
+  if (slot.quoted && /[\r\n]/.test(text.slice(slot.content.start, offset))) return undefined;
   // What the item replaces: the value's content (in quotes), or the bare token / nothing (then quotes are added).
   // (a bare value is read to the end of its word: `a@1.0.0` lexes as more than one token)
   const replace: Span = unterminated
@@ -444,7 +446,15 @@ function nodeIdCompletion(view: TopologyView, span: Span, offset: number, exclud
     .map((node): CompletionItem => {
       const card = node.attrs.get('card')?.value ?? node.attrs.get('version')?.value;
       const written = typedQuoted ? quoteTopology(node.id) : topologyId(node.id);
-      return { label: node.id, kind: 'node', detail: card !== undefined ? card.trim() : 'no card', ...(written !== node.id ? { insertText: written } : {}) };
+      // (an id typed with its opening quote is matched with its quotes; an empty id is shown as written)
+      const label = node.id === '' ? written : node.id;
+      return {
+        label,
+        kind: 'node',
+        detail: card !== undefined ? card.trim() : 'no card',
+        ...(written !== label ? { insertText: written } : {}),
+        ...(typedQuoted && written !== label ? { filterText: written } : {}),
+      };
     });
   return { items, span: replace };
 }

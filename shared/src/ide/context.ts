@@ -107,6 +107,21 @@ export function mainTopology(bundle: IdeBundle): TopologyView | undefined {
   return file === undefined ? undefined : topologyView(bundle, file);
 }
 
+/**
+ * The topologies whose pins name the bundle's cards: the bundle's own, and `also` (the file a
+ * request came from) when that is another topology file of the bundle (a second `.dot`, read by
+ * nothing else, whose pins a rename started there must follow too).
+ */
+export function pinnedViews(bundle: IdeBundle, also?: string): TopologyView[] {
+  const main = mainTopology(bundle);
+  const views = main !== undefined ? [main] : [];
+  if (also !== undefined && also !== main?.file && isTopologyPath(also)) {
+    const view = topologyView(bundle, also);
+    if (view !== undefined) views.push(view);
+  }
+  return views;
+}
+
 export function topologyGraph(bundle: IdeBundle): DotGraph | undefined {
   return mainTopology(bundle)?.graph;
 }

@@ -28,6 +28,7 @@ import {
   mainTopology,
   nodeAtOffset,
   pinOf,
+  pinnedViews,
   textOf,
   topologyView,
   vocabularyOf,
@@ -63,7 +64,7 @@ export function references(bundle: IdeBundle, file: string, offset: number, incl
     }
     const pinned = pinAt(view, offset);
     const held = pinned !== undefined ? cardOfNode(bundle, pinned) : defaultPin(bundle, view, offset);
-    return held === undefined ? [] : cardReferences(bundle, held, includeDeclaration);
+    return held === undefined ? [] : cardReferences(bundle, held, includeDeclaration, file);
   }
   if (isCardPath(file) || isExtensionsPath(file)) {
     const hit = hitAt(dataDocument(file, text).root, offset);
@@ -73,10 +74,36 @@ export function references(bundle: IdeBundle, file: string, offset: number, incl
       const held = cardAt(bundle, file);
       return held === undefined ? [] : cardReferences(bundle, held, includeDeclaration);
     }
+    // a dependency entry stands for the card it names (every version), or else the node
+    if (isCardPath(file) && hit.path.length === 2 && hit.path[0] === 'dependencies' && hit.path[1] === item) return dependencyReferences(bundle, value, includeDeclaration);
     const isTerm = isCardPath(file) ? termKindOfField(hit.path) !== undefined : isTermField(hit.path);
     if (isTerm) return termReferences(bundle, value, includeDeclaration);
   }
   return [];
+}
+
+/** What a `dependencies` entry names: the cards of that id, their pins and entries; or else the node of that id, its occurrences and the entries naming it. */
+function dependencyReferences(bundle: IdeBundle, value: string, includeDeclaration: boolean): FileSpan[] {
+  const cards = cardIndex(bundle).byId.get(value) ?? [];
+  const out: FileSpan[] = [];
+  const seen = new Set<string>();
+  const add = (location: FileSpan): void => {
+    const key = `${location.file}\u0000${location.span.start}\u0000${location.span.end}`;
+    if (seen.has(key)) return;
+    seen.add(key);
+    out.push(location);
+  };
+  if (cards.length > 0) {
+    for (const held of cards) for (const location of cardReferences(bundle, held, includeDeclaration)) add(location);
+    return out;
+  }
+  const view = mainTopology(bundle);
+  const node = view?.graph !== undefined ? graphIndex(view.graph).byId.get(value) : undefined;
+  if (view === undefined || node === undefined) return [];
+  const declaration = declarationSpan(node);
+  for (const span of node.occurrences) if (includeDeclaration || span.start !== declaration.start) add({ file: view.file, span });
+  for (const location of dependencyEntries(bundle, value)) add(location);
+  return out;
 }
 
 // ---------------------------------------------------------------------- topology
@@ -185,21 +212,37 @@ function cardIdLocation(held: HeldCard): FileSpan {
   return { file: held.file, span: held.read.locate('id', 'value') };
 }
 
-function cardReferences(bundle: IdeBundle, held: HeldCard, includeDeclaration: boolean): FileSpan[] {
+/**
+ * A card's references: its `id`, every pin of it (the id part of `card="id@version"`, the value of
+ * `version=`) in the bundle's topology and in `also`, another topology file a request came from,
+ * and the `dependencies` entries naming its id.
+ */
+function cardReferences(bundle: IdeBundle, held: HeldCard, includeDeclaration: boolean, also?: string): FileSpan[] {
   const out: FileSpan[] = [];
   if (includeDeclaration) out.push(cardIdLocation(held));
-  const view = mainTopology(bundle);
-  const seen = new Set<number>();
-  for (const node of view?.graph?.nodes ?? []) {
-    const pin = pinOf(node);
-    if (view === undefined || pin.attr === undefined || pin.ref === undefined || pin.ref !== held.ref) continue;
-    // A `node [card=…]` default reaches many nodes from one place: list that place once.
-    if (seen.has(pin.attr.valueSpan.start)) continue;
-    seen.add(pin.attr.valueSpan.start);
-    out.push({ file: view.file, span: pin.attr.valueSpan });
+  for (const view of pinnedViews(bundle, also)) {
+    const seen = new Set<number>();
+    for (const node of view.graph?.nodes ?? []) {
+      const pin = pinOf(node);
+      if (pin.attr === undefined || pin.ref === undefined || pin.ref !== held.ref) continue;
+      // A `node [card=…]` default reaches many nodes from one place: list that place once.
+      if (seen.has(pin.attr.valueSpan.start)) continue;
+      seen.add(pin.attr.valueSpan.start);
+      out.push({ file: view.file, span: pinNameSpan(view, pin) });
+    }
   }
   if (held.id !== undefined) out.push(...dependencyEntries(bundle, held.id));
   return out;
+}
+
+/** Where a pin names its card: the id in `card="id@version"`, or the whole value of `version=`. */
+function pinNameSpan(view: TopologyView, pin: ReturnType<typeof pinOf>): Span {
+  const attr = pin.attr!;
+  if (pin.via === 'card' && pin.id !== undefined) {
+    const at = view.text.slice(attr.valueSpan.start, attr.valueSpan.end).indexOf(`${pin.id}@`);
+    if (at >= 0) return { start: attr.valueSpan.start + at, end: attr.valueSpan.start + at + pin.id.length };
+  }
+  return attr.valueSpan;
 }
 
 /** Every `dependencies` entry equal to `value` in every card. */

@@ -24,7 +24,9 @@ import {
   mainTopology,
   nodeAtOffset,
   pinOf,
+  pinnedViews,
   textOf,
+  topologyFile,
   topologyView,
   type TopologyView,
 } from './context';
@@ -61,7 +63,7 @@ export function rename(bundle: IdeBundle, file: string, offset: number, newName:
     case 'card': {
       const problem = cardNameProblem(bundle, target.name, newName);
       if (problem !== undefined) return { error: problem };
-      renameCard(bundle, target.name, newName, edits);
+      renameCard(bundle, target.name, newName, edits, file);
       const clash = (edits.result().renames ?? []).find((r) => bundle.files.has(r.to));
       if (clash !== undefined) return { error: `Renaming would move ${clash.from} onto ${clash.to}, which already exists; remove or rename that file first.` };
       return edits.result();
@@ -138,7 +140,8 @@ export function renameNode(bundle: IdeBundle, view: TopologyView, node: DotNode,
     if (value.text !== written) edits.add(view.file, value.span, written);
   }
   const graph = view.graph;
-  if (graph === undefined) return;
+  // (a card's dependencies name nodes of the bundle's own topology: a second `.dot` leaves them be)
+  if (graph === undefined || view.file !== topologyFile(bundle)) return;
   // A dependency may name the supplier's node id or its card id; only the node id changes.
   const ownCardId = cardOfNode(bundle, node)?.id ?? pinOf(node).id;
   if (ownCardId === node.id) return;
@@ -203,8 +206,12 @@ function cardNameProblem(bundle: IdeBundle, from: string, name: string): string 
   return undefined;
 }
 
-/** Renames a card id: every card file with that id (and its file name when it follows the convention), every pin, every dependency entry. */
-export function renameCard(bundle: IdeBundle, from: string, to: string, edits: EditCollector): void {
+/**
+ * Renames a card id: every card file with that id (and its file name when it follows the
+ * convention), every pin in the bundle's topology and in `also` (another topology file the rename
+ * was asked from; see `pinnedViews`), every dependency entry.
+ */
+export function renameCard(bundle: IdeBundle, from: string, to: string, edits: EditCollector, also?: string): void {
   const index = cardIndex(bundle);
   for (const held of index.files) {
     if (held.draft.id !== from) continue;
@@ -220,16 +227,17 @@ export function renameCard(bundle: IdeBundle, from: string, to: string, edits: E
       if (moved !== undefined) edits.rename(held.file, moved);
     }
   }
-  const view = mainTopology(bundle);
-  for (const node of view?.graph?.nodes ?? []) {
-    const pin = pinOf(node);
-    const attr = pin.attr;
-    if (view === undefined || attr === undefined || pin.id !== from) continue;
-    if (pin.via === 'card') {
-      const at = view.text.slice(attr.valueSpan.start, attr.valueSpan.end).indexOf(`${from}@`);
-      if (at >= 0) edits.add(view.file, { start: attr.valueSpan.start + at, end: attr.valueSpan.start + at + from.length }, to);
-    } else if (pin.via === 'version' && !attr.fromDefault) {
-      edits.add(view.file, { start: attr.keySpan.start, end: attr.valueSpan.end }, `card="${to}@${pin.version ?? ''}"`);
+  for (const view of pinnedViews(bundle, also)) {
+    for (const node of view.graph?.nodes ?? []) {
+      const pin = pinOf(node);
+      const attr = pin.attr;
+      if (attr === undefined || pin.id !== from) continue;
+      if (pin.via === 'card') {
+        const at = view.text.slice(attr.valueSpan.start, attr.valueSpan.end).indexOf(`${from}@`);
+        if (at >= 0) edits.add(view.file, { start: attr.valueSpan.start + at, end: attr.valueSpan.start + at + from.length }, to);
+      } else if (pin.via === 'version' && !attr.fromDefault) {
+        edits.add(view.file, { start: attr.keySpan.start, end: attr.valueSpan.end }, `card="${to}@${pin.version ?? ''}"`);
+      }
     }
   }
   for (const held of index.files) {
