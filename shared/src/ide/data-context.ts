@@ -532,39 +532,56 @@ export function topLevelKeys(text: string, except: number, format: 'yaml' | 'jso
 }
 
 function jsonTopLevelKeys(text: string, except: number): Set<string> {
+  // the root: the first bracket outside strings
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 34) i = jsonStringEnd(text, i, text.length);
+    else if (c === 123) return jsonObjectKeys(text, i, except);
+    else if (c === 91) break;
+  }
+  return new Set();
+}
+
+/**
+ * Where the JSON string opening at `start` ends, read no further than `limit`: the index of its
+ * closing quote, or of the line break or limit where it stops unclosed.
+ */
+function jsonStringEnd(text: string, start: number, limit: number): number {
+  let i = start + 1;
+  while (i < limit) {
+    const d = text.charCodeAt(i);
+    if (d === 92) i++;
+    else if (d === 34 || d === 10 || d === 13) return i;
+    i++;
+  }
+  return Math.min(i, limit);
+}
+
+/** The keys of the JSON object whose `{` is at `open`, read from the text up to its `}`, the key holding `except` left out. */
+function jsonObjectKeys(text: string, open: number, except: number): Set<string> {
   const keys = new Set<string>();
   let depth = 0;
-  // at depth 1 in the root object: whether the next string is a key
-  let expectKey = false;
-  let rootIsObject = false;
-  for (let i = 0; i < text.length; i++) {
+  let expectKey = true;
+  for (let i = open; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (c === 34) {
       const start = i;
-      i++;
-      while (i < text.length) {
-        const d = text.charCodeAt(i);
-        if (d === 92) i++;
-        else if (d === 34 || d === 10 || d === 13) break;
-        i++;
-      }
-      if (depth === 1 && rootIsObject && expectKey) {
+      i = jsonStringEnd(text, i, text.length);
+      const closed = text.charCodeAt(i) === 34;
+      if (depth === 1 && expectKey) {
         expectKey = false;
-        const end = text.charCodeAt(i) === 34 ? i + 1 : i;
-        if (!(start <= except && except <= end)) keys.add(text.slice(start + 1, text.charCodeAt(i) === 34 ? i : end).replace(/\\(.)/g, '$1'));
+        const end = closed ? i + 1 : i;
+        if (!(start <= except && except <= end)) keys.add(text.slice(start + 1, i).replace(/\\(.)/g, '$1'));
       }
-      if (text.charCodeAt(i) !== 34) i--;
+      // (a string stopped by a line break leaves that break to be read)
+      if (!closed) i--;
       continue;
     }
-    if (c === 123 || c === 91) {
-      depth++;
-      if (depth === 1) {
-        rootIsObject = c === 123;
-        expectKey = rootIsObject;
-      }
-    } else if (c === 125 || c === 93) depth--;
-    else if (c === 44 && depth === 1) expectKey = rootIsObject;
-    if (depth <= 0 && i > 0 && (c === 125 || c === 93)) break;
+    if (c === 123 || c === 91) depth++;
+    else if (c === 125 || c === 93) {
+      depth--;
+      if (depth <= 0) break;
+    } else if (c === 44 && depth === 1) expectKey = true;
   }
   return keys;
 }
@@ -578,51 +595,12 @@ export function jsonObjectKeysAt(text: string, offset: number): Set<string> {
   const opens: number[] = [];
   for (let i = 0; i < offset && i < text.length; i++) {
     const c = text.charCodeAt(i);
-    if (c === 34) {
-      i++;
-      while (i < offset && i < text.length) {
-        const d = text.charCodeAt(i);
-        if (d === 92) i++;
-        else if (d === 34 || d === 10 || d === 13) break;
-        i++;
-      }
-      continue;
-    }
-    if (c === 123 || c === 91) opens.push(i);
+    if (c === 34) i = jsonStringEnd(text, i, offset);
+    else if (c === 123 || c === 91) opens.push(i);
     else if (c === 125 || c === 93) opens.pop();
   }
   const open = opens[opens.length - 1];
-  const keys = new Set<string>();
-  if (open === undefined || text.charCodeAt(open) !== 123) return keys;
-  let depth = 0;
-  let expectKey = true;
-  for (let i = open; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 34) {
-      const start = i;
-      i++;
-      while (i < text.length) {
-        const d = text.charCodeAt(i);
-        if (d === 92) i++;
-        else if (d === 34 || d === 10 || d === 13) break;
-        i++;
-      }
-      const closed = text.charCodeAt(i) === 34;
-      if (depth === 1 && expectKey) {
-        expectKey = false;
-        const end = closed ? i + 1 : i;
-        if (!(start <= offset && offset <= end)) keys.add(text.slice(start + 1, closed ? i : end).replace(/\\(.)/g, '$1'));
-      }
-      if (!closed) i--;
-      continue;
-    }
-    if (c === 123 || c === 91) depth++;
-    else if (c === 125 || c === 93) {
-      depth--;
-      if (depth <= 0) break;
-    } else if (c === 44 && depth === 1) expectKey = true;
-  }
-  return keys;
+  return open !== undefined && text.charCodeAt(open) === 123 ? jsonObjectKeys(text, open, offset) : new Set();
 }
 
 /**
