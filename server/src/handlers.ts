@@ -39,6 +39,7 @@ import {
 } from './convert';
 import { describe } from './publish';
 import { features } from './features';
+import { assertNever } from '../../shared/src/ide/context';
 
 /**
  * True for a completion asked by a `:` or `,` just typed at the end of a line (`tools:|`,
@@ -105,10 +106,6 @@ export function lifecycleError(phase: Lifecycle): ResponseError<void> | undefine
     default:
       return assertNever(phase);
   }
-}
-
-function assertNever(value: never): never {
-  throw new Error(`unexpected ${String(value)}`);
 }
 
 export function registerHandlers(context: ServerContext): void {

@@ -25,6 +25,7 @@
 import type { Diagnostic as LspDiagnostic, PublishDiagnosticsParams } from 'vscode-languageserver';
 import { applyPolicy, type Diagnostic } from '../../shared/src/diagnostics';
 import type { SourceFile } from '../../shared/src/bundle/model';
+import { classifyFiles } from '../../shared/src/bundle/classify';
 import { commonPrefixLength } from '../../shared/src/text';
 import { snapshotOf, type BundleState, type Database, type Snapshot } from './database';
 import { lspMessage, toLspDiagnostic, toRange, toSeverity, type ClientSupport } from './convert';
@@ -128,7 +129,7 @@ export function createPublisher(options: PublisherOptions): Publisher {
   const diagnosticsByFile = (snapshot: Snapshot): Map<string, Diagnostic[]> => {
     const settings = options.settings();
     const kept = applyPolicy(snapshot.result.diagnostics, { ignore: settings.ignore, severity: settings.severity });
-    const fallback = snapshot.result.blueprint?.topology.file.path ?? homeOf(snapshot);
+    const fallback = homeOf(snapshot);
     const groups = new Map<string, Diagnostic[]>();
     for (const d of kept) {
       let file = d.location.file ?? fallback;
@@ -254,6 +255,13 @@ export function createPublisher(options: PublisherOptions): Publisher {
     urisOf.set(bundle.root, now);
   };
 
+  const cancel = (root: string): void => {
+    const timer = timers.get(root);
+    if (timer) clearTimeout(timer);
+    timers.delete(root);
+    queue.delete(root);
+  };
+
   return {
     schedule(bundle, delayMs) {
       const existing = timers.get(bundle.root);
@@ -274,17 +282,9 @@ export function createPublisher(options: PublisherOptions): Publisher {
       );
     },
     publish: publishGuarded,
-    cancel(root) {
-      const timer = timers.get(root);
-      if (timer) clearTimeout(timer);
-      timers.delete(root);
-      queue.delete(root);
-    },
+    cancel,
     forget(root) {
-      const timer = timers.get(root);
-      if (timer) clearTimeout(timer);
-      timers.delete(root);
-      queue.delete(root);
+      cancel(root);
       convertedOf.delete(root);
       for (const uri of urisOf.get(root) ?? []) {
         if (published.get(uri)?.root !== root) continue;
@@ -505,15 +505,12 @@ function sameRange(a: LspDiagnostic['range'], b: LspDiagnostic['range']): boolea
   return a.start.line === b.start.line && a.start.character === b.start.character && a.end.line === b.end.line && a.end.character === b.end.character;
 }
 
-/** The file findings without a file of their own are shown on: the topology, else the manifest, when the bundle has one. */
-function homeOf(snapshot: Snapshot): string | undefined {
-  let manifest: string | undefined;
-  for (const file of snapshot.files.keys()) {
-    if (file.includes('/')) continue;
-    if (/\.(dot|gv)$/i.test(file)) return file;
-    if (/^blueprint\.(ya?ml|json)$/i.test(file)) manifest ??= file;
-  }
-  return manifest;
+/** The file findings without a file of their own are shown on: the topology, else the manifest, when the bundle has one (as the engine classifies them). */
+export function homeOf(snapshot: Snapshot): string | undefined {
+  const topology = snapshot.result.blueprint?.topology.file.path;
+  if (topology !== undefined) return topology;
+  const classified = classifyFiles([...snapshot.files.values()]);
+  return classified.topology?.path ?? classified.manifest?.path;
 }
 
 export function describe(error: unknown): string {

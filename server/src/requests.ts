@@ -12,6 +12,7 @@ import { sortDiagnostics, type Diagnostic } from '../../shared/src/diagnostics';
 import type { SecurityFinding, SecurityPenalty } from '../../shared/src/analyze';
 import type { Snapshot } from './database';
 import { toLocation } from './convert';
+import { homeOf } from './publish';
 
 export const compiledRequest = 'darkprint/compiled';
 export const reportRequest = 'darkprint/report';
@@ -67,8 +68,9 @@ const listedFindings = 20;
 
 /** `file:line:column` (1-based) of a finding in the bundle, or its file alone when it has no range. */
 function placeOf(snapshot: Snapshot, d: Diagnostic): string {
-  const file = d.location.file ?? snapshot.result.blueprint?.topology.file.path ?? 'topology.dot';
+  const file = d.location.file ?? homeOf(snapshot);
   const span = d.location.span;
+  if (file === undefined) return 'the bundle';
   if (span === undefined || !snapshot.files.has(file)) return file;
   const at = snapshot.lineIndex(file).positionAt(span.start);
   return `${file}:${at.line + 1}:${at.character + 1}`;

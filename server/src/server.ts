@@ -40,8 +40,7 @@ import {
   type InitializeError,
   type InitializeParams,
   type InitializeResult,
-  type Position,
-  type Range,
+  Range,
 } from 'vscode-languageserver/node';
 import { addBundle, createDatabase, ownerOf, removeBundle, replaceDisk, setDiskFile, setOpenDocument, snapshotOf, textSnapshotOf, type BundleState } from './database';
 import { createPublisher, describe, type Publisher } from './publish';
@@ -87,17 +86,8 @@ export function startServer(connection: Connection, prepared?: PreparedTexts): v
   const db = createDatabase((file) => pathToFileURL(file).href);
   let settings: Settings = defaultSettings;
   let initializationSettings: unknown;
-  let support: ClientSupport = {
-    relatedInformation: false,
-    codeDescription: false,
-    documentChanges: false,
-    renameFiles: false,
-    markdown: false,
-    documentationMarkdown: false,
-    showDocument: false,
-    hierarchicalSymbols: false,
-    completionEditRange: false,
-  };
+  // (what a client that declared nothing can take, until `initialize` says more)
+  let support: ClientSupport = clientSupport({});
   let capabilities: ClientCapabilities = {};
   let folders: string[] = [];
   /** Open documents by the client's URI (any scheme), as the client last sent them. */
@@ -476,7 +466,7 @@ export function startServer(connection: Connection, prepared?: PreparedTexts): v
     if (refused !== undefined) return refused;
     try {
       const [uri, range] = params.arguments ?? [];
-      if (params.command !== showLocationCommand || typeof uri !== 'string' || !isRange(range)) {
+      if (params.command !== showLocationCommand || typeof uri !== 'string' || !Range.is(range)) {
         log(`darkprint: the command ${params.command} with these arguments is not one the server offers; it is ignored.`);
         return null;
       }
@@ -543,13 +533,6 @@ function clientSupport(capabilities: ClientCapabilities): ClientSupport {
     hierarchicalSymbols: text?.documentSymbol?.hierarchicalDocumentSymbolSupport === true,
     completionEditRange: text?.completion?.completionList?.itemDefaults?.includes('editRange') === true,
   };
-}
-
-/** An LSP range, as a command's argument may carry one. */
-function isRange(value: unknown): value is Range {
-  const isPosition = (p: unknown): boolean =>
-    typeof p === 'object' && p !== null && Number.isInteger((p as Position).line) && Number.isInteger((p as Position).character);
-  return typeof value === 'object' && value !== null && isPosition((value as Range).start) && isPosition((value as Range).end);
 }
 
 /** A watched-file event as the protocol has it: a string URI and a known change type. */

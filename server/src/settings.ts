@@ -5,6 +5,7 @@
  * `problems`, never thrown.
  */
 import { unknownSelectors, type Severity } from '../../shared/src/diagnostics';
+import { diagnosticFamilies } from '../../shared/src/diagnostics/render';
 
 export interface Settings {
   /** Quiet time after an edit before diagnostics are recomputed (`darkprint.debounceMs`). */
@@ -66,7 +67,7 @@ export function readSettings(raw: unknown): SettingsRead {
   // a code or family that does not exist (a typo) has no effect: said once per setting, and kept (it is harmless)
   const unknown = (setting: string, selectors: readonly string[]): void => {
     for (const selector of new Set(unknownSelectors(selectors))) {
-      problems.push(`darkprint.${setting} names "${selector}", which is no diagnostic code or family (dot/, card/, bundle/, attractor/, ontology/, analysis/), so it changes nothing; check its spelling.`);
+      problems.push(`darkprint.${setting} names "${selector}", which is no diagnostic code or family (${diagnosticFamilies.map((f) => f.prefix).join(', ')}), so it changes nothing; check its spelling.`);
     }
   };
   unknown('severity', [...severity.keys()]);

@@ -29,7 +29,7 @@
 import type { Card, CardReadResult, JsonValue, Port } from '../bundle/card-model';
 import { cardIdPattern } from '../bundle/card-ref';
 import type { Diagnostic, DiagnosticCode, RelatedInformation, Severity } from '../diagnostics';
-import { span, type Span } from '../text';
+import { editDistance, span, type Span } from '../text';
 import { deref, firstLineSpan, formatOf, locatePath, parseData, type YamlEntry, type YamlMapping, type YamlNode, type YamlValue } from '../syntax/yaml';
 import type { TermKind, Vocabulary } from '../vocabulary/types';
 import { isStrictSemver } from './semver';
@@ -953,33 +953,6 @@ function nearest(word: string, candidates: readonly string[]): string | undefine
     }
   }
   return best;
-}
-
-/**
- * Edit distance counting an insertion, a deletion, a substitution or a swap of two adjacent
- * characters as one edit (optimal string alignment), giving up (returning `limit`) once every
- * alignment already costs `limit` or more.
- */
-function editDistance(a: string, b: string, limit: number): number {
-  let before: number[] = [];
-  let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    let rowBest = i;
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a.charCodeAt(i - 1) === b.charCodeAt(j - 1) ? 0 : 1;
-      let value = Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost);
-      if (i > 1 && j > 1 && a.charCodeAt(i - 1) === b.charCodeAt(j - 2) && a.charCodeAt(i - 2) === b.charCodeAt(j - 1)) {
-        value = Math.min(value, before[j - 2] + 1);
-      }
-      current.push(value);
-      if (value < rowBest) rowBest = value;
-    }
-    if (rowBest >= limit) return limit;
-    before = previous;
-    previous = current;
-  }
-  return previous[b.length];
 }
 
 function firstNonBlankLine(text: string): Span {

@@ -1,5 +1,6 @@
 import type { Diagnostic, Severity } from './types';
 import { isDiagnosticCode } from './registry';
+import { diagnosticFamilies } from './render';
 
 /** The user's choices: codes to drop, and severities to replace (CLI flags, server settings). */
 export interface DiagnosticPolicy {
@@ -33,7 +34,7 @@ function normalizeSelector(selector: string): string {
 
 /** Selectors that name neither a known code nor a known family (for a clear CLI message). */
 export function unknownSelectors(selectors: readonly string[]): string[] {
-  const families = new Set(['dot/', 'card/', 'bundle/', 'attractor/', 'ontology/', 'analysis/']);
+  const families = new Set(diagnosticFamilies.map((f) => f.prefix));
   return selectors.filter((s) => {
     const n = normalizeSelector(s);
     return !(isDiagnosticCode(n) || families.has(n));

@@ -24,7 +24,7 @@ import type { DotGraph, DotToken } from '../syntax/dot-model';
 import { commentAt } from '../syntax/dot-lexer';
 import { kindInfo } from '../vocabulary/core';
 import { termKinds, type Term, type TermKind, type Vocabulary } from '../vocabulary/types';
-import type { Span } from '../text';
+import { hasLineBreak, type Span } from '../text';
 import {
   cardAt,
   cardIndex,
@@ -41,7 +41,7 @@ import {
   vocabularyOf,
   type TopologyView,
 } from './context';
-import { dataSlot, flowListValues, item, jsonObjectKeysAt, topLevelKeys, type DataSlot } from './data-context';
+import { dataSlot, flowListValues, item, jsonObjectKeysAt, topLevelKeys, wordEndOf, type DataSlot } from './data-context';
 import { dataDocument, isListField, termKindOfField, wireField } from './data-tree';
 import { describeAttribute, topologyAttributes } from './describe';
 import { afterArrow, attributeSlot, enclosingList, indexBefore, isIdLike, statementStart, tokensNear, type AttributeSlot, type ListOwner } from './dot-context';
@@ -83,16 +83,12 @@ function topologyCompletion(bundle: IdeBundle, file: string, offset: number): Co
  */
 function statementCompletion(view: TopologyView, span: Span, offset: number, tokens: readonly DotToken[]): CompletionResult | undefined {
   const before = tokens[indexBefore(tokens, span.start)];
-  const previous = before !== undefined && isIdLike(before.kind) && !/[\r\n]/.test(view.text.slice(before.span.end, span.start)) ? before.value : undefined;
+  const previous = before !== undefined && isIdLike(before.kind) && !hasLineBreak(view.text, before.span.end, span.start) ? before.value : undefined;
   const ids = nodeIdCompletion(view, span, offset, previous);
   const items = (ids?.items ?? []).map((item): CompletionItem => ({ ...item, sortText: `0${item.label}` }));
   if (view.text.charCodeAt(span.start) !== 34) {
-    const equals = /^[ \t]*=/.test(view.text.slice(span.end, span.end + 64));
-    for (const a of attractorAttributes) {
-      if (a.scope !== 'graph') continue;
-      const documentation = describeAttribute('graph', a.name);
-      items.push({ label: a.name, kind: 'attribute', detail: `graph attribute · ${a.valueType}`, ...(equals ? {} : { insertText: `${a.name}=` }), sortText: `9${a.name}`, ...(documentation !== undefined ? { documentation } : {}) });
-    }
+    const equals = equalsWritten(view.text, span);
+    for (const a of attractorAttributes) if (a.scope === 'graph') items.push(attributeItem('graph', a.name, `graph attribute · ${a.valueType}`, `9${a.name}`, equals));
   }
   return { items, span: ids?.span ?? span };
 }
@@ -104,14 +100,14 @@ function valueCompletion(bundle: IdeBundle, view: TopologyView, slot: Extract<At
   // string runs across lines): completed as a value whose closing quote is not typed yet.
   const unterminated = slot.quoted && (!slot.closed || openOnLine(text, slot.content, offset));
   // a cursor on a later line than the quote it is inside (the quote was left open above): nothing
-  if (slot.quoted && /[\r\n]/.test(text.slice(slot.content.start, offset))) return undefined;
+  if (slot.quoted && hasLineBreak(text, slot.content.start, offset)) return undefined;
   // What the item replaces: the value's content (in quotes), or the bare token / nothing (then quotes are added).
   // (a bare value is read to the end of its word: `a@1.0.0` lexes as more than one token)
   const replace: Span = unterminated
-    ? { start: slot.content.start, end: wordEnd(text, offset) }
+    ? { start: slot.content.start, end: wordEndOf(text, offset) }
     : slot.quoted
       ? slot.content
-      : { start: slot.content.start, end: Math.max(slot.content.end, wordEnd(text, slot.content.start)) };
+      : { start: slot.content.start, end: Math.max(slot.content.end, wordEndOf(text, slot.content.start)) };
   const wrap = (value: string): string => (slot.quoted ? (unterminated ? `${value}"` : value) : `"${value}"`);
   switch (slot.key) {
     case 'card': {
@@ -178,15 +174,9 @@ function valueCompletion(bundle: IdeBundle, view: TopologyView, slot: Extract<At
 
 /** True when the value's content has a line break after the cursor and none before it. */
 function openOnLine(text: string, content: Span, offset: number): boolean {
-  const lineBreak = /[\r\n]/;
-  return !lineBreak.test(text.slice(content.start, offset)) && lineBreak.test(text.slice(offset, content.end));
+  return !hasLineBreak(text, content.start, offset) && hasLineBreak(text, offset, content.end);
 }
 
-function wordEnd(text: string, offset: number): number {
-  let end = offset;
-  while (end < text.length && /[A-Za-z0-9_@.+\-/]/.test(text[end])) end++;
-  return end;
-}
 
 /** The items of `card="`, per card index, quoting of the pin (see `valueCompletion`) and vocabulary. */
 const pinItems = new WeakMap<object, Map<PinQuoting, { readonly vocabulary: Vocabulary; readonly items: readonly CompletionItem[] }>>();
@@ -292,7 +282,7 @@ function conditionCompletion(graph: DotGraph | undefined, text: string, contentS
   // written somewhere else than the clause at the cursor
   const elsewhere = (spans: readonly Span[]): boolean => spans.some((span) => !(span.start <= offset && offset <= span.end));
   // (a word the cursor stands right before is replaced: `outcome=|fail`)
-  const here: Span = { start: offset, end: wordEnd(text, offset) };
+  const here: Span = { start: offset, end: wordEndOf(text, offset) };
   const keyItems = (): CompletionItem[] => {
     const keys = [...conditionKeys, ...[...used.contextKeys].filter(([, spans]) => elsewhere(spans)).map(([key]) => key)];
     return keys.map((key, i) => ({
@@ -316,7 +306,7 @@ function conditionCompletion(graph: DotGraph | undefined, text: string, contentS
   };
 
   if (last === undefined || last.kind === 'and') return { items: keyItems(), span: here };
-  const absolute = (t: { start: number; end: number }): Span => ({ start: contentStart + t.start, end: Math.max(contentStart + t.end, wordEnd(text, offset)) });
+  const absolute = (t: { start: number; end: number }): Span => ({ start: contentStart + t.start, end: Math.max(contentStart + t.end, wordEndOf(text, offset)) });
   if (last.kind === 'word') {
     const keyPosition = previous === undefined || previous.kind === 'and';
     if (touching) {
@@ -397,15 +387,13 @@ function collectConditions(graph: DotGraph | undefined): UsedConditions {
 function attributeNameCompletion(view: TopologyView, owner: ListOwner, span: Span, tokens: readonly DotToken[]): CompletionResult | undefined {
   const scope: AttractorScope = owner.kind === 'defaults' ? owner.scope : owner.kind;
   const present = presentKeys(tokens, span, view.text);
-  // a name whose `=` is written already (`[sh|ape=box]`) is replaced by the name alone
-  const equals = /^[ \t]*=/.test(view.text.slice(span.end, span.end + 64));
+  const equals = equalsWritten(view.text, span);
   const items: CompletionItem[] = [];
   const seen = new Set<string>();
   const add = (name: string, detail: string, rank: number): void => {
     if (seen.has(name) || present.has(name)) return;
     seen.add(name);
-    const documentation = describeAttribute(scope, name);
-    items.push({ label: name, kind: 'attribute', detail, ...(equals ? {} : { insertText: `${name}=` }), sortText: `${rank}${name}`, ...(documentation !== undefined ? { documentation } : {}) });
+    items.push(attributeItem(scope, name, detail, `${rank}${name}`, equals));
   };
   if (owner.kind !== 'defaults' || scope !== 'graph') {
     for (const a of topologyAttributes) if (a.scope === scope && !(owner.kind === 'defaults' && a.name === 'card')) add(a.name, 'DarkPrint', 0);
@@ -417,6 +405,17 @@ function attributeNameCompletion(view: TopologyView, owner: ListOwner, span: Spa
     add(a.name, `Attractor · ${a.valueType}`, scope === 'edge' && (a.name === 'label' || a.name === 'condition' || a.name === 'weight') ? 0 : 1);
   }
   return { items, span };
+}
+
+/** True when the word at `span` has its `=` written after it already (`[sh|ape=box]`): the name then goes in alone. */
+function equalsWritten(text: string, span: Span): boolean {
+  return /^[ \t]*=/.test(text.slice(span.end, span.end + 64));
+}
+
+/** An attribute name's item: inserted with its `=` (unless written already), with what it does as documentation. */
+function attributeItem(scope: AttractorScope, name: string, detail: string, sortText: string, equals: boolean): CompletionItem {
+  const documentation = describeAttribute(scope, name);
+  return { label: name, kind: 'attribute', detail, ...(equals ? {} : { insertText: `${name}=` }), sortText, ...(documentation !== undefined ? { documentation } : {}) };
 }
 
 /** Attribute names already written in the list around `span` (the one being typed excluded). */
@@ -438,9 +437,9 @@ function nodeIdCompletion(view: TopologyView, span: Span, offset: number, exclud
   // quote is not closed on its line, up to the end of the word typed
   const text = view.text;
   const typedQuoted = text.charCodeAt(span.start) === 34 && span.end > span.start;
-  const closed = span.end - span.start >= 2 && text.charCodeAt(span.end - 1) === 34 && !/[\r\n]/.test(text.slice(span.start, span.end));
+  const closed = span.end - span.start >= 2 && text.charCodeAt(span.end - 1) === 34 && !hasLineBreak(text, span.start, span.end);
   // (to the end of the word at the cursor: a quoted id may hold blanks before it)
-  const replace: Span = typedQuoted && !closed ? { start: span.start, end: wordEnd(text, Math.max(offset, span.start + 1)) } : span;
+  const replace: Span = typedQuoted && !closed ? { start: span.start, end: wordEndOf(text, Math.max(offset, span.start + 1)) } : span;
   const items = graph.nodes
     .filter((n) => n.id !== exclude && !(n.occurrences.length === 1 && n.occurrences[0].start === span.start))
     .map((node): CompletionItem => {

@@ -236,6 +236,14 @@ export function pinOf(node: DotNode): Pin {
   return pin;
 }
 
+/** Where a `card="id@version"` pin writes its card's id in `text`, or undefined (another pin, or an id not written as read). */
+export function pinIdSpan(text: string, pin: Pin): Span | undefined {
+  const attr = pin.attr;
+  if (pin.via !== 'card' || attr === undefined || pin.id === undefined) return undefined;
+  const at = text.slice(attr.valueSpan.start, attr.valueSpan.end).indexOf(`${pin.id}@`);
+  return at < 0 ? undefined : { start: attr.valueSpan.start + at, end: attr.valueSpan.start + at + pin.id.length };
+}
+
 function readPin(node: DotNode): Pin {
   const card = node.attrs.get('card');
   if (card !== undefined) {

@@ -7,7 +7,7 @@
  * block scalars skipped), flow collections (`[…]`, `{…}`, on one line or several) with a bracket
  * scanner; JSON with a forgiving bracket scanner. Neither needs the document to parse.
  */
-import type { Span } from '../text';
+import { hasLineBreak, type Span } from '../text';
 import { formatOf } from '../syntax/yaml';
 
 /** A list item in a path. */
@@ -208,7 +208,8 @@ function popTo(stack: Frame[], col: number): void {
   while (stack.length > 0 && stack[stack.length - 1].col >= col) stack.pop();
 }
 
-function wordEndOf(text: string, from: number): number {
+/** Where the word (an id, a term, an `id@version`) that runs on from `from` ends. */
+export function wordEndOf(text: string, from: number): number {
   let end = from;
   while (end < text.length && isWordChar(text.charCodeAt(end))) end++;
   return end;
@@ -333,7 +334,7 @@ function flowSlot(text: string, open: number, offset: number, base: readonly str
     if (c === 34 || c === 39) {
       const close = quoteEnd(text, i);
       if (close === undefined || offset <= close) {
-        if (/[\r\n]/.test(text.slice(i, offset))) return undefined;
+        if (hasLineBreak(text, i, offset)) return undefined;
         return slot({ start: i + 1, end: close ?? wordEndOf(text, offset) }, c === 34 ? '"' : "'", close === undefined);
       }
       pending = text.slice(i + 1, close);

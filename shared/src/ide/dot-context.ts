@@ -4,8 +4,8 @@
  * edge, or `node`/`edge`/`graph` defaults), on an attribute name or a value, right after `->`,
  * where a statement starts.
  */
-import { partitionPoint, type Span } from '../text';
-import { DotTokenCode, type DotEdge, type DotToken, type DotTokenKind, type DotTokenTable } from '../syntax/dot-model';
+import { hasLineBreak, partitionPoint, type Span } from '../text';
+import { DotTokenCode, dotTokenKinds, type DotEdge, type DotToken, type DotTokenKind, type DotTokenTable } from '../syntax/dot-model';
 import { significantRange } from '../syntax/dot-lexer';
 import type { TopologyView } from './context';
 
@@ -107,15 +107,6 @@ export function enclosingList(tokens: readonly DotToken[], offset: number, text?
     steps++;
   }
   return -1;
-}
-
-/** True when a line break lies in the text from `start` up to `end`. */
-function lineBreakIn(text: string, start: number, end: number): boolean {
-  for (let k = start; k < end; k++) {
-    const c = text.charCodeAt(k);
-    if (c === 10 || c === 13) return true;
-  }
-  return false;
 }
 
 /** True when only blanks stand between the start of its line (or of the text) and `offset`. */
@@ -241,20 +232,15 @@ function windowAt(table: DotTokenTable, offset: number, text: string): { from: n
  * `[`, `;`, `}` or nothing. Every walk back from after it stops there or before it.
  */
 function startsStatement(table: DotTokenTable, k: number, text: string): boolean {
-  const kind = table.kinds[k];
-  if (kind !== DotTokenCode.Id && kind !== DotTokenCode.Number && kind !== DotTokenCode.String && kind !== DotTokenCode.Html && kind !== DotTokenCode.Keyword) return false;
-  const next = k + 1 < table.count ? table.kinds[k + 1] : undefined;
-  const ends =
-    next === undefined ||
-    next === DotTokenCode.Arrow ||
-    next === DotTokenCode.Line ||
-    next === DotTokenCode.LBracket ||
-    next === DotTokenCode.Semicolon ||
-    next === DotTokenCode.RBrace;
-  return ends && startsLine(text, table.starts[k]);
+  const next = k + 1 < table.count ? dotTokenKinds[table.kinds[k + 1]] : undefined;
+  return isIdLike(dotTokenKinds[table.kinds[k]]) && endsStatement(next) && startsLine(text, table.starts[k]);
 }
 
-/** The `[` that `enclosingList` finds walking back from token `at` (exclusive), as a token index; -1 when none. */
+/**
+ * The `[` that `enclosingList` finds walking back from token `at` (exclusive), as a token index;
+ * -1 when none. It leaves out `enclosingList`'s stop at a statement that starts a line, so it
+ * finds the same `[` or one further back: the window is then longer than needed, never short.
+ */
 function listOpening(kinds: DotTokenTable['kinds'], at: number): number {
   for (let k = at - 1; k >= 0 && k >= at - listWalkLimit; k--) {
     switch (kinds[k]) {
@@ -432,7 +418,7 @@ export function statementStart(view: TopologyView, offset: number, tokens: reado
       // a line after `x = y` (a statement needs no `;`)
       const owner = tokens[previousIndex - 1];
       if (owner?.kind === 'keyword') return undefined;
-      if (owner?.kind === 'equals' && !lineBreakIn(view.text, previous.span.end, here?.span.start ?? offset)) return undefined;
+      if (owner?.kind === 'equals' && !hasLineBreak(view.text, previous.span.end, here?.span.start ?? offset)) return undefined;
       return here?.span ?? { start: offset, end: offset };
     }
     default:

@@ -4,7 +4,7 @@
  * scalar keeping its quoting, add to or remove from a list in flow (`[a, b]`) or block (`- a`)
  * style, add or remove a mapping entry, in YAML and in JSON.
  */
-import type { Span } from '../text';
+import { hasLineBreak, type Span } from '../text';
 import { deref, type DataFormat, type YamlEntry, type YamlMapping, type YamlNode, type YamlSequence } from '../syntax/yaml';
 import type { TextEdit, WorkspaceEdit } from './types';
 
@@ -180,7 +180,7 @@ function removeFlowItem(text: string, list: YamlSequence, index: number): TextEd
   const ownLine = /^[ \t]*$/.test(text.slice(lineStart(text, target.span.start), target.span.start));
   if (next !== undefined) {
     // `a, b` on one line: up to the next item; else the item's line, through its comma and comment.
-    if (!/[\r\n]/.test(text.slice(target.span.end, next.span.start))) return { span: { start: target.span.start, end: next.span.start }, newText: '' };
+    if (!hasLineBreak(text, target.span.end, next.span.start)) return { span: { start: target.span.start, end: next.span.start }, newText: '' };
     return { span: { start: ownLine ? lineStart(text, target.span.start) : target.span.start, end: ownLine ? nextLineStart(text, target.span.end) : lineEnd(text, target.span.end) }, newText: '' };
   }
   if (previous === undefined) {
@@ -239,7 +239,7 @@ export function addMappingEntry(text: string, format: DataFormat, mapping: YamlM
     if (last === undefined) return { span: { start: mapping.span.start + 1, end: mapping.span.start + 1 }, newText: member };
     const firstKey = entries[0].keySpan.start;
     const prefix = text.slice(lineStart(text, firstKey), firstKey);
-    const sameLine = !/[\r\n]/.test(text.slice(mapping.span.start, last.value.span.end));
+    const sameLine = !hasLineBreak(text, mapping.span.start, last.value.span.end);
     const separator = sameLine ? ', ' : `,${eol}${/^[ \t]*$/.test(prefix) ? prefix : '  '}`;
     return { span: { start: last.value.span.end, end: last.value.span.end }, newText: `${separator}${member}` };
   }

@@ -23,7 +23,7 @@ import { isUsableNodeId, suggestNodeId } from '../compile/attractor-table';
 import type { Diagnostic, DiagnosticCode } from '../diagnostics';
 import { deref, formatOf, type YamlEntry, type YamlMapping } from '../syntax/yaml';
 import type { DotAttribute, DotEdge, DotNode } from '../syntax/dot-model';
-import type { Span } from '../text';
+import { editDistance, type Span } from '../text';
 import type { TermKind } from '../vocabulary/types';
 import {
   cardAt,
@@ -465,7 +465,7 @@ function nearestCards(cards: readonly HeldCard[], wanted: string, limit: number)
     if (c.ref === undefined || c.id === undefined) continue;
     const entry = byId.get(c.id);
     if (entry !== undefined) entry.cards.push(c);
-    else byId.set(c.id, { d: distance(target, c.id.toLowerCase()), cards: [c] });
+    else byId.set(c.id, { d: editDistance(target, c.id.toLowerCase()), cards: [c] });
   }
   return [...byId.entries()]
     .filter(([, entry]) => entry.d <= cap)
@@ -481,19 +481,6 @@ function nearestCards(cards: readonly HeldCard[], wanted: string, limit: number)
  */
 function idDistanceLimit(id: string): number {
   return Math.ceil(id.length / 3);
-}
-
-/** Edit distance (Levenshtein), for ranking candidates. */
-function distance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) {
-      current.push(Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1)));
-    }
-    previous = current;
-  }
-  return previous[b.length];
 }
 
 /**
@@ -564,7 +551,7 @@ function fixPort(context: FixContext, diagnostic: Diagnostic): CodeAction[] {
           port,
           i,
           fits: checked.every((c) => fits(c.own.find((p) => p.name === port.name) ?? port, c.other)),
-          d: distance(wrong.toLowerCase(), port.name.toLowerCase()),
+          d: editDistance(wrong.toLowerCase(), port.name.toLowerCase()),
         }))
         .sort((a, b) => Number(b.fits) - Number(a.fits) || a.d - b.d || a.i - b.i);
       const where = attr.fromDefault ? ' in the edge defaults' : '';

@@ -11,7 +11,7 @@
  * and the `dependencies` naming it;
  * a node → every occurrence of its id; a term → every card field and `broader` naming it.
  */
-import { parseCardRef } from '../bundle/card-ref';
+import { formatRef, parseCardRef } from '../bundle/card-ref';
 import type { DotAttribute, DotNode } from '../syntax/dot-model';
 import { deref, type YamlNode } from '../syntax/yaml';
 import type { Span } from '../text';
@@ -27,6 +27,7 @@ import {
   isTopologyPath,
   mainTopology,
   nodeAtOffset,
+  pinIdSpan,
   pinOf,
   pinnedViews,
   textOf,
@@ -86,13 +87,7 @@ export function references(bundle: IdeBundle, file: string, offset: number, incl
 function dependencyReferences(bundle: IdeBundle, value: string, includeDeclaration: boolean): FileSpan[] {
   const cards = cardIndex(bundle).byId.get(value) ?? [];
   const out: FileSpan[] = [];
-  const seen = new Set<string>();
-  const add = (location: FileSpan): void => {
-    const key = `${location.file}\u0000${location.span.start}\u0000${location.span.end}`;
-    if (seen.has(key)) return;
-    seen.add(key);
-    out.push(location);
-  };
+  const add = (location: FileSpan): void => pushUnique(out, location);
   if (cards.length > 0) {
     for (const held of cards) for (const location of cardReferences(bundle, held, includeDeclaration)) add(location);
     return out;
@@ -196,7 +191,7 @@ function defaultPin(bundle: IdeBundle, view: TopologyView, offset: number): Held
     return attr !== undefined && fromThisDefault(attr, tokens[index].span);
   });
   const parsed = parseCardRef(reached?.attrs.get('card')?.value ?? tokens[index].value);
-  return parsed === undefined ? undefined : cardIndex(bundle).byRef.get(`${parsed.id}@${parsed.version}`);
+  return parsed === undefined ? undefined : cardIndex(bundle).byRef.get(formatRef(parsed));
 }
 
 /** The node whose own `card=`/`version=` value covers `offset`. */
@@ -228,22 +223,15 @@ function cardReferences(bundle: IdeBundle, held: HeldCard, includeDeclaration: b
       // A `node [card=…]` default reaches many nodes from one place: list that place once.
       if (seen.has(pin.attr.valueSpan.start)) continue;
       seen.add(pin.attr.valueSpan.start);
-      out.push({ file: view.file, span: pinNameSpan(view, pin) });
+      // (the id in `card="id@version"`, or the whole value of `version=`)
+      out.push({ file: view.file, span: pinIdSpan(view.text, pin) ?? pin.attr.valueSpan });
     }
   }
   if (held.id !== undefined) out.push(...dependencyEntries(bundle, held.id));
   return out;
 }
 
-/** Where a pin names its card: the id in `card="id@version"`, or the whole value of `version=`. */
-function pinNameSpan(view: TopologyView, pin: ReturnType<typeof pinOf>): Span {
-  const attr = pin.attr!;
-  if (pin.via === 'card' && pin.id !== undefined) {
-    const at = view.text.slice(attr.valueSpan.start, attr.valueSpan.end).indexOf(`${pin.id}@`);
-    if (at >= 0) return { start: attr.valueSpan.start + at, end: attr.valueSpan.start + at + pin.id.length };
-  }
-  return attr.valueSpan;
-}
+
 
 /** Every `dependencies` entry equal to `value` in every card. */
 function dependencyEntries(bundle: IdeBundle, value: string): FileSpan[] {

@@ -11,6 +11,7 @@
 import { cardIdPattern } from '../bundle/card-ref';
 import { expectedCardPath } from '../check/card';
 import { isAttractorIdentifier, isAttractorKeyword, isBoundaryNodeId, isUsableNodeId, suggestNodeId } from '../compile/attractor-table';
+import { quoteTopology } from '../compile/strings';
 import { deref } from '../syntax/yaml';
 import type { DotNode, DotToken } from '../syntax/dot-model';
 import type { Span } from '../text';
@@ -23,6 +24,7 @@ import {
   isTopologyPath,
   mainTopology,
   nodeAtOffset,
+  pinIdSpan,
   pinOf,
   pinnedViews,
   textOf,
@@ -86,13 +88,12 @@ function renameTarget(bundle: IdeBundle, file: string, offset: number): Target |
       const pin = pinOf(node);
       const attr = pin.attr;
       if (pin.via !== 'card' || attr === undefined || pin.id === undefined || attr.valueSpan.start > offset || offset > attr.valueSpan.end) continue;
-      const at = text.slice(attr.valueSpan.start, attr.valueSpan.end).indexOf(`${pin.id}@`);
-      if (at < 0 || !cardIndex(bundle).byId.has(pin.id)) return undefined;
-      const start = attr.valueSpan.start + at;
+      const idSpan = pinIdSpan(text, pin);
+      if (idSpan === undefined || !cardIndex(bundle).byId.has(pin.id)) return undefined;
       // Only the id part of `id@version` names the card: on the version (or a quote) there is
       // nothing to rename, as the range answered must hold the cursor.
-      if (offset < start || offset > start + pin.id.length) return undefined;
-      return { kind: 'card', span: { start, end: start + pin.id.length }, name: pin.id };
+      if (offset < idSpan.start || offset > idSpan.end) return undefined;
+      return { kind: 'card', span: idSpan, name: pin.id };
     }
     return undefined;
   }
@@ -136,7 +137,7 @@ export function renameNode(bundle: IdeBundle, view: TopologyView, node: DotNode,
     if (view.text.slice(occurrence.start, occurrence.end) !== newName) edits.add(view.file, occurrence, newName);
   }
   for (const value of retryTargets(view).get(node.id) ?? []) {
-    const written = value.kind === 'string' ? JSON.stringify(newName) : newName;
+    const written = value.kind === 'string' ? quoteTopology(newName) : newName;
     if (value.text !== written) edits.add(view.file, value.span, written);
   }
   const graph = view.graph;
@@ -233,8 +234,8 @@ export function renameCard(bundle: IdeBundle, from: string, to: string, edits: E
       const attr = pin.attr;
       if (attr === undefined || pin.id !== from) continue;
       if (pin.via === 'card') {
-        const at = view.text.slice(attr.valueSpan.start, attr.valueSpan.end).indexOf(`${from}@`);
-        if (at >= 0) edits.add(view.file, { start: attr.valueSpan.start + at, end: attr.valueSpan.start + at + from.length }, to);
+        const idSpan = pinIdSpan(view.text, pin);
+        if (idSpan !== undefined) edits.add(view.file, idSpan, to);
       } else if (pin.via === 'version' && !attr.fromDefault) {
         edits.add(view.file, { start: attr.keySpan.start, end: attr.valueSpan.end }, `card="${to}@${pin.version ?? ''}"`);
       }

@@ -93,6 +93,15 @@ export function partitionPoint(count: number, before: (index: number) => boolean
   return low;
 }
 
+/** True when a line break (LF or CR) lies in `text` from `start` up to `end`. */
+export function hasLineBreak(text: string, start: number, end: number): boolean {
+  for (let k = Math.max(0, start); k < end && k < text.length; k++) {
+    const c = text.charCodeAt(k);
+    if (c === 10 || c === 13) return true;
+  }
+  return false;
+}
+
 /** How many code units `a` and `b` share from their start. */
 export function commonPrefixLength(a: string, b: string): number {
   const limit = Math.min(a.length, b.length);
@@ -111,4 +120,31 @@ export function commonSuffixLength(a: string, b: string, limit = Math.min(a.leng
   while (i + chunk <= limit && a.slice(a.length - i - chunk, a.length - i) === b.slice(b.length - i - chunk, b.length - i)) i += chunk;
   while (i < limit && a.charCodeAt(a.length - 1 - i) === b.charCodeAt(b.length - 1 - i)) i++;
   return i;
+}
+
+/**
+ * Edit distance counting an insertion, a deletion, a substitution or a swap of two adjacent
+ * characters as one edit (optimal string alignment), giving up (returning `limit`) once every
+ * alignment already costs `limit` or more.
+ */
+export function editDistance(a: string, b: string, limit = Number.POSITIVE_INFINITY): number {
+  let before: number[] = [];
+  let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    let rowBest = i;
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a.charCodeAt(i - 1) === b.charCodeAt(j - 1) ? 0 : 1;
+      let value = Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost);
+      if (i > 1 && j > 1 && a.charCodeAt(i - 1) === b.charCodeAt(j - 2) && a.charCodeAt(i - 2) === b.charCodeAt(j - 1)) {
+        value = Math.min(value, before[j - 2] + 1);
+      }
+      current.push(value);
+      if (value < rowBest) rowBest = value;
+    }
+    if (rowBest >= limit) return limit;
+    before = previous;
+    previous = current;
+  }
+  return previous[b.length];
 }
