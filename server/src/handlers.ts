@@ -108,27 +108,34 @@ export function lifecycleError(phase: Lifecycle): ResponseError<void> | undefine
   }
 }
 
+/**
+ * A request handler, guarded: any exception is logged and the request answered with `empty`.
+ * Outside the running phase the request gets the protocol's error instead (see `lifecycleError`).
+ */
+export function guarded<P, R>(
+  context: Pick<ServerContext, 'lifecycle' | 'log'>,
+  name: string,
+  empty: R,
+  handler: (params: P, token: CancellationToken) => Promise<R>,
+): (params: P, token: CancellationToken) => Promise<R | ResponseError<void>> {
+  return async (params, token) => {
+    const refused = lifecycleError(context.lifecycle());
+    if (refused !== undefined) return refused;
+    try {
+      if (token.isCancellationRequested) return empty;
+      const answer = await handler(params, token);
+      return token.isCancellationRequested ? empty : answer;
+    } catch (error) {
+      context.log(`darkprint: ${name} failed: ${describe(error)}`);
+      return empty;
+    }
+  };
+}
+
 export function registerHandlers(context: ServerContext): void {
   const { connection } = context;
 
-  /**
-   * Runs a handler; any exception is logged and the request answered with `empty`. Outside the
-   * running phase the request gets the protocol's error instead (see `lifecycleError`).
-   */
-  const guard = <P, R>(name: string, empty: R, handler: (params: P, token: CancellationToken) => Promise<R>) => {
-    return async (params: P, token: CancellationToken): Promise<R | ResponseError<void>> => {
-      const refused = lifecycleError(context.lifecycle());
-      if (refused !== undefined) return refused;
-      try {
-        if (token.isCancellationRequested) return empty;
-        const answer = await handler(params, token);
-        return token.isCancellationRequested ? empty : answer;
-      } catch (error) {
-        context.log(`darkprint: ${name} failed: ${describe(error)}`);
-        return empty;
-      }
-    };
-  };
+  const guard = <P, R>(name: string, empty: R, handler: (params: P, token: CancellationToken) => Promise<R>) => guarded(context, name, empty, handler);
 
   connection.onHover(
     guard('hover', null, async (params): Promise<Hover | null> => {

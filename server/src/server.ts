@@ -41,13 +41,14 @@ import {
   type InitializeParams,
   type InitializeResult,
   Range,
+  type ExecuteCommandParams,
 } from 'vscode-languageserver/node';
 import { addBundle, createDatabase, ownerOf, removeBundle, replaceDisk, setDiskFile, setOpenDocument, snapshotOf, textSnapshotOf, type BundleState } from './database';
 import { createPublisher, describe, type Publisher } from './publish';
 import { defaultSettings, mergeSettings, readSettings, type Settings } from './settings';
 import { findRoots, isBundleFile, isFolder, isRootMarker, isSearchedFolderName, readBundleFiles, readText, relativeTo, rootAbove } from './workspace';
 import { applyChanges, showLocationCommand, type ClientSupport } from './convert';
-import { registerHandlers, completionTriggers, lifecycleError, type FileAt, type Lifecycle, type ServerContext } from './handlers';
+import { guarded, registerHandlers, completionTriggers, type FileAt, type Lifecycle, type ServerContext } from './handlers';
 import { compiled, compiledRequest, report, reportRequest, type BundleParams } from './requests';
 import { createPreparedTexts, preparedEncoder, routeConsole, type PreparedTexts } from './wire';
 
@@ -461,47 +462,33 @@ export function startServer(connection: Connection, prepared?: PreparedTexts): v
   registerHandlers(context);
 
   // A code action's place to look at once its edit is applied (see convert.ts `toCodeAction`).
-  connection.onExecuteCommand(async (params) => {
-    const refused = lifecycleError(phase);
-    if (refused !== undefined) return refused;
-    try {
+  connection.onExecuteCommand(
+    guarded(context, 'workspace/executeCommand', null, async (params: ExecuteCommandParams): Promise<null> => {
       const [uri, range] = params.arguments ?? [];
       if (params.command !== showLocationCommand || typeof uri !== 'string' || !Range.is(range)) {
         log(`darkprint: the command ${params.command} with these arguments is not one the server offers; it is ignored.`);
         return null;
       }
       await connection.window.showDocument({ uri, selection: range, takeFocus: true });
-    } catch (error) {
-      log(`darkprint: running ${params.command} failed: ${describe(error)}`);
-    }
-    return null;
-  });
+      return null;
+    }),
+  );
 
-  connection.onRequest(compiledRequest, async (params: BundleParams) => {
-    const refused = lifecycleError(phase);
-    if (refused !== undefined) return refused;
-    try {
+  const noBundle = { reasons: ['No DarkPrint bundle holds this file; open a file of a bundle (its topology.dot, a card or blueprint.yaml).'] };
+  connection.onRequest(
+    compiledRequest,
+    guarded(context, compiledRequest, { reasons: ['The server failed while compiling the bundle; its log says why.'] }, async (params: BundleParams) => {
       const at = await fileOrRoot(params);
-      if (!at) return { reasons: ['No DarkPrint bundle holds this file; open a file of a bundle (its topology.dot, a card or blueprint.yaml).'] };
-      return compiled(at);
-    } catch (error) {
-      log(`darkprint: ${compiledRequest} failed: ${describe(error)}`);
-      return { reasons: ['The server failed while compiling the bundle; its log says why.'] };
-    }
-  });
-
-  connection.onRequest(reportRequest, async (params: BundleParams) => {
-    const refused = lifecycleError(phase);
-    if (refused !== undefined) return refused;
-    try {
+      return at ? compiled(at) : noBundle;
+    }),
+  );
+  connection.onRequest(
+    reportRequest,
+    guarded(context, reportRequest, { reasons: ['The server failed while analysing the bundle; its log says why.'] }, async (params: BundleParams) => {
       const at = await fileOrRoot(params);
-      if (!at) return { reasons: ['No DarkPrint bundle holds this file; open a file of a bundle (its topology.dot, a card or blueprint.yaml).'] };
-      return report(at, db.uriOf(at.bundle.root));
-    } catch (error) {
-      log(`darkprint: ${reportRequest} failed: ${describe(error)}`);
-      return { reasons: ['The server failed while analysing the bundle; its log says why.'] };
-    }
-  });
+      return at ? report(at, db.uriOf(at.bundle.root)) : noBundle;
+    }),
+  );
 
   /** The snapshot of the bundle that holds a file (any file, not only bundle files) or that is a root folder. */
   const fileOrRoot = async (params: BundleParams): Promise<ReturnType<typeof snapshotOf> | undefined> => {

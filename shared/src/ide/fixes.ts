@@ -19,7 +19,8 @@ import { portCompatible } from '../bundle/resolve';
 import { expectedCardPath, suggestTerm } from '../check/card';
 import { lowestVersionFor, compareVersionStrings } from '../check/semver';
 import { inferBump } from '../check/version-bump';
-import { isUsableNodeId, suggestNodeId } from '../compile/attractor-table';
+import { isAttractorIdentifier, isAttractorKeyword, isUsableNodeId, suggestNodeId } from '../compile/attractor-table';
+import { quoteTopology } from '../compile/strings';
 import type { Diagnostic, DiagnosticCode } from '../diagnostics';
 import { deref, formatOf, type YamlEntry, type YamlMapping } from '../syntax/yaml';
 import type { DotAttribute, DotEdge, DotNode } from '../syntax/dot-model';
@@ -233,7 +234,7 @@ function hyphenatedNames(view: TopologyView): NameFix[] {
     let name = base;
     for (let n = 2; taken.has(`${entry.kind}\u0000${name}`); n++) name = `${base}_${n}`;
     taken.add(`${entry.kind}\u0000${name}`);
-    out.push({ ...entry, name: /^[A-Za-z_][A-Za-z0-9_]*$/.test(name) ? name : JSON.stringify(entry.written) });
+    out.push({ ...entry, name: isAttractorIdentifier(name) && !isAttractorKeyword(name) ? name : quoteTopology(entry.written) });
   }
   return out;
 }
