@@ -71,6 +71,13 @@ digraph g { a [card="a@1.0.0"]; }
 //- cards/a@1.0.0.json
 ${card({ id: 'a', outputs: [['out', 'markdwn']] })}
 `,
+  'missing-card: no pointer, and the card file with the node id has errors, so the message names it and the pin to add': `
+//- topology.dot
+digraph g { a; }
+//          ^ error bundle/missing-card: cards/a@1.0.0.json declares a card with that id, but its errors keep it out of the bundle; fix the errors reported in cards/a@1.0.0.json, then add card="a@1.0.0"
+//- cards/a@1.0.0.json
+${card({ id: 'a', outputs: [['out', 'markdwn']] })}
+`,
   'missing-card: no pointer and no card with the node id': `
 //- topology.dot
 digraph g { lonely; }

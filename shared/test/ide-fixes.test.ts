@@ -22,6 +22,8 @@ interface FixCase {
   readonly expected: string;
   /** Every title offered for the diagnostic, when the list itself matters. */
   readonly titles?: readonly string[];
+  /** The titles of the actions marked preferred, when that matters. */
+  readonly preferred?: readonly string[];
   readonly remains?: true;
   /** No file reports a code after the fix that it did not report before. */
   readonly clean?: true;
@@ -51,6 +53,7 @@ function checkFix(c: FixCase): void {
     actions = codeActions(bundle, diagnostic.location.file ?? '', diagnostic.location.span ?? { start: 0, end: 0 }, [diagnostic]).filter((a) => a.kind === 'quickfix');
   }
   if (c.titles !== undefined) assert.deepEqual(actions.map((a) => a.title), c.titles);
+  if (c.preferred !== undefined) assert.deepEqual(actions.filter((a) => a.isPreferred === true).map((a) => a.title), c.preferred, 'the preferred actions');
   if (c.titles !== undefined && c.titles.length === 0) return;
   const action = actions.find((a) => a.title.includes(c.title));
   assert.ok(action, `no action titled "${c.title}" in: ${actions.map((a) => a.title).join(' | ')}`);
@@ -232,6 +235,48 @@ digraph g { a [label="x" shape=box]; }`,
     expected: `
 //- topology.dot
 digraph g { a [label="x", shape=box]; }`,
+  },
+  'a separator after a string left open: no fix (the comma would land inside the string)': {
+    code: 'attractor/attr-separator',
+    title: '',
+    titles: [],
+    fixture: `
+//- topology.dot
+digraph g {
+  a [label="x
+  shape=box];
+}`,
+    expected: '',
+  },
+  'a `;` after a string left open: no fix': {
+    code: 'attractor/attr-separator',
+    title: '',
+    titles: [],
+    fixture: `
+//- topology.dot
+digraph g {
+  a [label="x
+  ; shape=box];
+}`,
+    expected: '',
+  },
+  'a separator after a string closed on a later line goes after its closing quote': {
+    code: 'attractor/attr-separator',
+    title: 'Separate the attributes with `,`',
+    fixture: `
+//- topology.dot
+digraph g {
+  a [label="x
+y"
+  shape=box];
+}`,
+    expected: `
+//- topology.dot
+digraph g {
+  a [label="x
+y",
+  shape=box];
+}`,
   },
   'a # comment becomes //': {
     code: 'attractor/hash-comment',
@@ -573,6 +618,39 @@ ${card({ id: 'xy' })}`,
 digraph g { x [card="ab@1.0.0"]; }`,
     remains: true,
   },
+  'a misspelt id: a card whose outputs fit the node\'s edges comes before a nearer one whose do not': {
+    code: 'bundle/missing-card',
+    title: 'Pin `waiter@1.0.0`',
+    titles: ['Pin `waiter@1.0.0`', 'Pin `writer@1.0.0`'],
+    fixture: `
+//- topology.dot
+digraph g { x [card="writr@1.0.0"]; y [card="b@1.0.0"]; x -> y; }
+//- cards/writer@1.0.0.yaml
+${card({ id: 'writer', outputs: [['state', 'status']] })}
+//- cards/waiter@1.0.0.yaml
+${card({ id: 'waiter', outputs: [['draft', 'markdown']] })}
+//- cards/b@1.0.0.yaml
+${card({ id: 'b', inputs: [['prose', 'text']], dependencies: ['waiter'] })}`,
+    expected: `
+//- topology.dot
+digraph g { x [card="waiter@1.0.0"]; y [card="b@1.0.0"]; x -> y; }`,
+    clean: true,
+  },
+  'a misspelt id: a card that lacks the input an edge names comes after one that has it': {
+    code: 'bundle/missing-card',
+    title: 'Pin `waiter@1.0.0`',
+    titles: ['Pin `waiter@1.0.0`', 'Pin `writer@1.0.0`'],
+    fixture: `
+//- topology.dot
+digraph g { w [card="a@1.0.0"]; x [card="writr@1.0.0"]; w -> x [in="brief"]; }${cards}
+//- cards/writer@1.0.0.yaml
+${card({ id: 'writer', inputs: [['notes', 'text']] })}
+//- cards/waiter@1.0.0.yaml
+${card({ id: 'waiter', inputs: [['brief', 'text']], dependencies: ['a'] })}`,
+    expected: `
+//- topology.dot
+digraph g { w [card="a@1.0.0"]; x [card="waiter@1.0.0"]; w -> x [in="brief"]; }`,
+  },
   'a loose version is pinned exactly': {
     code: 'bundle/unpinned-card',
     title: 'Pin `a@1.0.0`',
@@ -657,6 +735,35 @@ ${card({ id: 'b', inputs: [['prose', 'text']], dependencies: ['a'] })}`,
     expected: `
 //- topology.dot
 digraph g { x [card="a@1.0.0"]; y [card="b@1.0.0"]; x -> y [in="prose"]; }`,
+  },
+  'a port name the card lacks beside a pinned port on the other end: the ports that fit that port come first': {
+    code: 'bundle/port-mismatch',
+    title: 'Use output `draft`',
+    titles: ['Use output `draft` (markdown)', 'Use output `notes` (json)'],
+    preferred: ['Use output `draft` (markdown)'],
+    fixture: `
+//- topology.dot
+digraph g { x [card="a@1.0.0"]; y [card="b@1.0.0"]; x -> y [out="note", in="prose"]; }${cards}
+//- cards/b@1.0.0.yaml
+${card({ id: 'b', inputs: [['prose', 'text'], ['data', 'json']], dependencies: ['a'] })}`,
+    expected: `
+//- topology.dot
+digraph g { x [card="a@1.0.0"]; y [card="b@1.0.0"]; x -> y [out="draft", in="prose"]; }`,
+    clean: true,
+  },
+  'a port name the card lacks where no port fits the other end: none is preferred': {
+    code: 'bundle/port-mismatch',
+    title: 'Use output `draft`',
+    titles: ['Use output `draft` (markdown)', 'Use output `notes` (json)'],
+    preferred: [],
+    fixture: `
+//- topology.dot
+digraph g { x [card="a@1.0.0"]; y [card="b@1.0.0"]; x -> y [out="drafts"]; }${cards}
+//- cards/b@1.0.0.yaml
+${card({ id: 'b', inputs: [['state', 'status']], dependencies: ['a'] })}`,
+    expected: `
+//- topology.dot
+digraph g { x [card="a@1.0.0"]; y [card="b@1.0.0"]; x -> y [out="draft"]; }`,
   },
   'a port set by an edge default is fixed in the default when every edge it reaches lacks it': {
     code: 'bundle/port-mismatch',

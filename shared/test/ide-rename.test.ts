@@ -117,7 +117,25 @@ digraph g {
   subgraph cluster_start { begin; restart; }
   begin -> b -> start_step2;
   {begin b} -> c;
-  c -> begin;
+  c -> "begin";
+}`,
+  },
+  'a quoted occurrence stays quoted, a bare one stays bare': {
+    fixture: `
+//- topology.dot
+digraph g {
+  "al$0pha" -> b;
+  alpha -> c;
+  d -> "alpha";
+}`,
+    newName: 'gamma',
+    placeholder: 'alpha',
+    expected: `
+//- topology.dot
+digraph g {
+  "gamma" -> b;
+  gamma -> c;
+  d -> "gamma";
 }`,
   },
   'from an edge endpoint, with the dependencies naming the node id': {

@@ -30,8 +30,11 @@ function checkSymbols(c: SymbolCase): void {
   const { bundle } = loadFixture(c.fixture);
   const text = bundle.files.get(c.file)?.text ?? '';
   const symbols = documentSymbols(bundle, c.file);
-  for (const s of symbols) {
-    assert.ok(s.span.start <= s.selectionSpan.start && s.selectionSpan.end <= s.span.end, `selection inside span for ${s.name}`);
+  // LSP: every symbol's selection lies within its range, at every level.
+  const pending = [...symbols];
+  for (let s = pending.pop(); s !== undefined; s = pending.pop()) {
+    assert.ok(s.span.start <= s.selectionSpan.start && s.selectionSpan.end <= s.span.end, `selection inside span for ${s.kind} ${s.name}`);
+    pending.push(...s.children);
   }
   assert.equal(outline(symbols, text).join('\n'), c.outline.trim());
 }
@@ -86,6 +89,46 @@ list inputs — 1 entry [inputs]
   port notes — json [notes]
 field params — 1 key [params]
 field version — 1.0.0 [version]`,
+  },
+  'a garbled card: a port whose name lies outside its entry selects what lies inside': {
+    file: 'cards/a@1.0.0.yaml',
+    fixture: `
+//- cards/a@1.0.0.yaml
+id: a
+inputs:
+  - &p
+    name: notes
+    type: json
+  - *p
+  - name:
+    type: text
+outputs: [{name: ]x, type: text}]
+version: 1.0.0`,
+    outline: `
+field id — a [id]
+list inputs — 3 entries [inputs]
+  port notes — json [notes]
+  port notes — json [*p]
+  port (unnamed port) — text [name]
+list outputs — 2 entries [outputs]
+  port (unnamed port) [name]
+  port (unnamed port) — text [type: text]`,
+  },
+  'a garbled extensions file: a term whose id lies outside its entry selects what lies inside': {
+    file: 'ontology/extensions.yaml',
+    fixture: `
+//- ontology/extensions.yaml
+terms:
+  - &t
+    id: acme/pii
+    kind: data-type
+  - {id: ]x, kind: tool}
+  - *t`,
+    outline: `
+list terms — 3 local terms [terms]
+  term acme/pii — data-type [acme/pii]
+  term (no id) [{id: ]x, kind: tool}]
+  term acme/pii — data-type [*t]`,
   },
   'the extensions file: its terms': {
     file: 'ontology/extensions.yaml',

@@ -938,6 +938,19 @@ function pointNode(dot: DotNode, cards: ReadonlyMap<string, CardEntry>, file: st
     ref = `${parsed.id}@${parsed.version}`;
   } else {
     const carried = carriedVersions(cards, dot.id);
+    const draft = carried.length === 0 ? failedDraft(cardFiles, dot.id) : undefined;
+    if (draft !== undefined) {
+      const version = draft.read.draft.version;
+      const pin = `${dot.id}@${typeof version === 'string' ? version.trim() : '<version>'}`;
+      diagnostics.push({
+        code: 'bundle/missing-card',
+        severity: 'error',
+        message: `Node ${dot.id} pins no card, and ${draft.read.file} declares a card with that id, but its errors keep it out of the bundle; fix the errors reported in ${draft.read.file}, then add card="${pin}".`,
+        location: { ...base, span: dot.span, ...(typeof version === 'string' ? { cardRef: pin } : {}) },
+        related: [{ file: draft.read.file, span: draft.read.locate('id', 'value'), message: `${dot.id} is declared here, but the file has errors` }],
+      });
+      return { diagnostics };
+    }
     diagnostics.push(
       carried.length > 0
         ? {
@@ -999,14 +1012,19 @@ function pointNode(dot: DotNode, cards: ReadonlyMap<string, CardEntry>, file: st
   return { ref, entry: entry as CardEntry & { card: Card; ref: string }, diagnostics };
 }
 
-/** The first card file that declares `ref` (its `id` and `version` as written) but did not load. */
+/**
+ * The first card file that declares `ref` but did not load: `ref` is an `id@version` (the file's
+ * `id` and `version` as written), or an id alone (its `id`, whatever its version; ids hold no `@`).
+ */
 function failedDraft(cardFiles: readonly CardEntry[], ref: string): CardEntry | undefined {
   let byRef = failedDrafts.get(cardFiles);
   if (byRef === undefined) {
     byRef = new Map();
     for (const entry of cardFiles) {
       const { id, version } = entry.read.draft;
-      if (entry.card !== undefined || typeof id !== 'string' || typeof version !== 'string') continue;
+      if (entry.card !== undefined || typeof id !== 'string') continue;
+      if (!id.includes('@') && !byRef.has(id.trim())) byRef.set(id.trim(), entry);
+      if (typeof version !== 'string') continue;
       const key = `${id.trim()}@${version.trim()}`;
       if (!byRef.has(key)) byRef.set(key, entry);
     }

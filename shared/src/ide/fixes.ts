@@ -43,7 +43,7 @@ import {
 } from './context';
 import { dataDocument, termKindOfField, walkPath, wireField } from './data-tree';
 import { item } from './data-context';
-import { indexAt, isIdLike } from './dot-context';
+import { indexAt, indexBefore, isIdLike } from './dot-context';
 import {
   addMappingEntry,
   addToList,
@@ -157,7 +157,7 @@ function fixNodeId(context: FixContext, diagnostic: Diagnostic): CodeAction[] {
   const taken = new Set(graph.nodes.map((n) => n.id));
   const name = isUsableNodeId(node.id) ? node.id : suggestNodeId(node.id, (c) => taken.has(c));
   const edits = collectEdits();
-  renameNode(context.bundle, view, node, name, edits);
+  renameNode(context.bundle, view, node, name, edits, 'drop');
   if (edits.size === 0) return [];
   const title = name === node.id ? `Write node \`${node.id}\` without quotes everywhere` : `Rename node \`${node.id}\` to \`${name}\` everywhere`;
   return [quickFix(title, edits.result(), true)];
@@ -178,7 +178,7 @@ export function fixAllNodeIds(bundle: IdeBundle, file: string): CodeAction | und
     if (!unusable(view, node)) continue;
     const name = isUsableNodeId(node.id) ? node.id : suggestNodeId(node.id, (c) => taken.has(c));
     taken.add(name);
-    renameNode(bundle, view, node, name, edits);
+    renameNode(bundle, view, node, name, edits, 'drop');
     count++;
   }
   const names = hyphenatedNames(view);
@@ -252,9 +252,17 @@ function fixGraphName(context: FixContext, diagnostic: Diagnostic): CodeAction[]
 
 // ---------------------------------------------------------------------- DOT syntax
 
+/**
+ * A `,` in place of a `;` or a space, or before the next attribute. Not offered after a string
+ * left open: DOT reads everything after its `"` as the string (the lexer only ends it at its
+ * line to read on), so the comma would land inside it; closing the string comes first.
+ */
 function fixSeparator(context: FixContext, diagnostic: Diagnostic): CodeAction[] {
   const at = diagnostic.location.span;
   if (at === undefined) return [];
+  const tokens = topologyView(context.bundle, context.file)?.significant;
+  const before = tokens !== undefined ? tokens[indexBefore(tokens, at.start)] : undefined;
+  if (before !== undefined && (before.unterminated === true || before.span.end > at.start)) return [];
   const written = context.text.slice(at.start, at.end);
   if (written === ';') return [quickFix('Replace `;` with `,`', single(context.file, at, ','), true)];
   if (written.length > 0 && /^[ \t]+$/.test(written)) return [quickFix('Separate the attributes with `,`', single(context.file, at, ', '), true)];
@@ -384,7 +392,8 @@ function isSeparator(kind: string): boolean {
 /**
  * Pins a card the bundle holds in place of a pin that finds none. Offered: the loaded versions
  * of the card id the node names (newest first, the first preferred), else the loaded versions of
- * the card ids near that id (`nearestCards`: nearest id first, each id's versions newest first).
+ * the card ids near that id (`nearestCards`: the cards whose ports fit the node's edges first,
+ * then the nearest id first, each id's versions newest first).
  * Never the pin itself, never a card file whose errors keep it out of the bundle (pinning it
  * would leave the same finding), at most `maxPinSuggestions` of them: a far-off card is a guess
  * the user is better off picking by hand.
@@ -401,7 +410,9 @@ function fixPin(context: FixContext, diagnostic: Diagnostic): CodeAction[] {
   let same = (index.byId.get(wanted) ?? []).filter(usable);
   if (same.length === 0) same = (index.byId.get(node.id.toLowerCase().replace(/_/g, '-')) ?? []).filter(usable);
   const candidates: HeldCard[] =
-    same.length > 0 ? [...same].reverse().slice(0, maxPinSuggestions) : nearestCards([...index.byRef.values()].filter(usable), wanted, maxPinSuggestions);
+    same.length > 0
+      ? [...same].reverse().slice(0, maxPinSuggestions)
+      : nearestCards([...index.byRef.values()].filter(usable), wanted, maxPinSuggestions, (held) => fitsEdges(context.bundle, view, node, held));
   const actions: CodeAction[] = [];
   for (const held of candidates) {
     if (held.ref === undefined || held.version === undefined) continue;
@@ -455,24 +466,69 @@ function pinEdit(view: TopologyView, node: DotNode, held: HeldCard, ref: string)
 /**
  * The cards whose id is near `wanted` (a card id; the version plays no part, since a misspelt id
  * rarely comes with a version the bundle holds): ids at most `idDistanceLimit(wanted)` edits
- * away, case aside, the nearest first (then in id order), and for each id its versions, newest
- * first; `limit` cards at most.
+ * away, case aside; those that `fits` first, then the nearest id first (then in id order), and
+ * for each id its versions, newest first; `limit` cards at most, chosen after that ranking.
  */
-function nearestCards(cards: readonly HeldCard[], wanted: string, limit: number): HeldCard[] {
+function nearestCards(cards: readonly HeldCard[], wanted: string, limit: number, fits: (held: HeldCard) => boolean): HeldCard[] {
   const target = wanted.toLowerCase();
   const cap = idDistanceLimit(target);
-  const byId = new Map<string, { d: number; cards: HeldCard[] }>();
-  for (const c of cards) {
-    if (c.ref === undefined || c.id === undefined) continue;
-    const entry = byId.get(c.id);
-    if (entry !== undefined) entry.cards.push(c);
-    else byId.set(c.id, { d: editDistance(target, c.id.toLowerCase()), cards: [c] });
+  const near: { held: HeldCard; id: string; d: number; fits: boolean }[] = [];
+  const distances = new Map<string, number>();
+  for (const held of cards) {
+    const id = held.id;
+    if (held.ref === undefined || id === undefined) continue;
+    let d = distances.get(id);
+    if (d === undefined) distances.set(id, (d = editDistance(target, id.toLowerCase())));
+    if (d <= cap) near.push({ held, id, d, fits: fits(held) });
   }
-  return [...byId.entries()]
-    .filter(([, entry]) => entry.d <= cap)
-    .sort(([a, x], [b, y]) => x.d - y.d || (a < b ? -1 : a > b ? 1 : 0))
-    .flatMap(([, entry]) => [...entry.cards].sort((a, b) => compareVersionStrings(b.version ?? '', a.version ?? '')))
-    .slice(0, limit);
+  return near
+    .sort(
+      (a, b) =>
+        Number(b.fits) - Number(a.fits) ||
+        a.d - b.d ||
+        (a.id < b.id ? -1 : a.id > b.id ? 1 : 0) ||
+        compareVersionStrings(b.held.version ?? '', a.held.version ?? ''),
+    )
+    .slice(0, limit)
+    .map((n) => n.held);
+}
+
+/**
+ * True when pinning `held` on `node` leaves every edge of the node whose other end pins a loaded
+ * card with a pair of ports whose types fit: the port the edge's `out=`/`in=` names on `held`
+ * (which it must have), else any of its ports on that side, against the port named on the other
+ * end when that card has it, else any of that card's ports. An edge whose other end pins no
+ * loaded card, or whose other card declares no port on that side, says nothing either way.
+ */
+function fitsEdges(bundle: IdeBundle, view: TopologyView, node: DotNode, held: HeldCard): boolean {
+  const card = held.card;
+  const graph = view.graph;
+  if (card === undefined || graph === undefined) return false;
+  const lookups = graphIndex(graph);
+  const vocabulary = vocabularyOf(bundle);
+  const other = (id: string): Card | undefined => {
+    if (id === node.id) return card;
+    const end = lookups.byId.get(id);
+    return end !== undefined ? cardOfNode(bundle, end)?.card : undefined;
+  };
+  const named = (ports: readonly Port[], name: string | undefined, strict: boolean): readonly Port[] => {
+    if (name === undefined) return ports;
+    const found = ports.filter((p) => p.name === name);
+    return found.length > 0 || strict ? found : ports;
+  };
+  const carries = (edge: DotEdge): boolean => {
+    const source = edge.source === node.id ? card : other(edge.source);
+    const target = edge.target === node.id ? card : other(edge.target);
+    if (source === undefined || target === undefined) return true;
+    const outName = edge.attrs.get('out')?.value.trim();
+    const inName = edge.attrs.get('in')?.value.trim();
+    const outputs = named(source.outputs, outName, edge.source === node.id);
+    const inputs = named(target.inputs, inName, edge.target === node.id);
+    if (edge.source !== node.id && source.outputs.length === 0) return true;
+    if (edge.target !== node.id && target.inputs.length === 0) return true;
+    return outputs.some((o) => inputs.some((i) => portCompatible(vocabulary, o.type, i.type)));
+  };
+  return (lookups.outgoing.get(node.id) ?? []).every(carries) && (lookups.incoming.get(node.id) ?? []).every(carries);
 }
 
 /**
@@ -485,7 +541,9 @@ function idDistanceLimit(id: string): number {
 }
 
 /**
- * Replaces a port name a card lacks with one it has, the nearest that fits the other end first.
+ * Replaces a port name a card lacks with one it has: those whose type fits the other end first
+ * (the port the edge's other `in=`/`out=` names, when that card has it, else any port of that
+ * card), then by name distance; only a port that fits is preferred.
  * One value can reach several edges: a statement's list sets it on every pair of the statement
  * (`a -> b -> c [in=…]`, `{a b} -> c [out=…]`), an `edge [out=…]`/`edge [in=…]` default on every
  * edge in its scope that does not set its own. The value is fixed where it is written, and only
@@ -541,7 +599,11 @@ function fixPort(context: FixContext, diagnostic: Diagnostic): CodeAction[] {
         if (source === undefined || target === undefined) continue;
         const own = key === 'out' ? source.outputs : target.inputs;
         if (own.some((p) => p.name === wrong)) return [];
-        checked.push({ own, other: key === 'out' ? target.inputs : source.outputs });
+        // The other end is the port its own `in=`/`out=` names when the card has it, else any of its ports.
+        const others = key === 'out' ? target.inputs : source.outputs;
+        const named = e.attrs.get(key === 'out' ? 'in' : 'out')?.value.trim();
+        const pinned = named !== undefined ? others.filter((p) => p.name === named) : [];
+        checked.push({ own, other: pinned.length > 0 ? pinned : others });
       }
       if (checked.length === 0) return [];
       const fits = (port: Port, other: readonly Port[]): boolean =>
@@ -556,8 +618,9 @@ function fixPort(context: FixContext, diagnostic: Diagnostic): CodeAction[] {
         }))
         .sort((a, b) => Number(b.fits) - Number(a.fits) || a.d - b.d || a.i - b.i);
       const where = attr.fromDefault ? ' in the edge defaults' : '';
+      // Only a port that fits is preferred: when none does, the edge still needs a change of type.
       return ranked.map((r, i) =>
-        quickFix(`Use ${key === 'out' ? 'output' : 'input'} \`${r.port.name}\` (${r.port.type})${where}`, single(context.file, attr.valueSpan, `"${r.port.name}"`), i === 0),
+        quickFix(`Use ${key === 'out' ? 'output' : 'input'} \`${r.port.name}\` (${r.port.type})${where}`, single(context.file, attr.valueSpan, `"${r.port.name}"`), i === 0 && r.fits),
       );
     }
   }

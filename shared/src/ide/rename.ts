@@ -1,12 +1,12 @@
 /**
  * Rename: a node id across the topology (every occurrence: statements, edge endpoints, chains,
  * subgraphs, `retry_target`/`fallback_retry_target` values, plus the entries naming it in the
- * `dependencies` of the cards it feeds), and a card id across the bundle (its `id` field, the
- * file name when it follows `<id>@<version>`, every pin and every `dependencies` entry). In a pin
- * `card="id@version"` only the id part is a rename target: the version names no symbol, and the
- * range answered must hold the cursor. The new name is checked against the grammar of what it
- * names (an Attractor-usable node id; a card id) and refused when it is taken, with a message
- * that says why and what would do.
+ * `dependencies` of the cards it feeds; a quoted occurrence stays quoted), and a card id across
+ * the bundle (its `id` field, the file name when it follows `<id>@<version>`, every pin and every
+ * `dependencies` entry). In a pin `card="id@version"` only the id part is a rename target: the
+ * version names no symbol, and the range answered must hold the cursor. The new name is checked
+ * against the grammar of what it names (an Attractor-usable node id; a card id) and refused when
+ * it is taken, with a message that says why and what would do.
  */
 import { cardIdPattern } from '../bundle/card-ref';
 import { expectedCardPath } from '../check/card';
@@ -59,7 +59,7 @@ export function rename(bundle: IdeBundle, file: string, offset: number, newName:
     case 'node': {
       const problem = nodeNameProblem(newName, target.view, target.node);
       if (problem !== undefined) return { error: problem };
-      renameNode(bundle, target.view, target.node, newName, edits);
+      renameNode(bundle, target.view, target.node, newName, edits, 'keep');
       return edits.result();
     }
     case 'card': {
@@ -128,13 +128,23 @@ function nodeNameProblem(name: string, view: TopologyView, node: DotNode): strin
 }
 
 /**
- * Renames a node: every occurrence in the topology, every `retry_target`/`fallback_retry_target`
- * value naming it (on nodes, in defaults, on the graph; quoted values stay quoted), and the
- * `dependencies` entries naming it in the cards it feeds.
+ * How a node rename writes the occurrences of the id: `keep` leaves a quoted occurrence quoted
+ * (a rename changes the name, not how it is written); `drop` writes every occurrence bare (the
+ * fixes, which exist to give Attractor ids it can read unquoted).
  */
-export function renameNode(bundle: IdeBundle, view: TopologyView, node: DotNode, newName: string, edits: EditCollector): void {
+export type OccurrenceQuotes = 'keep' | 'drop';
+
+/**
+ * Renames a node: every occurrence in the topology (quoted or bare as `quotes` says), every
+ * `retry_target`/`fallback_retry_target` value naming it (on nodes, in defaults, on the graph;
+ * quoted values stay quoted), and the `dependencies` entries naming it in the cards it feeds.
+ * `newName` is a usable node id, so it is valid written either way.
+ */
+export function renameNode(bundle: IdeBundle, view: TopologyView, node: DotNode, newName: string, edits: EditCollector, quotes: OccurrenceQuotes): void {
   for (const occurrence of node.occurrences) {
-    if (view.text.slice(occurrence.start, occurrence.end) !== newName) edits.add(view.file, occurrence, newName);
+    const quoted = quotes === 'keep' && view.text.charCodeAt(occurrence.start) === 34;
+    const written = quoted ? quoteTopology(newName) : newName;
+    if (view.text.slice(occurrence.start, occurrence.end) !== written) edits.add(view.file, occurrence, written);
   }
   for (const value of retryTargets(view).get(node.id) ?? []) {
     const written = value.kind === 'string' ? quoteTopology(newName) : newName;

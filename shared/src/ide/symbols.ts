@@ -16,7 +16,7 @@
  */
 import type { DotToken } from '../syntax/dot-model';
 import { maxSubgraphDepth } from '../syntax/dot-parser';
-import { deref, type YamlNode } from '../syntax/yaml';
+import { deref, type YamlEntry, type YamlNode } from '../syntax/yaml';
 import { isTopologyPath, textOf, topologyView, pinOf, declarationSpan, type TopologyView, isExtensionsPath } from './context';
 import { dataDocument, termKindOfField } from './data-tree';
 import { item } from './data-context';
@@ -321,8 +321,8 @@ function dataSymbols(file: string, text: string): DocumentSymbol[] {
         if (ports && v?.kind === 'mapping') {
           const name = scalarOf(v.entries.get('name')?.value);
           const type = scalarOf(v.entries.get('type')?.value);
-          const nameSpan = v.entries.get('name')?.value.span ?? child.span;
-          children.push({ name: name ?? '(unnamed port)', ...(type !== undefined ? { detail: type } : {}), kind: 'port', span: child.span, selectionSpan: nameSpan, children: [] });
+          const selectionSpan = entrySelection(child.span, v.entries.get('name'));
+          children.push({ name: name ?? '(unnamed port)', ...(type !== undefined ? { detail: type } : {}), kind: 'port', span: child.span, selectionSpan, children: [] });
         } else if (v?.kind === 'scalar' && v.value !== null) {
           children.push({ name: String(v.value), kind: termList ? 'term' : 'field', span: child.span, selectionSpan: child.span, children: [] });
         }
@@ -350,9 +350,26 @@ function extensionsSymbols(file: string, text: string): DocumentSymbol[] {
     const kind = scalarOf(v.entries.get('kind')?.value);
     const label = scalarOf(v.entries.get('label')?.value);
     const detail = [kind, label].filter((s): s is string => s !== undefined).join(': ');
-    children.push({ name: id ?? '(no id)', ...(detail !== '' ? { detail } : {}), kind: 'term', span: child.span, selectionSpan: v.entries.get('id')?.value.span ?? child.span, children: [] });
+    children.push({ name: id ?? '(no id)', ...(detail !== '' ? { detail } : {}), kind: 'term', span: child.span, selectionSpan: entrySelection(child.span, v.entries.get('id')), children: [] });
   }
   return [{ name: 'terms', detail: `${children.length} local ${children.length === 1 ? 'term' : 'terms'}`, kind: 'list', span: { start: terms.keySpan.start, end: list.span.end }, selectionSpan: terms.keySpan, children }];
+}
+
+/**
+ * What a list item's symbol selects (LSP requires it to lie within `span`, the item): the value
+ * of the entry naming it (`name`, `id`) when written, else the entry's key, else the whole item.
+ * The entry can lie outside the item: an alias item (`- *p`) names a mapping written elsewhere,
+ * and a flow mapping the parser closes early (`{name: ]x}`) ends before its value.
+ */
+function entrySelection(span: Span, entry: YamlEntry | undefined): Span {
+  const value = entry?.value.span;
+  if (value !== undefined && value.end > value.start && within(span, value)) return value;
+  if (entry !== undefined && within(span, entry.keySpan)) return entry.keySpan;
+  return span;
+}
+
+function within(outer: Span, inner: Span): boolean {
+  return outer.start <= inner.start && inner.end <= outer.end;
 }
 
 function scalarOf(node: YamlNode | undefined): string | undefined {
