@@ -13,7 +13,7 @@ import { generateBundle } from './generate-bundle';
 import { addBundle, createDatabase, setOpenDocument } from '../server/src/database';
 import { createPublisher } from '../server/src/publish';
 import { defaultSettings } from '../server/src/settings';
-import type { ClientSupport } from '../server/src/convert';
+import { fullSupport, type ClientSupport } from '../server/src/convert';
 
 const nodes = Number(process.env.NODES ?? 2000);
 const edits = Number(process.env.EDITS ?? 100);
@@ -21,7 +21,7 @@ const root = path.resolve('/workspace/bundle');
 const files = generateBundle({ nodes });
 const db = createDatabase((file) => pathToFileURL(file).href);
 const bundle = addBundle(db, root, new Map(files.map((f) => [f.path, f.text] as const)));
-const support: ClientSupport = { relatedInformation: true, codeDescription: true, documentChanges: false, renameFiles: false, markdown: true, documentationMarkdown: true, showDocument: true, hierarchicalSymbols: false, completionEditRange: true };
+const support: ClientSupport = { ...fullSupport, documentChanges: false, renameFiles: false, hierarchicalSymbols: false };
 let published = 0;
 const publisher = createPublisher({
   db,

@@ -71,7 +71,9 @@ export function activate(context: vscode.ExtensionContext): DarkPrintApi {
     run: { module: serverModule, transport: TransportKind.stdio },
     debug: { module: serverModule, transport: TransportKind.stdio, options: { execArgv: ['--nolazy', '--inspect=6009'] } },
   };
-  const watchers = ['**/*.{dot,gv}', '**/cards/**/*.{yaml,yml,json}', '**/blueprint.yaml', '**/ontology/extensions.yaml'].map((glob) =>
+  // The server reads file names whatever their case, but VS Code matches globs with case on
+  // Linux: extensions are listed in both cases.
+  const watchers = ['**/*.{dot,gv,DOT,GV}', '**/cards/**/*.{yaml,yml,json,YAML,YML,JSON}', '**/{blueprint,extensions}.{yaml,yml,json}', '**/ontology/extensions.yaml'].map((glob) =>
     vscode.workspace.createFileSystemWatcher(glob),
   );
   // Creations and deletions of anything, for folders: VS Code reports a folder moved in, deleted

@@ -12,6 +12,7 @@ import {
   MarkupKind,
   SymbolKind,
   type CodeAction as LspCodeAction,
+  type Command,
   type CompletionItem as LspCompletionItem,
   type CompletionList,
   type Diagnostic as LspDiagnostic,
@@ -66,6 +67,38 @@ export interface ClientSupport {
   readonly hierarchicalSymbols: boolean;
   /** The client takes a completion list's `itemDefaults.editRange` (LSP 3.17). */
   readonly completionEditRange: boolean;
+  /**
+   * The client takes code actions as `CodeAction` literals (`codeActionLiteralSupport`, LSP 3.8);
+   * without it a code action must be a `Command`, which the server runs (see `applyEditCommand`).
+   */
+  readonly codeActionLiterals: boolean;
+  /** The client reads a code action's `isPreferred`. */
+  readonly preferredActions: boolean;
+  /** The client applies an edit the server sends (`workspace/applyEdit`). */
+  readonly applyEdit: boolean;
+  /** The client reads a publication's `version`. */
+  readonly diagnosticVersions: boolean;
+  /** The diagnostic tags the client reads (`tagSupport.valueSet`). */
+  readonly diagnosticTags: ReadonlySet<number>;
+  /**
+   * The completion item kinds the client shows (`completionItemKind.valueSet`; without one, the
+   * protocol's first set, Text to Reference).
+   */
+  readonly completionKinds: ReadonlySet<number>;
+  /** The symbol kinds the client shows (`symbolKind.valueSet`; without one, File to Array). */
+  readonly symbolKinds: ReadonlySet<number>;
+  /** The most folding ranges the client wants (`foldingRange.rangeLimit`), if it said. */
+  readonly foldingRangeLimit: number | undefined;
+}
+
+/** The kinds a client that lists none shows (the protocol's first sets: Text to Reference, File to Array). */
+export const baseCompletionKinds: ReadonlySet<number> = kindsUpTo(CompletionItemKind.Reference);
+export const baseSymbolKinds: ReadonlySet<number> = kindsUpTo(SymbolKind.Array);
+
+function kindsUpTo(last: number): ReadonlySet<number> {
+  const out = new Set<number>();
+  for (let k = 1; k <= last; k++) out.add(k);
+  return out;
 }
 
 export const fullSupport: ClientSupport = {
@@ -78,6 +111,14 @@ export const fullSupport: ClientSupport = {
   showDocument: true,
   hierarchicalSymbols: true,
   completionEditRange: true,
+  codeActionLiterals: true,
+  preferredActions: true,
+  applyEdit: true,
+  diagnosticVersions: true,
+  diagnosticTags: new Set([DiagnosticTag.Unnecessary, DiagnosticTag.Deprecated]),
+  completionKinds: kindsUpTo(CompletionItemKind.TypeParameter),
+  symbolKinds: kindsUpTo(SymbolKind.TypeParameter),
+  foldingRangeLimit: undefined,
 };
 
 // ---- positions ----------------------------------------------------------------------------
@@ -196,9 +237,16 @@ export function toLspDiagnostic(d: Diagnostic, file: string, context: Diagnostic
   if (d.related && d.related.length > 0 && context.support.relatedInformation) {
     out.relatedInformation = d.related.map((r) => ({ location: toLocation(context.files, r), message: r.message }));
   }
-  if (d.code === 'bundle/orphan-card' || d.code === 'bundle/unreachable-node') out.tags = [DiagnosticTag.Unnecessary];
-  if (d.code === 'card/deprecated-term' || d.code === 'card/retired-field') out.tags = [DiagnosticTag.Deprecated];
+  const tag = diagnosticTag(d.code);
+  if (tag !== undefined && context.support.diagnosticTags.has(tag)) out.tags = [tag];
   return out;
+}
+
+/** The tag a client may show a finding with (faded for what is unused, struck through for what is retired). */
+function diagnosticTag(code: string): DiagnosticTag | undefined {
+  if (code === 'bundle/orphan-card' || code === 'bundle/unreachable-node') return DiagnosticTag.Unnecessary;
+  if (code === 'card/deprecated-term' || code === 'card/retired-field') return DiagnosticTag.Deprecated;
+  return undefined;
 }
 
 // ---- hover and completion -----------------------------------------------------------------
@@ -220,7 +268,25 @@ export function plainText(markdown: string): string {
   return markdown.replace(/\\([\\`*_{}\[\]()#+\-.!|<>])|^```[^\n]*(?:\n|$)|\*\*|(?<![\w*\\])\*(?=\S)|(?<=\S)\*(?![\w*])|`/gm, (_, escaped: string | undefined) => escaped ?? '');
 }
 
-export function toCompletionKind(kind: CompletionKind): CompletionItemKind {
+/**
+ * The item kind a completion is shown with: its own, or, for a client that does not list that
+ * one, the nearest of the protocol's first set (which every client shows).
+ */
+export function toCompletionKind(kind: CompletionKind, shown: ReadonlySet<number>): CompletionItemKind {
+  const own = ownCompletionKind(kind);
+  if (shown.has(own)) return own;
+  switch (own) {
+    case CompletionItemKind.Constant:
+    case CompletionItemKind.EnumMember:
+      return CompletionItemKind.Value;
+    case CompletionItemKind.Operator:
+      return CompletionItemKind.Keyword;
+    default:
+      return CompletionItemKind.Text;
+  }
+}
+
+function ownCompletionKind(kind: CompletionKind): CompletionItemKind {
   switch (kind) {
     case 'card':
       return CompletionItemKind.Module;
@@ -326,7 +392,7 @@ function compareSortText(a: string, b: string): number {
 
 function toCompletionItem(item: CompletionItem, range: Range | undefined, sharedRange: boolean, support: ClientSupport): LspCompletionItem {
   const newText = item.insertText ?? item.label;
-  const out: LspCompletionItem = { label: item.label, kind: toCompletionKind(item.kind) };
+  const out: LspCompletionItem = { label: item.label, kind: toCompletionKind(item.kind, support.completionKinds) };
   if (item.detail !== undefined) out.detail = item.detail;
   if (item.documentation !== undefined) {
     out.documentation = support.documentationMarkdown ? { kind: MarkupKind.Markdown, value: item.documentation } : plainText(item.documentation);
@@ -345,7 +411,24 @@ function toCompletionItem(item: CompletionItem, range: Range | undefined, shared
 
 // ---- symbols and folding ------------------------------------------------------------------
 
-export function toSymbolKind(kind: IdeSymbolKind): SymbolKind {
+/**
+ * The kind a symbol is shown with: its own, or, for a client that does not list that one, the
+ * nearest of the protocol's first set (which every client shows).
+ */
+export function toSymbolKind(kind: IdeSymbolKind, shown: ReadonlySet<number>): SymbolKind {
+  const own = ownSymbolKind(kind);
+  if (shown.has(own)) return own;
+  switch (own) {
+    case SymbolKind.Event:
+      return SymbolKind.Function;
+    case SymbolKind.EnumMember:
+      return SymbolKind.Constant;
+    default:
+      return SymbolKind.Variable;
+  }
+}
+
+function ownSymbolKind(kind: IdeSymbolKind): SymbolKind {
   switch (kind) {
     case 'graph':
       return SymbolKind.Module;
@@ -371,14 +454,14 @@ export function toSymbolKind(kind: IdeSymbolKind): SymbolKind {
  * (never by recursion, so a tree of any depth converts); the IDE layer already keeps the depth
  * within what a client's JSON reader takes (shared/src/ide/symbols.ts `symbolDepthLimit`).
  */
-export function toDocumentSymbols(index: LineIndex, symbols: readonly DocumentSymbol[]): LspDocumentSymbol[] {
+export function toDocumentSymbols(index: LineIndex, symbols: readonly DocumentSymbol[], support: Pick<ClientSupport, 'symbolKinds'>): LspDocumentSymbol[] {
   const pending: { readonly from: readonly DocumentSymbol[]; readonly into: LspDocumentSymbol[] }[] = [];
   const convert = (s: DocumentSymbol): LspDocumentSymbol => {
     const range = toRange(index, s.span);
     let selectionRange = toRange(index, s.selectionSpan);
     if (!contains(range, selectionRange)) selectionRange = range;
     const children: LspDocumentSymbol[] = [];
-    const out: LspDocumentSymbol = { name: s.name.trim() === '' ? '(unnamed)' : s.name, kind: toSymbolKind(s.kind), range, selectionRange, children };
+    const out: LspDocumentSymbol = { name: s.name.trim() === '' ? '(unnamed)' : s.name, kind: toSymbolKind(s.kind, support.symbolKinds), range, selectionRange, children };
     if (s.detail !== undefined) out.detail = s.detail;
     if (s.children.length > 0) pending.push({ from: s.children, into: children });
     return out;
@@ -393,9 +476,9 @@ export function toDocumentSymbols(index: LineIndex, symbols: readonly DocumentSy
 /**
  * Folded regions: each from the line holding `start` to the line holding `end`; one-line folds
  * fold nothing. Comment folds carry the LSP `comment` kind (a client may fold them on opening);
- * blocks carry none (the LSP's `region` is for `#region` markers).
+ * blocks carry none (the LSP's `region` is for `#region` markers). At most `limit` of them.
  */
-export function toFoldingRanges(index: LineIndex, folds: readonly Fold[]): FoldingRange[] {
+export function toFoldingRanges(index: LineIndex, folds: readonly Fold[], limit = Number.POSITIVE_INFINITY): FoldingRange[] {
   const out: FoldingRange[] = [];
   for (const fold of folds) {
     const startLine = index.positionAt(fold.start).line;
@@ -410,6 +493,8 @@ export function toFoldingRanges(index: LineIndex, folds: readonly Fold[]): Foldi
         break;
     }
   }
+  // a client's `rangeLimit`: the folds that start first (the outer ones of a nest), in that order
+  if (out.length > limit) return out.sort((a, b) => a.startLine - b.startLine || b.endLine - a.endLine).slice(0, Math.max(0, limit));
   return out;
 }
 
@@ -476,7 +561,7 @@ export function toCodeAction(
     if (!support.showDocument) return undefined;
     out.command = { title: action.title, command: showLocationCommand, arguments: [files.uri(action.show.file), toRange(files.lineIndex(action.show.file), action.show.span)] };
   }
-  if (action.isPreferred) out.isPreferred = true;
+  if (action.isPreferred && support.preferredActions) out.isPreferred = true;
   if (action.diagnostics && action.diagnostics.length > 0) {
     const converted: LspDiagnostic[] = [];
     for (const d of action.diagnostics) {
@@ -490,6 +575,24 @@ export function toCodeAction(
 
 /** The command a code action runs after its edit to open a place (`[uri, range]`): the server asks the client to show it. */
 export const showLocationCommand = 'darkprint.showLocation';
+
+/**
+ * The command a code action becomes for a client that takes only commands (no
+ * `codeActionLiteralSupport`): its arguments are the action's edit and, when it has one, the
+ * action's own command to run after it; the server sends the edit back with `workspace/applyEdit`.
+ */
+export const applyEditCommand = 'darkprint.applyEdit';
+
+/**
+ * A code action as a client takes it: the literal, or for a client that takes only commands
+ * the command that applies it (`applyEditCommand`), or nothing when that client cannot be sent
+ * an edit either.
+ */
+export function toCodeActionOrCommand(action: LspCodeAction, support: ClientSupport): LspCodeAction | Command | undefined {
+  if (support.codeActionLiterals) return action;
+  if (!support.applyEdit || action.edit === undefined) return undefined;
+  return { title: action.title, command: applyEditCommand, arguments: action.command !== undefined ? [action.edit, action.command] : [action.edit] };
+}
 
 export function toPrepareRename(index: LineIndex, target: RenameTarget): { range: Range; placeholder: string } {
   return { range: toRange(index, target.span), placeholder: target.placeholder };

@@ -4,10 +4,11 @@
  * in shared/src/ide) and converts the answer. Each is guarded: an exception is logged and the
  * request answered empty, so no request can stop the server.
  */
-import { CompletionTriggerKind, ErrorCodes, ResponseError, type CompletionContext } from 'vscode-languageserver';
+import { CompletionTriggerKind, ErrorCodes, LSPErrorCodes, MessageType, ResponseError, ShowMessageNotification, type CompletionContext } from 'vscode-languageserver';
 import type {
   CancellationToken,
   CodeAction as LspCodeAction,
+  Command,
   CompletionList,
   Connection,
   DocumentSymbol as LspDocumentSymbol,
@@ -25,6 +26,7 @@ import type { Publisher } from './publish';
 import type { Settings } from './settings';
 import {
   toCodeAction,
+  toCodeActionOrCommand,
   toCompletionList,
   toDocumentSymbols,
   toFoldingRanges,
@@ -117,10 +119,13 @@ export function guarded<P, R>(
   name: string,
   empty: R,
   handler: (params: P, token: CancellationToken) => Promise<R>,
+  shape: readonly ParamPart[] = [],
 ): (params: P, token: CancellationToken) => Promise<R | ResponseError<void>> {
   return async (params, token) => {
     const refused = lifecycleError(context.lifecycle());
     if (refused !== undefined) return refused;
+    const missing = missingParam(params, shape);
+    if (missing !== undefined) return new ResponseError(ErrorCodes.InvalidParams, `${name}: the parameters lack ${missing}.`);
     try {
       if (token.isCancellationRequested) return empty;
       const answer = await handler(params, token);
@@ -132,13 +137,54 @@ export function guarded<P, R>(
   };
 }
 
+/** What a request's parameters must hold (beyond what its method says, nothing is assumed). */
+export type ParamPart = 'document' | 'position' | 'range' | 'context' | 'newName';
+
+/** The first part `params` lacks or holds in the wrong shape, described; undefined when all are there. */
+export function missingParam(params: unknown, parts: readonly ParamPart[]): string | undefined {
+  if (parts.length === 0) return undefined;
+  if (!isRecord(params)) return 'an object';
+  for (const part of parts) {
+    switch (part) {
+      case 'document':
+        if (!isRecord(params.textDocument) || typeof params.textDocument.uri !== 'string') return '`textDocument.uri`';
+        break;
+      case 'position':
+        if (!isPosition(params.position)) return 'a `position` with a `line` and a `character`';
+        break;
+      case 'range':
+        if (!isRecord(params.range) || !isPosition(params.range.start) || !isPosition(params.range.end)) return 'a `range` with a `start` and an `end`';
+        break;
+      case 'context':
+        if (!isRecord(params.context)) return 'a `context`';
+        break;
+      case 'newName':
+        if (typeof params.newName !== 'string') return 'a `newName`';
+        break;
+      default:
+        return assertNever(part);
+    }
+  }
+  return undefined;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null;
+}
+
+function isPosition(value: unknown): boolean {
+  return isRecord(value) && Number.isInteger(value.line) && Number.isInteger(value.character) && (value.line as number) >= 0 && (value.character as number) >= 0;
+}
+
 export function registerHandlers(context: ServerContext): void {
   const { connection } = context;
 
-  const guard = <P, R>(name: string, empty: R, handler: (params: P, token: CancellationToken) => Promise<R>) => guarded(context, name, empty, handler);
+  const guard = <P, R>(name: string, empty: R, shape: readonly ParamPart[], handler: (params: P, token: CancellationToken) => Promise<R>) =>
+    guarded(context, name, empty, handler, shape);
+  const atPosition: readonly ParamPart[] = ['document', 'position'];
 
   connection.onHover(
-    guard('hover', null, async (params): Promise<Hover | null> => {
+    guard('hover', null, atPosition, async (params): Promise<Hover | null> => {
       const at = await context.fileOf(params.textDocument.uri);
       if (!at) return null;
       const result = features.hover(at.snapshot.ide, at.file, toOffset(at.index, params.position));
@@ -147,7 +193,7 @@ export function registerHandlers(context: ServerContext): void {
   );
 
   connection.onCompletion(
-    guard('completion', null, async (params): Promise<CompletionList | null> => {
+    guard('completion', null, atPosition, async (params): Promise<CompletionList | null> => {
       const at = await context.fileOf(params.textDocument.uri, 'texts');
       if (!at) return null;
       const offset = toOffset(at.index, params.position);
@@ -158,7 +204,7 @@ export function registerHandlers(context: ServerContext): void {
   );
 
   connection.onDefinition(
-    guard('definition', null, async (params): Promise<Location[] | null> => {
+    guard('definition', null, atPosition, async (params): Promise<Location[] | null> => {
       const at = await context.fileOf(params.textDocument.uri);
       if (!at) return null;
       const targets = features.definition(at.snapshot.ide, at.file, toOffset(at.index, params.position));
@@ -167,7 +213,7 @@ export function registerHandlers(context: ServerContext): void {
   );
 
   connection.onReferences(
-    guard('references', null, async (params): Promise<Location[] | null> => {
+    guard('references', null, [...atPosition, 'context'], async (params): Promise<Location[] | null> => {
       const at = await context.fileOf(params.textDocument.uri);
       if (!at) return null;
       const targets = features.references(at.snapshot.ide, at.file, toOffset(at.index, params.position), params.context.includeDeclaration);
@@ -176,7 +222,7 @@ export function registerHandlers(context: ServerContext): void {
   );
 
   connection.onPrepareRename(
-    guard('prepareRename', null, async (params): Promise<{ range: Range; placeholder: string } | null> => {
+    guard('prepareRename', null, atPosition, async (params): Promise<{ range: Range; placeholder: string } | null> => {
       const at = await context.fileOf(params.textDocument.uri);
       if (!at) return null;
       const target = features.prepareRename(at.snapshot.ide, at.file, toOffset(at.index, params.position));
@@ -185,35 +231,43 @@ export function registerHandlers(context: ServerContext): void {
   );
 
   connection.onRenameRequest(
-    guard('rename', null, async (params): Promise<LspWorkspaceEdit | ResponseError | null> => {
+    guard('rename', null, [...atPosition, 'newName'], async (params): Promise<LspWorkspaceEdit | ResponseError | null> => {
       const at = await context.fileOf(params.textDocument.uri);
       if (!at) return null;
       const edit = features.rename(at.snapshot.ide, at.file, toOffset(at.index, params.position), params.newName);
       // A rename the engine refuses (nothing renamable, an unusable name) tells the user why.
-      if ('error' in edit) return new ResponseError(ErrorCodes.InvalidRequest, edit.error);
-      return toWorkspaceEdit(at.snapshot, edit, context.support()) ?? { changes: {} };
+      if ('error' in edit) return new ResponseError(LSPErrorCodes.RequestFailed, edit.error);
+      const support = context.support();
+      // A client that cannot rename files gets the rest of the edit, and is told which file to rename.
+      const renames = edit.renames ?? [];
+      if (renames.length > 0 && !(support.documentChanges && support.renameFiles)) {
+        const list = renames.map((r) => `${r.from} to ${r.to}`).join(', ');
+        // (a notification: nothing to answer, nothing to wait for)
+        void context.connection.sendNotification(ShowMessageNotification.type, { type: MessageType.Warning, message: `The new id is written everywhere, but this editor does not let the server rename files: rename ${list} yourself, or the card's file name will not match its id.` });
+      }
+      return toWorkspaceEdit(at.snapshot, edit, support) ?? { changes: {} };
     }),
   );
 
   connection.onDocumentSymbol(
-    guard('documentSymbol', null, async (params): Promise<LspDocumentSymbol[] | SymbolInformation[] | null> => {
+    guard('documentSymbol', null, ['document'], async (params): Promise<LspDocumentSymbol[] | SymbolInformation[] | null> => {
       const at = await context.fileOf(params.textDocument.uri);
       if (!at) return null;
-      const symbols = toDocumentSymbols(at.index, features.documentSymbols(at.snapshot.ide, at.file));
+      const symbols = toDocumentSymbols(at.index, features.documentSymbols(at.snapshot.ide, at.file), context.support());
       return context.support().hierarchicalSymbols ? symbols : toSymbolInformation(params.textDocument.uri, symbols);
     }),
   );
 
   connection.onFoldingRanges(
-    guard('foldingRange', null, async (params): Promise<FoldingRange[] | null> => {
+    guard('foldingRange', null, ['document'], async (params): Promise<FoldingRange[] | null> => {
       const at = await context.fileOf(params.textDocument.uri);
       if (!at) return null;
-      return toFoldingRanges(at.index, features.foldingRanges(at.snapshot.ide, at.file));
+      return toFoldingRanges(at.index, features.foldingRanges(at.snapshot.ide, at.file), context.support().foldingRangeLimit);
     }),
   );
 
   connection.onCodeAction(
-    guard('codeAction', null, async (params): Promise<LspCodeAction[] | null> => {
+    guard('codeAction', null, ['document', 'range', 'context'], async (params): Promise<(LspCodeAction | Command)[] | null> => {
       const at = await context.fileOf(params.textDocument.uri);
       if (!at) return null;
       const span = toSpan(at.index, params.range);
@@ -223,13 +277,14 @@ export function registerHandlers(context: ServerContext): void {
       const relevant = wantsAll ? fileDiagnostics : fileDiagnostics.filter((d) => touches(d, span));
       const actions = features.codeActions(at.snapshot.ide, at.file, span, relevant);
       const support = context.support();
-      const out: LspCodeAction[] = [];
+      const out: (LspCodeAction | Command)[] = [];
       for (const action of actions) {
         if (only && !only.some((kind) => action.kind === kind || action.kind.startsWith(`${kind}.`))) continue;
         const converted = toCodeAction(at.snapshot, action, support, (d) =>
           (d.location.file ?? at.file) === at.file ? context.publisher.convert(at.snapshot, at.file, d) : undefined,
         );
-        if (converted) out.push(converted);
+        const sent = converted && toCodeActionOrCommand(converted, support);
+        if (sent) out.push(sent);
       }
       return out;
     }),

@@ -40,14 +40,16 @@ import {
   type InitializeError,
   type InitializeParams,
   type InitializeResult,
+  Command,
   Range,
+  WorkspaceEdit,
   type ExecuteCommandParams,
 } from 'vscode-languageserver/node';
 import { addBundle, createDatabase, ownerOf, removeBundle, replaceDisk, setDiskFile, setOpenDocument, snapshotOf, textSnapshotOf, type BundleState } from './database';
 import { createPublisher, describe, type Publisher } from './publish';
 import { defaultSettings, mergeSettings, readSettings, type Settings } from './settings';
 import { findRoots, isBundleFile, isFolder, isRootMarker, isSearchedFolderName, readBundleFiles, readText, relativeTo, rootAbove } from './workspace';
-import { applyChanges, showLocationCommand, type ClientSupport } from './convert';
+import { applyChanges, applyEditCommand, baseCompletionKinds, baseSymbolKinds, showLocationCommand, type ClientSupport } from './convert';
 import { guarded, registerHandlers, completionTriggers, type FileAt, type Lifecycle, type ServerContext } from './handlers';
 import { compiled, compiledRequest, report, reportRequest, type BundleParams } from './requests';
 import { createPreparedTexts, preparedEncoder, routeConsole, type PreparedTexts } from './wire';
@@ -55,8 +57,12 @@ import { createPreparedTexts, preparedEncoder, routeConsole, type PreparedTexts 
 export const serverName = 'darkprint-language-server';
 export const serverVersion = '0.1.0';
 
-/** Glob patterns of the files (and folders) whose changes on disk matter. */
-export const watchedPatterns: readonly string[] = ['**/*.{dot,gv,yaml,yml,json}', '**/cards', '**/ontology'];
+/**
+ * Glob patterns of the files (and folders) whose changes on disk matter. The server reads file
+ * names whatever their case (`CARD@1.0.0.YAML`), but a client may match globs with case
+ * (VS Code does on Linux): the extensions are listed in both cases.
+ */
+export const watchedPatterns: readonly string[] = ['**/*.{dot,gv,yaml,yml,json,DOT,GV,YAML,YML,JSON}', '**/cards', '**/ontology'];
 
 /**
  * Creations and deletions of anything, for folders: a bundle folder moved into the workspace, or
@@ -147,15 +153,17 @@ export function startServer(connection: Connection, prepared?: PreparedTexts): v
   const rescan = async (): Promise<void> => {
     const found = new Set<string>();
     for (const folder of folders) for (const root of await findRoots(folder)) found.add(root);
-    // Roots found for open documents outside the workspace folders stay while a document of
-    // theirs is open and they still qualify.
+    // Roots the scan does not find but an open document does (outside the workspace folders, in a
+    // folder the scan skips, a topology open in a folder that is no root on disk, or whose files
+    // are gone from disk while open) stay while a document of theirs is open and they still
+    // qualify: on disk, or by the open topology.
     const openRoots = new Set<string>();
     for (const file of db.open.keys()) {
       const owner = ownerOf(db, file);
       if (owner) openRoots.add(owner.bundle.root);
     }
     for (const root of openRoots) {
-      if (found.has(root) || folders.some((f) => relativeTo(f, root) !== undefined || f === root)) continue;
+      if (found.has(root)) continue;
       if ((await rootAbove(root, root)) === root || hasOpenTopology(root)) found.add(root);
     }
     for (const root of [...db.bundles.keys()]) {
@@ -170,6 +178,8 @@ export function startServer(connection: Connection, prepared?: PreparedTexts): v
       const bundle = await loadRoot(root);
       schedule(bundle, 0);
     }
+    // An open document whose bundle is gone may belong to another now (or be a bundle of its own).
+    for (const file of db.open.keys()) if (!ownerOf(db, file)) void discover(file);
   };
 
   /** True when `file` lies in a workspace folder and no folder on the way down is one the scan skips. */
@@ -237,10 +247,13 @@ export function startServer(connection: Connection, prepared?: PreparedTexts): v
         const text = await readText(file);
         if (setDiskFile(db, bundle, relative, text)) touched.add(bundle);
       } else if (await isFolder(file)) {
-        // A folder appeared (created, or renamed into place): read the bundle again.
+        // A folder appeared (created, or renamed into place): read the bundle again, and look for
+        // bundles inside it (one moved into a folder of this bundle), where the scan would.
         const before = bundle.revision;
         await loadRoot(bundle.root);
         if (bundle.revision !== before) touched.add(bundle);
+        const inCards = relative === 'cards' || relative.startsWith('cards/');
+        if (change.type === FileChangeType.Created && !rootsMayChange && !inCards && searchedByScan(file) && (await findRoots(file)).length > 0) rootsMayChange = true;
       }
     }
     if (rootsMayChange) await rescan();
@@ -315,8 +328,9 @@ export function startServer(connection: Connection, prepared?: PreparedTexts): v
         renameProvider: capabilities.textDocument?.rename?.prepareSupport ? { prepareProvider: true } : true,
         documentSymbolProvider: true,
         foldingRangeProvider: true,
-        codeActionProvider: { codeActionKinds: ['quickfix', 'source.fixAll'] },
-        executeCommandProvider: { commands: [showLocationCommand] },
+        // (the kinds only for a client that takes code action literals: the protocol allows the options no other)
+        codeActionProvider: capabilities.textDocument?.codeAction?.codeActionLiteralSupport !== undefined ? { codeActionKinds: ['quickfix', 'source.fixAll'] } : true,
+        executeCommandProvider: { commands: [showLocationCommand, applyEditCommand] },
         workspace: { workspaceFolders: { supported: true, changeNotifications: true } },
       },
       serverInfo: { name: serverName, version: serverVersion },
@@ -357,8 +371,8 @@ export function startServer(connection: Connection, prepared?: PreparedTexts): v
       }
       try {
         await refreshSettings();
+        // (the scan also looks for the bundles of documents opened meanwhile)
         await onDisk('scanning the workspace', rescan);
-        for (const file of db.open.keys()) if (!ownerOf(db, file)) void discover(file);
       } finally {
         // Requests wait for this; whatever went wrong above was logged, and they answer from what is known.
         markReady();
@@ -464,12 +478,22 @@ export function startServer(connection: Connection, prepared?: PreparedTexts): v
   // A code action's place to look at once its edit is applied (see convert.ts `toCodeAction`).
   connection.onExecuteCommand(
     guarded(context, 'workspace/executeCommand', null, async (params: ExecuteCommandParams): Promise<null> => {
-      const [uri, range] = params.arguments ?? [];
-      if (params.command !== showLocationCommand || typeof uri !== 'string' || !Range.is(range)) {
-        log(`darkprint: the command ${params.command} with these arguments is not one the server offers; it is ignored.`);
+      const showLocation = async (args: readonly unknown[]): Promise<boolean> => {
+        const [uri, range] = args;
+        if (typeof uri !== 'string' || !Range.is(range)) return false;
+        await connection.window.showDocument({ uri, selection: range, takeFocus: true });
+        return true;
+      };
+      const args = params.arguments ?? [];
+      if (params.command === showLocationCommand && (await showLocation(args))) return null;
+      const [edit, then] = args;
+      if (params.command === applyEditCommand && WorkspaceEdit.is(edit)) {
+        // a code action sent as a command (see convert.ts `toCodeActionOrCommand`): its edit, then its own command
+        const applied = await connection.workspace.applyEdit(edit);
+        if (applied.applied && Command.is(then) && then.command === showLocationCommand) await showLocation(then.arguments ?? []);
         return null;
       }
-      await connection.window.showDocument({ uri, selection: range, takeFocus: true });
+      log(`darkprint: the command ${params.command} with these arguments is not one the server offers; it is ignored.`);
       return null;
     }),
   );
@@ -519,7 +543,20 @@ function clientSupport(capabilities: ClientCapabilities): ClientSupport {
     showDocument: capabilities.window?.showDocument?.support === true,
     hierarchicalSymbols: text?.documentSymbol?.hierarchicalDocumentSymbolSupport === true,
     completionEditRange: text?.completion?.completionList?.itemDefaults?.includes('editRange') === true,
+    codeActionLiterals: text?.codeAction?.codeActionLiteralSupport !== undefined,
+    preferredActions: text?.codeAction?.isPreferredSupport === true,
+    applyEdit: capabilities.workspace?.applyEdit === true,
+    diagnosticVersions: text?.publishDiagnostics?.versionSupport === true,
+    diagnosticTags: new Set(text?.publishDiagnostics?.tagSupport?.valueSet ?? []),
+    completionKinds: kindSet(text?.completion?.completionItemKind?.valueSet, baseCompletionKinds),
+    symbolKinds: kindSet(text?.documentSymbol?.symbolKind?.valueSet, baseSymbolKinds),
+    foldingRangeLimit: typeof text?.foldingRange?.rangeLimit === 'number' ? text.foldingRange.rangeLimit : undefined,
   };
+}
+
+/** The kinds a client lists, with the protocol's first set, which every client shows. */
+function kindSet(listed: readonly number[] | undefined, base: ReadonlySet<number>): ReadonlySet<number> {
+  return listed === undefined ? base : new Set([...base, ...listed]);
 }
 
 /** A watched-file event as the protocol has it: a string URI and a known change type. */

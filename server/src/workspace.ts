@@ -56,15 +56,18 @@ export function relativeTo(root: string, file: string): string | undefined {
 export async function findRoots(folder: string): Promise<string[]> {
   const roots: string[] = [];
   let visited = 0;
+  const linked = new Set<string>();
   const walk = async (dir: string, depth: number, inCards: boolean): Promise<void> => {
     if (depth > maximumDepth || visited >= maximumFolders) return;
     visited++;
     const entries = await listFolder(dir);
-    const root = !inCards && entries.some((e) => isRootMarker(e.name, e.isDirectory()));
+    const root = !inCards && entries.some((e) => isRootMarker(e.name, e.directory));
     if (root) roots.push(dir);
     for (const e of entries) {
-      if (!e.isDirectory() || !isSearchedFolderName(e.name)) continue;
-      await walk(path.join(dir, e.name), depth + 1, inCards || (root && e.name === 'cards'));
+      if (!e.directory || !isSearchedFolderName(e.name)) continue;
+      const child = path.join(dir, e.name);
+      if (e.linked && !(await entered(linked, child, dir))) continue;
+      await walk(child, depth + 1, inCards || (root && e.name === 'cards'));
     }
   };
   await walk(path.resolve(folder), 0, false);
@@ -82,7 +85,7 @@ export async function rootAbove(dir: string, limit?: string): Promise<string | u
   if (cards !== undefined) return path.dirname(cards);
   for (let i = 0; i < 64; i++) {
     const entries = await listFolder(current);
-    if (entries.some((e) => isRootMarker(e.name, e.isDirectory()))) return current;
+    if (entries.some((e) => isRootMarker(e.name, e.directory))) return current;
     if (limit !== undefined && current === path.resolve(limit)) return undefined;
     const parent = path.dirname(current);
     if (parent === current) return undefined;
@@ -110,20 +113,22 @@ function cardsFolderAbove(dir: string, limit: string | undefined): string | unde
  */
 export async function readBundleFiles(root: string, exclude: ReadonlySet<string> = new Set()): Promise<Map<string, string>> {
   const wanted: string[] = [];
+  const linked = new Set<string>();
   const walk = async (relative: string, depth: number): Promise<void> => {
     if (depth > maximumDepth) return;
     const dir = path.join(root, ...relative.split('/'));
     if (exclude.has(dir)) return;
     for (const e of await listFolder(dir)) {
       const child = `${relative}/${e.name}`;
-      if (e.isDirectory()) await walk(child, depth + 1);
-      else if (e.isFile() && dataFile.test(e.name)) wanted.push(child);
+      if (e.directory) {
+        if (!e.linked || (await entered(linked, path.join(dir, e.name), dir))) await walk(child, depth + 1);
+      } else if (e.file && dataFile.test(e.name)) wanted.push(child);
     }
   };
   for (const e of await listFolder(root)) {
-    if (e.isFile() && rootLevelFile.test(e.name)) wanted.push(e.name);
-    else if (e.isDirectory() && e.name === 'cards') await walk('cards', 0);
-    else if (e.isDirectory() && e.name === 'ontology') wanted.push('ontology/extensions.yaml');
+    if (e.file && rootLevelFile.test(e.name)) wanted.push(e.name);
+    else if (e.directory && e.name === 'cards') await walk('cards', 0);
+    else if (e.directory && e.name === 'ontology') wanted.push('ontology/extensions.yaml');
   }
   const texts = await mapLimited(wanted, 32, (relative) => readText(path.join(root, ...relative.split('/'))));
   const out = new Map<string, string>();
@@ -167,10 +172,54 @@ export async function isFolder(file: string): Promise<boolean> {
   }
 }
 
-async function listFolder(dir: string): Promise<import('node:fs').Dirent[]> {
+/** A folder entry, a symbolic link taken as what it points at. */
+interface Entry {
+  readonly name: string;
+  readonly directory: boolean;
+  readonly file: boolean;
+  /** True for an entry reached through a symbolic link (a folder's walk guards against loops: see `entered`). */
+  readonly linked: boolean;
+}
+
+/**
+ * The entries of a folder, each symbolic link followed (a `cards` folder linked from elsewhere is
+ * a bundle's cards all the same); a link to nothing is left out.
+ */
+async function listFolder(dir: string): Promise<Entry[]> {
+  let dirents: import('node:fs').Dirent[];
   try {
-    return await fs.readdir(dir, { withFileTypes: true });
+    dirents = await fs.readdir(dir, { withFileTypes: true });
   } catch {
     return [];
+  }
+  const out: Entry[] = [];
+  for (const e of dirents) {
+    if (!e.isSymbolicLink()) {
+      out.push({ name: e.name, directory: e.isDirectory(), file: e.isFile(), linked: false });
+      continue;
+    }
+    try {
+      const target = await fs.stat(path.join(dir, e.name));
+      out.push({ name: e.name, directory: target.isDirectory(), file: target.isFile(), linked: true });
+    } catch {
+      // a link to nothing
+    }
+  }
+  return out;
+}
+
+/**
+ * Guards a walk against link loops: true the first time the walk enters the real folder behind
+ * `dir` through a link, when that folder is not one the walk is inside already.
+ */
+async function entered(seen: Set<string>, dir: string, inside: string): Promise<boolean> {
+  try {
+    const real = await fs.realpath(dir);
+    const within = await fs.realpath(inside);
+    if (seen.has(real) || within === real || within.startsWith(`${real}${path.sep}`)) return false;
+    seen.add(real);
+    return true;
+  } catch {
+    return false;
   }
 }

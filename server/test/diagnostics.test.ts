@@ -5,7 +5,7 @@
  * bundles, open documents over disk, and the user's settings. See support/scenario.ts.
  */
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseFixture } from '../../shared/test/support/fixture';
@@ -371,6 +371,96 @@ describe('server: whole bundle folders on disk', function () {
       mkdirSync(path.join(dir, 'three'));
       session.fileEvents([{ file: 'three', type: FileChangeType.Created }]);
       await session.until(() => mismatch('two'), () => 'a folder outside every bundle starts a scan, which reads bundle two again');
+    } finally {
+      await session.shutdown();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('a bundle moved into a folder of another bundle is found from the one event for the folder', async function () {
+    const dir = mkdtempSync(path.join(tmpdir(), 'darkprint-folders-'));
+    const workspace = path.join(dir, 'ws');
+    // the workspace folder is a bundle itself; the other one starts outside, with a mismatch to show
+    for (const [folder, fixture] of [
+      ['ws', clean],
+      ['elsewhere', topology + writer() + reviewer('code')],
+    ] as const) {
+      for (const f of parseFixture(fixture).files) {
+        mkdirSync(path.dirname(path.join(dir, folder, f.path)), { recursive: true });
+        writeFileSync(path.join(dir, folder, f.path), f.text);
+      }
+    }
+    const session = await startSession({ folders: [workspace], settings: { debounceMs: 0 }, base: dir });
+    try {
+      await session.request('darkprint/report', { uri: session.uri('ws') });
+      mkdirSync(path.join(workspace, 'examples'));
+      renameSync(path.join(dir, 'elsewhere'), path.join(workspace, 'examples', 'moved'));
+      session.fileEvents([{ file: 'ws/examples', type: FileChangeType.Created }]);
+      const moved = session.uri('ws/examples/moved/topology.dot');
+      await session.until(
+        () => (session.diagnostics.get(moved)?.diagnostics ?? []).some((d) => d.code === 'bundle/type-mismatch'),
+        () => 'the bundle moved into a folder of the workspace bundle is checked',
+      );
+      assert.deepEqual(errorLogs(session), []);
+    } finally {
+      await session.shutdown();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('a bundle known only from an open document keeps it when the workspace is scanned again', async function () {
+    const dir = mkdtempSync(path.join(tmpdir(), 'darkprint-folders-'));
+    for (const f of parseFixture(clean).files) {
+      mkdirSync(path.dirname(path.join(dir, 'one', f.path)), { recursive: true });
+      writeFileSync(path.join(dir, 'one', f.path), f.text);
+    }
+    // a topology in a folder that is no bundle root on disk: open, it is a bundle of one file
+    mkdirSync(path.join(dir, 'notes'));
+    const loose = 'digraph g {\n  lonely;\n}\n';
+    writeFileSync(path.join(dir, 'notes/flow.dot'), loose);
+    const session = await startSession({ folders: [dir], settings: { debounceMs: 0 } });
+    try {
+      const flow = session.uri('notes/flow.dot');
+      session.open('notes/flow.dot', loose);
+      await session.versionPublished('notes/flow.dot', 1);
+      const shown = (): number => session.diagnostics.get(flow)?.diagnostics.length ?? 0;
+      assert.ok(shown() > 0, 'the loose topology is checked');
+      // a folder created outside every bundle makes the server scan the workspace again
+      mkdirSync(path.join(dir, 'scratch'));
+      session.fileEvents([{ file: 'scratch', type: FileChangeType.Created }]);
+      // then bundle one changes with an event: once that shows, the scan is done (disk work runs in order)
+      writeFileSync(path.join(dir, 'one/cards/reviewer@1.0.0.yaml'), parseFixture(reviewer('code')).files[0].text);
+      session.fileEvents([{ file: 'one/cards/reviewer@1.0.0.yaml', type: FileChangeType.Changed }]);
+      await session.until(
+        () => (session.diagnostics.get(session.uri('one/topology.dot'))?.diagnostics ?? []).some((d) => d.code === 'bundle/type-mismatch'),
+        () => 'bundle one is read again',
+      );
+      assert.ok(shown() > 0, 'the open topology still shows its findings');
+      const symbols = await session.request<unknown[] | null>('textDocument/documentSymbol', { textDocument: { uri: flow } });
+      assert.ok(symbols !== null && symbols.length > 0, 'and still has its outline');
+    } finally {
+      await session.shutdown();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('cards reached through a symbolic link are read, and a link back up is not followed round', async function () {
+    const dir = mkdtempSync(path.join(tmpdir(), 'darkprint-folders-'));
+    for (const f of parseFixture(topology + writer() + reviewer()).files) {
+      const target = f.path.startsWith('cards/') ? path.join(dir, 'shared', f.path) : path.join(dir, 'ws/linked', f.path);
+      mkdirSync(path.dirname(target), { recursive: true });
+      writeFileSync(target, f.text);
+    }
+    symlinkSync(path.join(dir, 'shared/cards'), path.join(dir, 'ws/linked/cards'), 'dir');
+    symlinkSync(path.join(dir, 'shared'), path.join(dir, 'shared/cards/loop'), 'dir');
+    const session = await startSession({ folders: [path.join(dir, 'ws')], settings: { debounceMs: 0 }, base: dir });
+    try {
+      // the bundle compiles: both pins find their card through the link, each card read once
+      const answer = await session.request<{ text?: string; reasons?: string[] }>('darkprint/compiled', { uri: session.uri('ws/linked/topology.dot') });
+      assert.equal(answer.reasons, undefined, JSON.stringify(answer.reasons));
+      assert.ok(answer.text?.includes('reviewer'), answer.text);
+      assert.deepEqual([...session.diagnostics.values()].flatMap((p) => p.diagnostics.map((d) => `${p.uri} ${d.code}`)), []);
+      assert.deepEqual(errorLogs(session), []);
     } finally {
       await session.shutdown();
       rmSync(dir, { recursive: true, force: true });

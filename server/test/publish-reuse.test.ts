@@ -17,7 +17,7 @@ import { addBundle, createDatabase, setOpenDocument, type Database } from '../sr
 import { createPublisher, type Publisher } from '../src/publish';
 import { commonPrefixLength } from '../../shared/src/text';
 import { defaultSettings } from '../src/settings';
-import type { ClientSupport } from '../src/convert';
+import { fullSupport, type ClientSupport } from '../src/convert';
 import { createPreparedTexts, preparedEncoder } from '../src/wire';
 import { reviewerCard, writerCard } from './support/cards';
 
@@ -38,15 +38,7 @@ interface Case {
 }
 
 const root = path.resolve('/workspace/bundle');
-const support: ClientSupport = {
-  relatedInformation: true,
-  codeDescription: true,
-  documentChanges: false,
-  renameFiles: false,
-  markdown: true, documentationMarkdown: true, showDocument: true,
-  hierarchicalSymbols: false,
-  completionEditRange: true,
-};
+const support: ClientSupport = { ...fullSupport, documentChanges: false, renameFiles: false, hierarchicalSymbols: false };
 
 /**
  * A topology with findings at its start (one node with no card: located findings of the

@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { CodeAction, CompletionList, Diagnostic, Range } from 'vscode-languageserver-protocol/node';
+import { CodeAction, Command, type CompletionList, type Diagnostic, type Range } from 'vscode-languageserver-protocol/node';
 import { parseFixture } from '../../shared/test/support/fixture';
 import { lineIndex } from '../../shared/src/text';
 import { reviewerCard, writerCard } from './support/cards';
@@ -51,6 +51,13 @@ async function open(fixture: string, options: Partial<SessionOptions> = {}): Pro
       assert.equal(code, 0, 'the server exits cleanly');
     },
   };
+}
+
+/** What a file shows once it shows something (for a client that reads no version, whose publications carry none). */
+async function findingsOn(o: Opened, file: string): Promise<Diagnostic[]> {
+  const uri = o.session.uri(file);
+  await o.session.until(() => (o.session.diagnostics.get(uri)?.diagnostics.length ?? 0) > 0, () => JSON.stringify([...o.session.diagnostics.keys()]));
+  return o.session.diagnostics.get(uri)!.diagnostics;
 }
 
 function covered(text: string, range: Range): string {
@@ -146,15 +153,16 @@ describe('server: custom requests', function () {
 });
 
 describe('server: clients with fewer capabilities', function () {
+  const codeActionLiterals = { codeActionLiteralSupport: { codeActionKind: { valueSet: ['quickfix', 'source.fixAll'] } } };
+
   it('without documentChanges support, a fix is a plain changes map; without relatedInformation, none is sent', async function () {
     const fixture = bundle.replace('  writer [card="writer@1.0.0"];\n  reviewer', '  code-builder [card="writer@1.0.0"];\n  reviewer').replace('writer -> reviewer', 'code-builder -> reviewer');
-    const o = await open(fixture, { capabilities: {} });
+    const o = await open(fixture, { capabilities: { textDocument: { codeAction: codeActionLiterals } } });
     try {
       const text = o.texts.get('topology.dot')!;
       o.session.open('topology.dot', text);
-      const published = await o.session.versionPublished('topology.dot', 1);
-      assert.ok(published.diagnostics.length > 0);
-      for (const d of published.diagnostics) {
+      const published = await findingsOn(o, 'topology.dot');
+      for (const d of published) {
         assert.equal(d.relatedInformation, undefined);
         assert.equal(d.codeDescription, undefined);
       }
@@ -176,6 +184,153 @@ describe('server: clients with fewer capabilities', function () {
       assert.ok(node, JSON.stringify(symbols));
       assert.equal(node.location.uri, o.session.uri('topology.dot'));
       assert.equal(node.containerName, 'g');
+    } finally {
+      await o.close();
+    }
+  });
+});
+
+describe('server: what a client declares decides what it is sent (LSP 3.17)', function () {
+  // a node id Attractor cannot read (a quick fix), an orphan card (a finding with a tag), an edge (a symbol)
+  const fixture =
+    bundle.replace('  writer [card="writer@1.0.0"];\n  reviewer', '  code-builder [card="writer@1.0.0"];\n  reviewer').replace('writer -> reviewer', 'code-builder -> reviewer') +
+    '//- cards/spare@1.0.0.yaml\nid: spare\nname: Spare\ntype: agent\naction: wait\nspec: Waits.\ninputs: []\noutputs: []\nversion: 1.0.0\n';
+  const fixLine = (o: Opened): number => o.texts.get('topology.dot')!.split('\n').findIndex((l) => l.includes('code-builder ['));
+  const actionsAt = (o: Opened): Promise<(CodeAction | Command)[]> =>
+    o.session.request<(CodeAction | Command)[]>('textDocument/codeAction', {
+      textDocument: { uri: o.session.uri('topology.dot') },
+      range: { start: { line: fixLine(o), character: 2 }, end: { line: fixLine(o), character: 2 } },
+      context: { diagnostics: [] },
+    });
+
+  it('a client that takes only commands: code actions come as commands that apply their edit, and nothing beyond the base kinds, tags or versions is sent', async function () {
+    const o = await open(fixture, { capabilities: { workspace: { applyEdit: true } } });
+    try {
+      assert.equal(o.session.initializeResult.capabilities.codeActionProvider, true);
+      assert.ok(o.session.initializeResult.capabilities.executeCommandProvider?.commands.includes('darkprint.applyEdit'));
+      const applied: unknown[] = [];
+      o.session.connection.onRequest('workspace/applyEdit', (params: unknown) => {
+        applied.push(params);
+        return { applied: true };
+      });
+      o.session.open('topology.dot', o.texts.get('topology.dot')!);
+      await findingsOn(o, 'topology.dot');
+      const orphan = (await findingsOn(o, 'cards/spare@1.0.0.yaml')).find((d) => d.code === 'bundle/orphan-card');
+      assert.ok(orphan, 'the orphan card is reported');
+      assert.equal(orphan.tags, undefined, 'no tags without tagSupport');
+      assert.ok(o.session.publications.every((p) => p.version === undefined), 'no version without versionSupport');
+
+      const actions = await actionsAt(o);
+      const rename = actions.find((a) => a.title.includes('code_builder'));
+      assert.ok(rename && Command.is(rename), JSON.stringify(actions));
+      assert.equal(rename.command, 'darkprint.applyEdit');
+      assert.ok(actions.every((a) => !('isPreferred' in a) && !('kind' in a)), JSON.stringify(actions));
+      const [edit] = rename.arguments as [{ changes: Record<string, unknown[]> }];
+      assert.equal(edit.changes[o.session.uri('topology.dot')].length, 2);
+      assert.equal(await o.session.request('workspace/executeCommand', { command: rename.command, arguments: rename.arguments }), null);
+      assert.deepEqual(applied, [{ edit }]);
+
+      const text = o.texts.get('topology.dot')!;
+      const pin = text.split('\n').findIndex((l) => l.includes('reviewer [card="reviewer@'));
+      const versions = await o.session.request<CompletionList>('textDocument/completion', {
+        textDocument: { uri: o.session.uri('topology.dot') },
+        position: { line: pin, character: text.split('\n')[pin].indexOf('@') + 1 },
+      });
+      assert.ok(versions.items.length > 0);
+      assert.ok(versions.items.every((i) => i.kind !== undefined && i.kind >= 1 && i.kind <= 18), JSON.stringify(versions.items.map((i) => i.kind)));
+      const symbols = await o.session.request<{ name: string; kind: number }[]>('textDocument/documentSymbol', { textDocument: { uri: o.session.uri('topology.dot') } });
+      assert.ok(symbols.some((x) => x.name.includes('->')), JSON.stringify(symbols));
+      assert.ok(symbols.every((x) => x.kind >= 1 && x.kind <= 18), JSON.stringify(symbols.map((x) => x.kind)));
+    } finally {
+      await o.close();
+    }
+  });
+
+  it('a client that takes neither code action literals nor edits sent to it is offered no code action', async function () {
+    const o = await open(fixture, { capabilities: {} });
+    try {
+      o.session.open('topology.dot', o.texts.get('topology.dot')!);
+      await findingsOn(o, 'topology.dot');
+      assert.deepEqual(await actionsAt(o), []);
+    } finally {
+      await o.close();
+    }
+  });
+
+  it('a client that declares them gets code action kinds, the preferred fix, tags and versions', async function () {
+    const o = await open(fixture);
+    try {
+      assert.deepEqual(o.session.initializeResult.capabilities.codeActionProvider, { codeActionKinds: ['quickfix', 'source.fixAll'] });
+      o.session.open('topology.dot', o.texts.get('topology.dot')!);
+      await o.session.versionPublished('topology.dot', 1);
+      const orphan = (await findingsOn(o, 'cards/spare@1.0.0.yaml')).find((d) => d.code === 'bundle/orphan-card');
+      assert.deepEqual(orphan?.tags, [1]);
+      const rename = (await actionsAt(o)).find((a) => a.title.includes('code_builder'));
+      assert.ok(rename && CodeAction.is(rename), JSON.stringify(rename));
+      assert.equal(rename.isPreferred, true);
+      assert.equal(rename.kind, 'quickfix');
+    } finally {
+      await o.close();
+    }
+  });
+
+  it('a refused rename fails as RequestFailed with the reason; malformed parameters get InvalidParams', async function () {
+    const o = await open(bundle);
+    try {
+      const card = o.session.uri('cards/writer@1.0.0.yaml');
+      await assert.rejects(o.session.request('textDocument/rename', { textDocument: { uri: card }, position: { line: 0, character: 5 }, newName: 'bad name!' }), (error: { code?: number; message?: string }) => {
+        assert.equal(error.code, -32803);
+        assert.match(error.message ?? '', /is not a card id/);
+        return true;
+      });
+      const invalid = async (method: string, params: unknown, lacks: RegExp): Promise<void> => {
+        await assert.rejects(o.session.request(method, params), (error: { code?: number; message?: string }) => {
+          assert.equal(error.code, -32602, method);
+          assert.match(error.message ?? '', lacks);
+          return true;
+        });
+      };
+      await invalid('textDocument/hover', { textDocument: { uri: card } }, /position/);
+      await invalid('textDocument/codeAction', { textDocument: { uri: card }, range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } } }, /context/);
+      await invalid('textDocument/references', { textDocument: { uri: card }, position: { line: 0, character: 0 } }, /context/);
+      await invalid('textDocument/documentSymbol', { textDocument: {} }, /textDocument\.uri/);
+      await invalid('textDocument/rename', { textDocument: { uri: card }, position: { line: 0, character: 5 } }, /newName/);
+    } finally {
+      await o.close();
+    }
+  });
+
+  it('a card renamed for a client that cannot rename files: the ids change, and the user is told which file to rename', async function () {
+    const o = await open(bundle, { capabilities: { ...testCapabilities, workspace: { ...testCapabilities.workspace, workspaceEdit: { documentChanges: true } } } });
+    try {
+      const shown: { type: number; message: string }[] = [];
+      o.session.connection.onNotification('window/showMessage', (params: { type: number; message: string }) => shown.push(params));
+      const edit = await o.session.request<{ documentChanges: { kind?: string; textDocument?: { uri: string } }[] }>('textDocument/rename', {
+        textDocument: { uri: o.session.uri('cards/writer@1.0.0.yaml') },
+        position: { line: 0, character: 5 },
+        newName: 'author',
+      });
+      assert.ok(edit.documentChanges.length > 0 && edit.documentChanges.every((c) => c.kind === undefined), JSON.stringify(edit));
+      assert.equal(shown.length, 1, JSON.stringify(shown));
+      assert.equal(shown[0].type, 2);
+      assert.match(shown[0].message, /rename cards\/writer@1\.0\.0\.yaml to cards\/author@1\.0\.0\.yaml yourself/);
+    } finally {
+      await o.close();
+    }
+  });
+
+  it("keeps to a client's folding range limit, the outer folds first", async function () {
+    const fixture = '//- topology.dot\ndigraph g {\n  subgraph cluster_a {\n    a;\n    b;\n  }\n  /* a\n     comment */\n}\n';
+    const o = await open(fixture, { capabilities: { ...testCapabilities, textDocument: { ...testCapabilities.textDocument, foldingRange: { rangeLimit: 2 } } } });
+    try {
+      const folds = await o.session.request<{ startLine: number; endLine: number }[]>('textDocument/foldingRange', { textDocument: { uri: o.session.uri('topology.dot') } });
+      assert.deepEqual(
+        folds.map((f) => [f.startLine, f.endLine]),
+        [
+          [0, 7],
+          [1, 4],
+        ],
+      );
     } finally {
       await o.close();
     }
@@ -266,7 +421,7 @@ describe('server: long completion lists', function () {
     }
     const parsed = parseFixture(fixture);
     const o = await open(fixture, {
-      capabilities: { textDocument: { completion: { completionList: { itemDefaults: ['editRange'] } } } },
+      capabilities: { textDocument: { publishDiagnostics: { versionSupport: true }, completion: { completionList: { itemDefaults: ['editRange'] } } } },
     });
     try {
       const text = o.texts.get('topology.dot')!;

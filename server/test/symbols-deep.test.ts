@@ -11,7 +11,7 @@ import { documentSymbols, foldingRanges, type DocumentSymbol, type Fold, type Id
 import { symbolDepthLimit } from '../../shared/src/ide/symbols';
 import { loadBundle } from '../../shared/src/bundle/resolve';
 import { lineIndex } from '../../shared/src/text';
-import { toDocumentSymbols, toFoldingRanges, toSymbolInformation } from '../src/convert';
+import { fullSupport, toDocumentSymbols, toFoldingRanges, toSymbolInformation } from '../src/convert';
 
 interface SymbolCase {
   /** The text, and the IDE symbols of it. */
@@ -164,7 +164,7 @@ function shapeOf(symbols: readonly LspDocumentSymbol[]): { count: number; depth:
 
 function checkSymbols(c: SymbolCase): void {
   const { text, symbols } = c.input();
-  const lsp = toDocumentSymbols(lineIndex(text), symbols);
+  const lsp = toDocumentSymbols(lineIndex(text), symbols, fullSupport);
   assert.deepEqual(shapeOf(lsp), { count: c.count, depth: c.depth });
   if (c.exact !== undefined) assert.deepEqual(lsp, c.exact);
   if (c.sent === true) {

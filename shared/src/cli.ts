@@ -204,30 +204,57 @@ export async function readBundleFiles(dir: string): Promise<SourceFile[]> {
       throw new UsageError(`cannot read ${escapeControl(path.join(dir, relative))}: ${error instanceof Error ? error.message : String(error)}`);
     }
   };
+  /** Real paths of the folders entered through a symbolic link (a link back up is not followed). */
+  const linked = new Set<string>();
   const walk = async (relative: string, depth: number): Promise<void> => {
     if (depth > 16) return;
     let entries;
     try {
-      entries = await fs.readdir(path.join(dir, relative), { withFileTypes: true });
+      entries = await followedEntries(path.join(dir, relative));
     } catch (error) {
       throw new UsageError(`cannot read ${escapeControl(path.join(dir, relative))}: ${error instanceof Error ? error.message : String(error)}`);
     }
     for (const e of entries) {
       const child = relative ? `${relative}/${e.name}` : e.name;
-      if (e.isDirectory()) await walk(child, depth + 1);
-      else if (e.isFile() && /\.(ya?ml|json)$/i.test(e.name)) await read(child);
+      if (e.directory) {
+        if (e.linked) {
+          const real = await fs.realpath(path.join(dir, child));
+          const within = await fs.realpath(path.join(dir, relative));
+          if (linked.has(real) || within === real || within.startsWith(`${real}${path.sep}`)) continue;
+          linked.add(real);
+        }
+        await walk(child, depth + 1);
+      } else if (e.file && /\.(ya?ml|json)$/i.test(e.name)) await read(child);
     }
   };
-  for (const e of await fs.readdir(dir, { withFileTypes: true })) {
-    if (e.isFile() && relevantRoot.test(e.name)) await read(e.name);
-    else if (e.isDirectory() && e.name === 'cards') await walk('cards', 0);
-    else if (e.isDirectory() && e.name === 'ontology') {
+  for (const e of await followedEntries(dir)) {
+    if (e.file && relevantRoot.test(e.name)) await read(e.name);
+    else if (e.directory && e.name === 'cards') await walk('cards', 0);
+    else if (e.directory && e.name === 'ontology') {
       const p = path.join(dir, 'ontology', 'extensions.yaml');
       try {
         if ((await fs.stat(p)).isFile()) await read('ontology/extensions.yaml');
       } catch {
         // no ontology/extensions.yaml: nothing to read
       }
+    }
+  }
+  return out;
+}
+
+/** A folder's entries, each symbolic link taken as what it points at (a link to nothing is left out). */
+async function followedEntries(dir: string): Promise<{ name: string; directory: boolean; file: boolean; linked: boolean }[]> {
+  const out: { name: string; directory: boolean; file: boolean; linked: boolean }[] = [];
+  for (const e of await fs.readdir(dir, { withFileTypes: true })) {
+    if (!e.isSymbolicLink()) {
+      out.push({ name: e.name, directory: e.isDirectory(), file: e.isFile(), linked: false });
+      continue;
+    }
+    try {
+      const target = await fs.stat(path.join(dir, e.name));
+      out.push({ name: e.name, directory: target.isDirectory(), file: target.isFile(), linked: true });
+    } catch {
+      // a link to nothing
     }
   }
   return out;

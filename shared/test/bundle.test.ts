@@ -78,6 +78,14 @@ digraph g { a; }
 //- cards/a@1.0.0.json
 ${card({ id: 'a', outputs: [['out', 'markdwn']] })}
 `,
+  'missing-card: the file named for the pinned version declares another, so the message says which version to write': `
+//- topology.dot
+digraph g { a [card="a@1.1.0"]; }
+//                  ^^^^^^^^^ error bundle/missing-card: cards/a@1.1.0.json is named for that version but declares a@1.0.0; write version: 1.1.0 in that card if it is the new version, or pin a@1.0.0
+//- cards/a@1.1.0.json
+${card({ id: 'a' })}
+//    ^^^ warning bundle/orphan-card
+`,
   'missing-card: no pointer and no card with the node id': `
 //- topology.dot
 digraph g { lonely; }

@@ -3,7 +3,7 @@
  * in a temporary folder): exit codes, refusals, atomic writes, and never writing outside --out.
  */
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { insideFolder, main } from '../src/cli';
@@ -89,6 +89,24 @@ describe('darkprint export / import (CLI)', () => {
     assert.equal(r.code, 0);
     assert.match(r.out, /darkprint export <dir> --attractor \[--out <file>\]/);
     assert.match(r.out, /darkprint import <pipeline\.dot> --as <handle> --out <dir>/);
+  });
+
+  it('reads cards reached through a symbolic link, and does not follow a link back up round', async () => {
+    const cardsOnly = readdirSync(path.join(example, 'cards'));
+    const linkedCards = path.join(tmp, 'shared-cards');
+    mkdirSync(linkedCards);
+    for (const name of cardsOnly) writeFileSync(path.join(linkedCards, name), readFileSync(path.join(example, 'cards', name)));
+    const bundle = path.join(tmp, 'bundle');
+    mkdirSync(bundle);
+    for (const name of readdirSync(example)) if (name !== 'cards') cpSync(path.join(example, name), path.join(bundle, name), { recursive: true });
+    symlinkSync(linkedCards, path.join(bundle, 'cards'), 'dir');
+    symlinkSync(tmp, path.join(linkedCards, 'loop'), 'dir');
+    const linked = await run('export', bundle, '--attractor');
+    const direct = await run('export', example, '--attractor');
+    assert.equal(linked.code, 0, linked.err);
+    assert.equal(linked.out.replace(/digest="[^"]*"/g, ''), direct.out.replace(/digest="[^"]*"/g, ''));
+    const findings = (err: string): string => err.replace(/^\S*topology\.dot:/gm, 'topology.dot:');
+    assert.equal(findings(linked.err), findings(direct.err));
   });
 
   it('export prints the pipeline on stdout and the remaining findings on stderr', async () => {

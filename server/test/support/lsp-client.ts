@@ -61,10 +61,12 @@ export const testCapabilities: ClientCapabilities = {
     didChangeWatchedFiles: { dynamicRegistration: true },
     didChangeConfiguration: { dynamicRegistration: true },
     workspaceEdit: { documentChanges: true, resourceOperations: ['create', 'rename', 'delete'] },
+    applyEdit: true,
   },
   textDocument: {
     synchronization: { dynamicRegistration: false },
-    publishDiagnostics: { relatedInformation: true, versionSupport: true, codeDescriptionSupport: true },
+    publishDiagnostics: { relatedInformation: true, versionSupport: true, codeDescriptionSupport: true, tagSupport: { valueSet: [1, 2] } },
+    codeAction: { codeActionLiteralSupport: { codeActionKind: { valueSet: ['quickfix', 'source.fixAll'] } }, isPreferredSupport: true },
     hover: { contentFormat: ['markdown', 'plaintext'] },
     completion: { completionItem: { documentationFormat: ['markdown', 'plaintext'] } },
     documentSymbol: { hierarchicalDocumentSymbolSupport: true },

@@ -982,6 +982,19 @@ function pointNode(dot: DotNode, cards: ReadonlyMap<string, CardEntry>, file: st
       });
       return { ref, diagnostics };
     }
+    const misnamed = namedFor(cardFiles, ref);
+    if (misnamed !== undefined) {
+      // (a file renamed for a new version whose `version` was not changed with it)
+      const version = ref.slice(ref.lastIndexOf('@') + 1);
+      diagnostics.push({
+        code: 'bundle/missing-card',
+        severity: 'error',
+        message: `Node ${dot.id} pins ${ref}, and ${misnamed.read.file} is named for that version but declares ${misnamed.ref}; write version: ${version} in that card if it is the new version, or pin ${misnamed.ref}.`,
+        location: { ...base, span: at(pinAttr), cardRef: ref },
+        related: [{ file: misnamed.read.file, span: misnamed.read.locate('version', 'value'), message: `${misnamed.read.file} declares ${misnamed.ref} here` }],
+      });
+      return { ref, diagnostics };
+    }
     const id = ref.slice(0, ref.lastIndexOf('@'));
     const carried = carriedVersions(cards, id);
     diagnostics.push({
@@ -1035,6 +1048,26 @@ function failedDraft(cardFiles: readonly CardEntry[], ref: string): CardEntry | 
 
 /** Per list of card entries (a load's, kept by the next load that reads no card anew). */
 const failedDrafts = new WeakMap<readonly CardEntry[], Map<string, CardEntry>>();
+
+/**
+ * The first loaded card whose file is named `<ref>.<extension>` but which declares another
+ * `id@version` (a file renamed for a version its `version` field does not say).
+ */
+function namedFor(cardFiles: readonly CardEntry[], ref: string): (CardEntry & { readonly ref: string }) | undefined {
+  let byName = misnamedCards.get(cardFiles);
+  if (byName === undefined) {
+    byName = new Map();
+    for (const entry of cardFiles) {
+      if (entry.ref === undefined) continue;
+      const name = entry.read.file.slice(entry.read.file.lastIndexOf('/') + 1).replace(/\.(ya?ml|json)$/i, '');
+      if (name !== entry.ref && !byName.has(name)) byName.set(name, entry as CardEntry & { readonly ref: string });
+    }
+    misnamedCards.set(cardFiles, byName);
+  }
+  return byName.get(ref);
+}
+
+const misnamedCards = new WeakMap<readonly CardEntry[], Map<string, CardEntry & { readonly ref: string }>>();
 
 function misfiledCard(file: SourceFile, result: CardReadResult): Diagnostic[] {
   const draft = result.draft;
