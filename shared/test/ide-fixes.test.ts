@@ -504,6 +504,32 @@ ${card({ id: 'writer', version: '0.9.0', outputs: [['draft', 'markdown']] })}`,
 //- topology.dot
 digraph g { w [card="writer@0.9.0"]; }`,
   },
+  'a card file named for the pinned version but declaring another: writing the pinned version in it comes first': {
+    code: 'bundle/missing-card',
+    title: 'Write version `1.1.0` in cards/writer@1.1.0.yaml',
+    titles: ['Write version `1.1.0` in cards/writer@1.1.0.yaml', 'Pin `writer@1.0.0`'],
+    preferred: ['Write version `1.1.0` in cards/writer@1.1.0.yaml'],
+    fixture: `
+//- topology.dot
+digraph g { w [card="writer@1.1.0"]; }
+//- cards/writer@1.1.0.yaml
+${card({ id: 'writer' })}`,
+    expected: `
+//- cards/writer@1.1.0.yaml
+${card({ id: 'writer', version: '1.1.0' })}`,
+  },
+  'a JSON card file named for the pinned version but declaring another: the version is written as a JSON string': {
+    code: 'bundle/missing-card',
+    title: 'Write version `1.1.0` in cards/writer@1.1.0.json',
+    fixture: `
+//- topology.dot
+digraph g { w [card="writer@1.1.0"]; }
+//- cards/writer@1.1.0.json
+{"id": "writer", "name": "W", "type": "agent", "action": "act", "spec": "Writes.", "inputs": [], "outputs": [], "version": "1.0.0"}`,
+    expected: `
+//- cards/writer@1.1.0.json
+{"id": "writer", "name": "W", "type": "agent", "action": "act", "spec": "Writes.", "inputs": [], "outputs": [], "version": "1.1.0"}`,
+  },
   'a misspelt id: only the cards close to the pin are offered': {
     code: 'bundle/missing-card',
     title: 'Pin `writer@1.0.0`',

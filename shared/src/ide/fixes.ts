@@ -414,12 +414,26 @@ function fixPin(context: FixContext, diagnostic: Diagnostic): CodeAction[] {
       ? [...same].reverse().slice(0, maxPinSuggestions)
       : nearestCards([...index.byRef.values()].filter(usable), wanted, maxPinSuggestions, (held) => fitsEdges(context.bundle, view, node, held));
   const actions: CodeAction[] = [];
+  // A card file named for the pinned version that declares another (renamed for a new version
+  // whose `version` was left as it was): writing the pinned version in it comes first.
+  const misnamed = pin.ref !== undefined ? index.files.find((held) => held.card !== undefined && held.ref !== pin.ref && held.id === pin.id && fileRef(held.file) === pin.ref) : undefined;
+  const version = pin.ref?.slice(pin.ref.lastIndexOf('@') + 1);
+  if (misnamed !== undefined && version !== undefined) {
+    const at = misnamed.read.locate('version', 'value');
+    const quote = misnamed.file.toLowerCase().endsWith('.json') ? '"' : '';
+    actions.push(quickFix(`Write version \`${version}\` in ${misnamed.file}`, single(misnamed.file, at, `${quote}${version}${quote}`), true));
+  }
   for (const held of candidates) {
     if (held.ref === undefined || held.version === undefined) continue;
     const edit = pinEdit(view, node, held, held.ref);
     if (edit !== undefined) actions.push(quickFix(edit.title, edit.edit, actions.length === 0 && same.length > 0));
   }
   return actions;
+}
+
+/** The `id@version` a card file's name says (`cards/ns/a@1.0.0.yaml` → `a@1.0.0`). */
+function fileRef(file: string): string {
+  return file.slice(file.lastIndexOf('/') + 1).replace(/\.(ya?ml|json)$/i, '');
 }
 
 const maxPinSuggestions = 5;
