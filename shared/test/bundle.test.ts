@@ -86,6 +86,13 @@ digraph g { a [card="a@1.1.0"]; }
 ${card({ id: 'a' })}
 //    ^^^ warning bundle/orphan-card
 `,
+  'missing-card: the file named for the pin is no card at all (its id cannot be read), so the message sends the user to its errors': `
+//- topology.dot
+digraph g { a [card="a@1.0.0"]; }
+//                  ^^^^^^^^^ error bundle/missing-card: cards/a@1.0.0.json is named for that card, but its errors keep it out of the bundle; fix the errors reported in cards/a@1.0.0.json
+//- cards/a@1.0.0.json
+{"id": 
+`,
   'missing-card: no pointer and no card with the node id': `
 //- topology.dot
 digraph g { lonely; }

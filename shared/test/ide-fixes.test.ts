@@ -736,6 +736,49 @@ digraph g {
   x -> b;
 }`,
   },
+  'a node only edges mention, on the line of the graph header: declared just before its statement, on that line': {
+    code: 'bundle/unpinned-card',
+    title: 'Pin `b@1.0.0`',
+    fixture: `
+//- topology.dot
+digraph g { x [card="a@1.0.0"]; y -> x -> b$0 }${cards}
+//- cards/b@1.0.0.yaml
+${b1}`,
+    expected: `
+//- topology.dot
+digraph g { x [card="a@1.0.0"]; b [card="b@1.0.0"]; y -> x -> b }`,
+  },
+  'a node only edges mention, after a port and a subgraph endpoint: declared before the whole statement': {
+    code: 'bundle/unpinned-card',
+    title: 'Pin `b@1.0.0`',
+    fixture: `
+//- topology.dot
+digraph g {
+  x [card="a@1.0.0"];
+  subgraph s { y } -> x:out:ne -> b$0;
+}${cards}
+//- cards/b@1.0.0.yaml
+${b1}`,
+    expected: `
+//- topology.dot
+digraph g {
+  x [card="a@1.0.0"];
+  b [card="b@1.0.0"];
+  subgraph s { y } -> x:out:ne -> b;
+}`,
+  },
+  'a node statement with a port and no list: the pin goes after the port': {
+    code: 'bundle/unpinned-card',
+    title: 'Pin `b@1.0.0`',
+    fixture: `
+//- topology.dot
+digraph g { x [card="a@1.0.0"]; b$0:p:n; x -> b; }${cards}
+//- cards/b@1.0.0.yaml
+${b1}`,
+    expected: `
+//- topology.dot
+digraph g { x [card="a@1.0.0"]; b:p:n [card="b@1.0.0"]; x -> b; }`,
+  },
   // ---- ports
   'a port name the card lacks: the nearest fitting port first': {
     code: 'bundle/port-mismatch',
@@ -1220,6 +1263,17 @@ ${cardWith('a', 'params:\n  max_iterations: 3').replace('type: agent', 'type: sh
     expected: `
 //- cards/a@1.0.0.yaml
 ${cardWith('a', 'params:\n  tool_command: "echo TODO"\n  max_iterations: 3').replace('type: agent', 'type: shell-tool')}`,
+    clean: true,
+  },
+  'a shell tool in a flow-style card gets params in flow style (a block value is not allowed there)': {
+    code: 'card/missing-field',
+    title: 'Add `params.tool_command`',
+    fixture: `
+//- cards/a@1.0.0.yaml
+{id: a, name: a, type: shell-tool, action: act, spec: Does one well-defined step of the pipeline and reports., inputs: [], outputs: [], version: 1.0.0}`,
+    expected: `
+//- cards/a@1.0.0.yaml
+{id: a, name: a, type: shell-tool, action: act, spec: Does one well-defined step of the pipeline and reports., inputs: [], outputs: [], version: 1.0.0, params: {tool_command: "echo TODO"}}`,
     clean: true,
   },
   'a shell tool in a JSON card gets a command that is no finding of its own': {

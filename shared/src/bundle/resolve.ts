@@ -982,7 +982,19 @@ function pointNode(dot: DotNode, cards: ReadonlyMap<string, CardEntry>, file: st
       });
       return { ref, diagnostics };
     }
-    const misnamed = namedFor(cardFiles, ref);
+    const named = namedFor(cardFiles, ref);
+    if (named !== undefined && named.ref === undefined) {
+      // (a file named for the pin that is not read as a card at all: empty, not YAML or JSON, no id)
+      diagnostics.push({
+        code: 'bundle/missing-card',
+        severity: 'error',
+        message: `Node ${dot.id} pins ${ref}, and ${named.read.file} is named for that card, but its errors keep it out of the bundle; fix the errors reported in ${named.read.file}.`,
+        location: { ...base, span: at(pinAttr), cardRef: ref },
+        related: [{ file: named.read.file, span: { start: 0, end: 0 }, message: `${named.read.file} is named for ${ref}, but the file has errors` }],
+      });
+      return { ref, diagnostics };
+    }
+    const misnamed = named !== undefined && named.ref !== ref ? (named as CardEntry & { readonly ref: string }) : undefined;
     if (misnamed !== undefined) {
       // (a file renamed for a new version whose `version` was not changed with it)
       const version = ref.slice(ref.lastIndexOf('@') + 1);
@@ -1050,24 +1062,24 @@ function failedDraft(cardFiles: readonly CardEntry[], ref: string): CardEntry | 
 const failedDrafts = new WeakMap<readonly CardEntry[], Map<string, CardEntry>>();
 
 /**
- * The first loaded card whose file is named `<ref>.<extension>` but which declares another
- * `id@version` (a file renamed for a version its `version` field does not say).
+ * The first card file named `<ref>.<extension>` that does not hold `ref`: one that declares
+ * another `id@version` (renamed for a version its `version` field does not say), or one that is
+ * no card at all (its `ref` undefined).
  */
-function namedFor(cardFiles: readonly CardEntry[], ref: string): (CardEntry & { readonly ref: string }) | undefined {
+function namedFor(cardFiles: readonly CardEntry[], ref: string): CardEntry | undefined {
   let byName = misnamedCards.get(cardFiles);
   if (byName === undefined) {
     byName = new Map();
     for (const entry of cardFiles) {
-      if (entry.ref === undefined) continue;
       const name = entry.read.file.slice(entry.read.file.lastIndexOf('/') + 1).replace(/\.(ya?ml|json)$/i, '');
-      if (name !== entry.ref && !byName.has(name)) byName.set(name, entry as CardEntry & { readonly ref: string });
+      if (name !== entry.ref && !byName.has(name)) byName.set(name, entry);
     }
     misnamedCards.set(cardFiles, byName);
   }
   return byName.get(ref);
 }
 
-const misnamedCards = new WeakMap<readonly CardEntry[], Map<string, CardEntry & { readonly ref: string }>>();
+const misnamedCards = new WeakMap<readonly CardEntry[], Map<string, CardEntry>>();
 
 function misfiledCard(file: SourceFile, result: CardReadResult): Diagnostic[] {
   const draft = result.draft;

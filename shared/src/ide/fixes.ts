@@ -23,7 +23,7 @@ import { isAttractorIdentifier, isAttractorKeyword, isUsableNodeId, suggestNodeI
 import { quoteTopology } from '../compile/strings';
 import type { Diagnostic, DiagnosticCode } from '../diagnostics';
 import { deref, formatOf, type YamlEntry, type YamlMapping } from '../syntax/yaml';
-import type { DotAttribute, DotEdge, DotNode } from '../syntax/dot-model';
+import type { DotAttribute, DotEdge, DotNode, DotToken } from '../syntax/dot-model';
 import { editDistance, type Span } from '../text';
 import type { TermKind } from '../vocabulary/types';
 import {
@@ -464,17 +464,55 @@ function pinEdit(view: TopologyView, node: DotNode, held: HeldCard, ref: string)
       const empty = next === undefined || next.kind === 'rbracket';
       return { title: `Pin \`${ref}\``, edit: single(file, { start: open.span.end, end: open.span.end }, empty ? attribute : `${attribute}, `) };
     }
-    const idEnd = node.occurrences.find((o) => o.start === statement.start)?.end ?? statement.end;
+    // after the id and its port (`a:p` takes the list after `:p`)
+    const idEnd = endpointEnd(tokens, node.occurrences.find((o) => o.start === statement.start)?.end ?? statement.end);
     return { title: `Pin \`${ref}\``, edit: single(file, { start: idEnd, end: idEnd }, ` [${attribute}]`) };
   }
-  // Only edges mention the node: declare it on a line of its own before the first mention.
+  // Only edges mention the node: declare it before the statement of the first mention (in the
+  // same scope, so it takes the same defaults), on a line of its own when that statement starts
+  // its line, else on the same line.
   const text = view.text;
-  const start = lineStart(text, node.span.start);
-  let indentEnd = start;
-  while (indentEnd < text.length && /[ \t]/.test(text[indentEnd])) indentEnd++;
-  const eol = text.includes('\r\n') ? '\r\n' : '\n';
   const idText = text.slice(node.span.start, node.span.end);
-  return { title: `Pin \`${ref}\``, edit: single(file, { start, end: start }, `${text.slice(start, indentEnd)}${idText} [${attribute}];${eol}`) };
+  const declaration = `${idText} [${attribute}];`;
+  const at = edgeStatementStart(tokens, node.span.start);
+  const start = lineStart(text, at);
+  if (/^[ \t]*$/.test(text.slice(start, at))) {
+    const eol = text.includes('\r\n') ? '\r\n' : '\n';
+    return { title: `Pin \`${ref}\``, edit: single(file, { start, end: start }, `${text.slice(start, at)}${declaration}${eol}`) };
+  }
+  return { title: `Pin \`${ref}\``, edit: single(file, { start: at, end: at }, `${declaration} `) };
+}
+
+/** The end of the endpoint whose id ends at `idEnd`: past its `:port` and `:compass`, when written. */
+function endpointEnd(tokens: readonly DotToken[], idEnd: number): number {
+  let k = tokens.findIndex((t) => t.span.end === idEnd);
+  if (k < 0) return idEnd;
+  while (tokens[k + 1]?.kind === 'colon' && tokens[k + 2] !== undefined && isIdLike(tokens[k + 2].kind)) k += 2;
+  return tokens[k].span.end;
+}
+
+/**
+ * Where the edge statement that names a node at `offset` starts: back over every `->`/`--` of
+ * its chain, each endpoint's port, and each subgraph endpoint (`{a b} -> c`, `subgraph s {…} -> c`).
+ */
+function edgeStatementStart(tokens: readonly DotToken[], offset: number): number {
+  let k = tokens.findIndex((t) => t.span.start === offset);
+  if (k < 0) return offset;
+  while (k >= 2 && (tokens[k - 1].kind === 'arrow' || tokens[k - 1].kind === 'line')) {
+    k -= 2;
+    while (k >= 2 && tokens[k - 1].kind === 'colon' && isIdLike(tokens[k - 2].kind)) k -= 2;
+    if (tokens[k].kind === 'rbrace') {
+      let depth = 0;
+      for (; k >= 0; k--) {
+        if (tokens[k].kind === 'rbrace') depth++;
+        else if (tokens[k].kind === 'lbrace' && --depth === 0) break;
+      }
+      if (k < 0) return offset;
+      if (k >= 1 && isIdLike(tokens[k - 1].kind) && tokens[k - 2]?.kind === 'keyword') k -= 2;
+      else if (k >= 1 && tokens[k - 1].kind === 'keyword' && tokens[k - 1].text.toLowerCase() === 'subgraph') k -= 1;
+    }
+  }
+  return tokens[k].span.start;
 }
 
 /**
@@ -800,7 +838,9 @@ function fixToolCommand(context: FixContext, diagnostic: Diagnostic): CodeAction
   const entry: YamlEntry | undefined = root.entries.get('params');
   let edit: { span: Span; newText: string };
   if (entry === undefined) {
-    edit = addMappingEntry(text, format, root, 'params', format === 'json' ? `{"tool_command": ${command}}` : `\n  tool_command: ${command}`, ['tools', 'mcp', 'skill', 'type']);
+    // (in a flow-style card the new mapping is written in flow style too: a block value is not allowed there)
+    const value = format === 'json' ? `{"tool_command": ${command}}` : text.charCodeAt(root.span.start) === 123 ? `{tool_command: ${command}}` : `\n  tool_command: ${command}`;
+    edit = addMappingEntry(text, format, root, 'params', value, ['tools', 'mcp', 'skill', 'type']);
   } else {
     const params = deref(entry.value);
     if (params?.kind === 'mapping') {
