@@ -221,6 +221,26 @@ ${card({ id: 'b', type: 'validation', inputs: [['data', 'json'], ['prose', 'text
     first: ['data', 'prose'],
     details: { data: 'json · fits every edge of the statement', prose: 'text · w has no input prose' },
   },
+  'out=" with ports on both ends offers the source outputs, as without them': {
+    fixture: `
+//- topology.dot
+digraph g {
+  x [card="a@1.0.0"];
+  y [card="b@1.0.0"];
+  x:o:ne -> y:i [out="$0", in="prose"];
+}${cards}`,
+    first: ['draft', 'notes'],
+  },
+  'in=" after a target with a compass point offers the target inputs': {
+    fixture: `
+//- topology.dot
+digraph g {
+  x [card="a@1.0.0"];
+  y [card="b@1.0.0"];
+  x -> y:w [in="$0"];
+}${cards}`,
+    includes: ['data', 'prose'],
+  },
   // ---- conditions
   'condition=" starts with the keys': {
     fixture: `
@@ -326,6 +346,12 @@ digraph g {
 digraph g { a -> b [condition="outcome=fail $0"]; }`,
     inserts: { '&&': '&& ' },
   },
+  'condition=" on an edge whose ends have ports': {
+    fixture: `
+//- topology.dot
+digraph g { a:p -> b:w [condition="$0"]; }`,
+    includes: ['outcome', 'preferred_label', 'context.'],
+  },
   'a bare condition gets its key with an opening quote': {
     fixture: `
 //- topology.dot
@@ -356,6 +382,20 @@ digraph g { a -> b [co$0]; }`,
     includes: ['out', 'in', 'label', 'condition', 'weight', 'loop_restart'],
     excludes: ['card', 'timeout'],
     replaces: 'co',
+  },
+  'attribute names on an edge whose target has a port': {
+    fixture: `
+//- topology.dot
+digraph g { a -> b:w [$0]; }`,
+    includes: ['out', 'in', 'label', 'condition'],
+    excludes: ['card', 'version', 'timeout'],
+  },
+  'attribute names on a node written with a port and a compass point': {
+    fixture: `
+//- topology.dot
+digraph g { a:p:ne [$0]; }`,
+    includes: ['card', 'version', 'label'],
+    excludes: ['out', 'condition'],
   },
   'a name whose = is written is replaced by the name alone': {
     fixture: `
@@ -479,6 +519,39 @@ digraph g {
 }`,
     includes: ['editor'],
     excludes: ['writer'],
+  },
+  'no node ids after a node id and :, where a port name belongs': {
+    fixture: `
+//- topology.dot
+digraph g { writer; editor; writer:$0 }`,
+    none: true,
+  },
+  'no node ids in a port name being typed': {
+    fixture: `
+//- topology.dot
+digraph g { writer; editor; writer -> editor:ed$0 }`,
+    none: true,
+  },
+  'no node ids after a target and :': {
+    fixture: `
+//- topology.dot
+digraph g { writer; editor; writer -> editor:$0 }`,
+    none: true,
+  },
+  'no node ids after a port and a second :, where a compass point belongs': {
+    fixture: `
+//- topology.dot
+digraph g {
+  writer; editor
+  writer:p:$0
+}`,
+    none: true,
+  },
+  'node ids after a complete endpoint with a port, where a statement may start': {
+    fixture: `
+//- topology.dot
+digraph g { writer; editor; writer -> editor:w $0 }`,
+    includes: ['writer'],
   },
   'an id that needs quotes is inserted quoted': {
     fixture: `

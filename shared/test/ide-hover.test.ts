@@ -249,6 +249,24 @@ digraph g {
     span: '"writer@1.0.0"',
     contains: ['**writer** · `writer@1.0.0`'],
   },
+  'a pin of a node written with a port shows its card': {
+    fixture: `
+//- topology.dot
+digraph g {
+  writer:p [card="wri$0ter@1.0.0"];
+}${cards}`,
+    span: '"writer@1.0.0"',
+    contains: ['**writer** · `writer@1.0.0`'],
+  },
+  'a pin of a node written with a port and a compass point shows its card': {
+    fixture: `
+//- topology.dot
+digraph g {
+  writer:p:se [label="w"] [card="wri$0ter@1.0.0"];
+}${cards}`,
+    span: '"writer@1.0.0"',
+    contains: ['**writer** · `writer@1.0.0`'],
+  },
   'a pin after an attribute ended by ; shows its card': {
     fixture: `
 //- topology.dot
@@ -321,6 +339,13 @@ digraph g { a [time$0out="900s"]; }`,
 digraph g { a -> b [o$0ut="draft"]; }`,
     contains: ['**`out`** · edge attribute', 'output port of the source'],
   },
+  'an edge attribute on an edge whose target has a port': {
+    fixture: `
+//- topology.dot
+digraph g { a -> b:w [cond$0ition="outcome=success"]; }`,
+    span: 'condition',
+    contains: ['**`condition`** · edge attribute'],
+  },
   'an Attractor edge attribute': {
     fixture: `
 //- topology.dot
@@ -349,6 +374,28 @@ digraph g {
 }${cards}`,
     span: '"draft"',
     contains: ['**output `draft`** of `writer@1.0.0` · `markdown` (Markdown)'],
+  },
+  'an in= value on an edge whose ends have ports shows the port': {
+    fixture: `
+//- topology.dot
+digraph g {
+  writer [card="writer@1.0.0"];
+  editor [card="editor@1.0.0"];
+  writer:o:ne -> editor:i [out="draft", in="pro$0se"];
+}${cards}`,
+    span: '"prose"',
+    contains: ['**input `prose`** of `editor@1.0.0`'],
+  },
+  'an out= value after a target with a compass point shows the port': {
+    fixture: `
+//- topology.dot
+digraph g {
+  writer [card="writer@1.0.0"];
+  editor [card="editor@1.0.0"];
+  writer -> editor:w [out="dr$0aft"];
+}${cards}`,
+    span: '"draft"',
+    contains: ['**output `draft`** of `writer@1.0.0`'],
   },
   'an in= value naming no port says so': {
     fixture: `

@@ -61,6 +61,10 @@ const definitions: Record<string, NavigationCase> = {
     fixture: topology('  w2 [card="wri$0ter@1.0.0"];'),
     expected: ['cards/writer@1.0.0.yaml:1:writer'],
   },
+  'a pin of a node written with a port goes to the card id': {
+    fixture: topology('  w2:p [card="wri$0ter@1.0.0"];'),
+    expected: ['cards/writer@1.0.0.yaml:1:writer'],
+  },
   'a node id in an edge goes to its first statement': {
     fixture: topology('  writer -> edi$0tor;'),
     expected: ['topology.dot:3:editor'],
@@ -80,6 +84,14 @@ const definitions: Record<string, NavigationCase> = {
   'in= goes to the input port name': {
     fixture: topology('  writer -> editor [in="pro$0se"];'),
     expected: ['cards/editor@1.0.0.yaml:9:prose'],
+  },
+  'in= on an edge whose ends have ports goes to the input port name': {
+    fixture: topology('  writer:o:ne -> editor:i [out="draft", in="pro$0se"];'),
+    expected: ['cards/editor@1.0.0.yaml:9:prose'],
+  },
+  'out= after a target with a compass point goes to the output port name': {
+    fixture: topology('  writer -> editor:w [out="dr$0aft"];'),
+    expected: ['cards/writer@1.0.0.yaml:8:draft'],
   },
   'a card= node default goes to the card id': {
     fixture: topology('  subgraph s { node [card="wri$0ter@1.0.0"]; w2; }'),

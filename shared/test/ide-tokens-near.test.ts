@@ -96,7 +96,7 @@ describe('completion reads the tokens around the cursor as it reads the whole li
     const value = fc.constantFrom('x', '"x@1.0.0"', '"open', '1', '<b>h</b>');
     const attribute = fc.tuple(fc.constantFrom('card', 'label', 'out', 'in', 'condition'), fc.boolean(), value).map(([key, typed, v]) => (typed ? `${key}=${v}` : key));
     const list = fc.tuple(fc.array(attribute, { maxLength: 5 }), fc.constantFrom(';', ',', ' ', '; '), fc.boolean()).map(([attributes, separator, closed]) => `[${attributes.join(separator)}${closed ? ']' : ''}`);
-    const statement = fc.tuple(fc.constantFrom('a', 'b -> c', 'a -> b -> c', 'node', 'edge', 'x = 1', 'subgraph s {'), fc.array(list, { maxLength: 2 }), fc.constantFrom(';', '', '\n', ' }')).map(([head, lists, end]) => `${head} ${lists.join('')}${end}`);
+    const statement = fc.tuple(fc.constantFrom('a', 'b -> c', 'a -> b -> c', 'node', 'edge', 'x = 1', 'subgraph s {', 'a:p', 'b:o:ne -> c:w', 'a -> b:i -> c', 'node:p', 'a:p ->\n  b'), fc.array(list, { maxLength: 2 }), fc.constantFrom(';', '', '\n', ' }')).map(([head, lists, end]) => `${head} ${lists.join('')}${end}`);
     fc.assert(
       fc.property(fc.array(statement, { maxLength: 6 }), (statements) => {
         checkEveryOffset(`digraph g {\n${statements.join(' ')}`);

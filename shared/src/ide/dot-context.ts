@@ -162,8 +162,9 @@ function indexOpening(tokens: readonly DotToken[], close: number): number {
  *   its own line without a `;` before it (see `startsStatement`), not
  *   counting the token the cursor is at the end of (hover reads from that token's start). Every
  *   walk back from the cursor or from that token stops at such a token or inside the lists after
- *   it, and reads at most two tokens before an owner; so does the step limit of `enclosingList`,
- *   which counts the same tokens;
+ *   it, and reads at most two tokens before an owner, then back over any port specifier there
+ *   (`a:p -> b [`) to the source's id, which the list also starts before; so does the step
+ *   limit of `enclosingList`, which counts the same tokens;
  * - forwards, it ends two tokens after the first `[`, `]` or `}` that starts at or after the
  *   cursor: the keys of the list the cursor is in are read up to such a token (there is none
  *   between the list's `[` and the cursor), everything else one token ahead at most;
@@ -211,7 +212,11 @@ function windowAt(table: DotTokenTable, offset: number, text: string): { from: n
     if (kind === DotTokenCode.RBracket) depth++;
     else if (kind === DotTokenCode.LBracket) depth = Math.max(0, depth - 1);
     else if (depth === 0 && k < at - 1 && (kind === DotTokenCode.Semicolon || kind === DotTokenCode.LBrace || kind === DotTokenCode.RBrace || startsStatement(table, k, text))) {
-      from = Math.max(0, k - 3);
+      // (and, before a statement that starts a line, back over the ports of an edge's source
+      // on the line above, `a:p ->`, which `listOwner` reads back to its id)
+      let source = k - 2;
+      while (source >= 2 && kinds[source - 1] === DotTokenCode.Colon && isIdLikeCode(kinds[source]) && isIdLikeCode(kinds[source - 2])) source -= 2;
+      from = Math.max(0, Math.min(k - 3, source - 1));
       break;
     }
   }
@@ -259,6 +264,11 @@ function listOpening(kinds: DotTokenTable['kinds'], at: number): number {
   return -1;
 }
 
+/** `isIdLike` on a kind code of a token table. */
+function isIdLikeCode(code: number): boolean {
+  return isIdLike(dotTokenKinds[code]);
+}
+
 /** How far `tokensNear` looks for where its list starts and ends, in tokens each way. */
 const windowLimit = 4096;
 
@@ -272,8 +282,11 @@ export function listOwner(view: TopologyView, open: number, tokens: readonly Dot
     o = k - 1;
   }
   if (o < 0) return undefined;
+  // `a:port [..]`, `a -> b:port:compass [..]`: the parser skips the port, and so does the owner
+  const last = o;
+  o = endpointStart(tokens, o);
   const t = tokens[o];
-  if (t.kind === 'keyword') {
+  if (t.kind === 'keyword' && o === last) {
     const word = t.text.toLowerCase();
     const previous = tokens[o - 1]?.kind;
     if ((word === 'node' || word === 'edge' || word === 'graph') && previous !== 'arrow' && previous !== 'line') return { kind: 'defaults', scope: word };
@@ -289,12 +302,22 @@ export function listOwner(view: TopologyView, open: number, tokens: readonly Dot
     const edges: EdgeEnds[] = [];
     if (statementEnds.size > 0) for (const edge of all) if (statementEnds.has(edge.span.end)) edges.push({ source: edge.source, target: edge.target, edge });
     if (edges.length === 0 && t.kind !== 'rbrace') {
-      const source = tokens[o - 2];
+      const source = o >= 2 ? tokens[endpointStart(tokens, o - 2)] : undefined;
       if (source !== undefined && isIdLike(source.kind)) edges.push({ source: source.value, target: t.value });
     }
     return { kind: 'edge', edges, token: t };
   }
   return { kind: 'node', id: t.value, token: t };
+}
+
+/**
+ * The index of the id an endpoint that ends at token `last` starts with: `last` itself, or, when
+ * `last` is the port name or compass point of `id:port` or `id:port:compass`, the id before them.
+ */
+export function endpointStart(tokens: readonly DotToken[], last: number): number {
+  let k = last;
+  while (k >= 2 && tokens[k - 1].kind === 'colon' && isIdLike(tokens[k].kind) && isIdLike(tokens[k - 2].kind)) k -= 2;
+  return k;
 }
 
 /** The attribute name or value at the cursor, inside a list or in a statement-level `key = value` (`tokens`: the file's, or those `tokensNear` gives). */

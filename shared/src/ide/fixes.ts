@@ -43,7 +43,7 @@ import {
 } from './context';
 import { dataDocument, termKindOfField, walkPath, wireField } from './data-tree';
 import { item } from './data-context';
-import { indexAt, indexBefore, isIdLike } from './dot-context';
+import { endpointStart, indexAt, indexBefore, isIdLike } from './dot-context';
 import {
   addMappingEntry,
   addToList,
@@ -499,8 +499,7 @@ function edgeStatementStart(tokens: readonly DotToken[], offset: number): number
   let k = tokens.findIndex((t) => t.span.start === offset);
   if (k < 0) return offset;
   while (k >= 2 && (tokens[k - 1].kind === 'arrow' || tokens[k - 1].kind === 'line')) {
-    k -= 2;
-    while (k >= 2 && tokens[k - 1].kind === 'colon' && isIdLike(tokens[k - 2].kind)) k -= 2;
+    k = endpointStart(tokens, k - 2);
     if (tokens[k].kind === 'rbrace') {
       let depth = 0;
       for (; k >= 0; k--) {
