@@ -177,6 +177,62 @@ ${rest}
 `,
   },
   {
+    name: 'parse-error: a second YAML document after `---` refuses the card, at the marker',
+    source: `
+//- cards/x@1.0.0.yaml
+  id: x
+  version: 1.0.0
+${rest}
+---
+#[0,3) error card/parse-error: a card file holds a single card
+  id: z
+//- cards/y@1.0.0.yaml
+  id: y
+  version: 1.0.0
+${rest}
+---
+#[0,3) error card/parse-error: starts a second YAML document
+`,
+  },
+  {
+    name: 'parse-error: content after a `...` end marker, and a second `...`, refuse the card',
+    source: `
+//- cards/x@1.0.0.yaml
+  id: x
+  version: 1.0.0
+${rest}
+...
+  id: z
+#[0,7) error card/parse-error: after the \`...\` that ends the first
+//- cards/y@1.0.0.yaml
+  id: y
+  version: 1.0.0
+${rest}
+...
+...
+#[0,3) error card/parse-error: delete the extra \`...\` line
+`,
+  },
+  {
+    name: 'parse-error does not fire on a leading `---` or a trailing `...` followed by comments',
+    source: `
+//- cards/x@1.0.0.yaml
+---
+  id: x
+  version: 1.0.0
+${rest}
+...
+# the end of the card
+
+//- cards/y@1.0.0.yaml
+--- # one card
+  id: y
+  version: 1.0.0
+${rest}
+... # done
+`,
+  },
+  {
     name: 'missing-field: an absent required field sits on the first line of the card',
     source: `
 //- cards/x@1.0.0.yaml

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { stringify } from 'yaml';
+import { parseDocument, stringify } from 'yaml';
 import { deref, formatOf, locatePath, parseData, type YamlNode } from '../src/syntax/yaml';
 
 /** The plain value of a tree, built like JSON.parse builds it (own keys, `__proto__` included). */
@@ -147,4 +147,58 @@ describe('data reader: YAML', () => {
     const read = parseData(text, 'yaml');
     assert.equal(read.problems[0]?.severity, 'error');
   });
+});
+
+/**
+ * One YAML document per file (E§3): DarkPrint reads a card with `parseDocument`, which reports
+ * MULTIPLE_DOCS at the start of the second document and nothing for a lone `---` or `...`
+ * marker. Each row gives what our reader reports (severity, the text under the range); the check
+ * also asks the `yaml` package itself, with DarkPrint's options, that every error it reports
+ * starts where ours does and that it reports no error where we report none.
+ */
+describe('data reader: YAML documents', () => {
+  const rows: [string, string, [string, string][]][] = [
+    // a second document is an error at its `---`, at its first line, or at the `...` that ends it
+    ['a second document after `---`', 'a: 1\n---\nid: z\n', [['error', '---']]],
+    ['a trailing `---` line', 'a: 1\n---\n', [['error', '---']]],
+    ['a trailing `---` at the very end', 'a: 1\n---', [['error', '---']]],
+    ['a trailing `---` with a comment after it', 'a: 1\n---\n# only a comment\n', [['error', '---']]],
+    ['a `---` with content on its line', 'a: 1\n--- b\n', [['error', '---']]],
+    ['content after a `...` end marker', 'a: 1\n...\nid: z\n', [['error', 'id: z']]],
+    ['indented content after `...` and a comment: from the start of its line', 'a: 1\n...\n\n  # c\n  id: z\n', [['error', '  id: z']]],
+    ['a `---` after a `...` end marker', 'a: 1\n...\n---\n', [['error', '---']]],
+    ['a second `...` end marker', 'a: 1\n...\n...\n', [['error', '...']]],
+    ['a second document after a leading `---`', '---\na: 1\n---\nb: 2\n', [['error', '---']]],
+    ['three documents: one error, at the second', 'a: 1\n---\nb: 2\n---\nc: 3\n', [['error', '---']]],
+    ['a second document after a block scalar', 'a: |\n  x\n---\nb: 1\n', [['error', '---']]],
+    ['a second document with CRLF line ends', 'a: 1\r\n---\r\nid: z\r\n', [['error', '---']]],
+    ['a second document after directives', 'a: 1\n...\n%YAML 1.2\n---\nb: 2\n', [['error', '---']]],
+    ['an empty first document', '---\n---\na: 1\n', [['error', '---']]],
+    ['errors in the second document are not read', 'a: 1\n---\nb: [\n', [['error', '---']]],
+    // one document, however its markers are written, is not an error
+    ['a leading `---`', '---\na: 1\n', []],
+    ['a leading `---` with a comment', '--- # card\na: 1\n', []],
+    ['a leading `---` after a byte-order mark', '\ufeff---\na: 1\n', []],
+    ['a leading comment, then `---`', '# c\n---\na: 1\n', []],
+    ['a trailing `...`', 'a: 1\n...\n', []],
+    ['a trailing `...` at the very end', 'a: 1\n...', []],
+    ['a trailing `...` with a comment on its line', 'a: 1\n... # end\n', []],
+    ['a trailing `...` followed by comments and blank lines', 'a: 1\n...\n# done\n\n  # more\n', []],
+    ['a leading `---` and a trailing `...`', '---\na: 1\n...\n', []],
+    ['a trailing `...` with CRLF line ends', 'a: 1\r\n...\r\n', []],
+    ['an indented `---` is text, not a marker', 'a: 1\n ---\n', []],
+  ];
+  for (const [name, text, expected] of rows) {
+    it(name, () => {
+      const read = parseData(text, 'yaml');
+      assert.deepEqual(read.problems.map((p) => [p.severity, text.slice(p.span.start, p.span.end)]), expected);
+      for (const p of read.problems) assert.match(p.message, /\.$/);
+      const reference = parseDocument(text, { prettyErrors: false });
+      assert.deepEqual(
+        read.problems.filter((p) => p.severity === 'error').map((p) => p.span.start),
+        reference.errors.map((e) => e.pos[0]),
+        'errors start where the yaml package puts them',
+      );
+    });
+  }
 });

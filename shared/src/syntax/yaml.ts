@@ -28,6 +28,10 @@
  *   the empty string). A collection used as a key (`? [a]`) is named by its source text.
  * - The parser never throws: a stack overflow inside `yaml` on absurd nesting becomes an
  *   error at the start of the document.
+ * - A file holds one YAML document. `parseDocument` reports a second one (MULTIPLE_DOCS, at
+ *   the start of that document: its `---`, its first line after a `...`, or a second `...`) and
+ *   stops reading there, so the error costs nothing extra; a lone leading `---` or trailing
+ *   `...` is not a second document. Its log level must not be `silent`, which drops that error.
  */
 import { Lexer, isAlias, isMap, isPair, isScalar, isSeq, parseDocument } from 'yaml';
 import { span, type Span } from '../text';
@@ -292,7 +296,9 @@ function readYaml(text: string, maxAliasCount: number): DataDocument {
   if (tooDeep) return { format: 'yaml', root: undefined, problems: [tooDeep] };
   // `yaml` checks key uniqueness with a linear scan per key (quadratic on a large mapping), so
   // the check is made here instead, with the same rule: two scalar keys with the same value.
-  const document = parseDocument(text, { prettyErrors: false, logLevel: 'silent', uniqueKeys: false });
+  // Log level `error`, not `silent`: `silent` also drops the MULTIPLE_DOCS error DarkPrint
+  // reports, and nothing here logs anyway (only `toJS` does, and it is never called).
+  const document = parseDocument(text, { prettyErrors: false, logLevel: 'error', uniqueKeys: false });
   const problems: SyntaxProblem[] = [];
   const clamp = (offset: number): number => Math.max(0, Math.min(offset, text.length));
   // An empty range (a character missing at the end, say) is widened to one character so that
@@ -305,7 +311,11 @@ function readYaml(text: string, maxAliasCount: number): DataDocument {
     return text.length > 0 ? span(text.length - 1, text.length) : span(0, 0);
   };
   for (const e of document.errors) {
-    problems.push({ severity: 'error', span: problemSpan(e.pos), message: yamlMessage(e.code, e.message) });
+    problems.push(
+      e.code === 'MULTIPLE_DOCS'
+        ? secondDocumentProblem(text, clamp(e.pos[0]), problemSpan(e.pos))
+        : { severity: 'error', span: problemSpan(e.pos), message: yamlMessage(e.code, e.message) },
+    );
   }
   for (const w of document.warnings) {
     problems.push({ severity: 'warning', span: problemSpan(w.pos), message: yamlMessage(w.code, w.message) });
@@ -514,6 +524,36 @@ function scalarValue(value: unknown): ScalarValue {
   return String(value);
 }
 
+/**
+ * The error for a second document starting at `start` (where `yaml` puts MULTIPLE_DOCS): on its
+ * `---` or `...` marker when it has one, otherwise on the first line of its content.
+ */
+function secondDocumentProblem(text: string, start: number, range: Span): SyntaxProblem {
+  const marker = text.slice(start, start + 3);
+  const after = text.charCodeAt(start + 3);
+  const isMarker = (marker === '---' || marker === '...') && (Number.isNaN(after) || isBlank(after));
+  if (isMarker && marker === '...') {
+    return {
+      severity: 'error',
+      span: span(start, start + 3),
+      message: 'This `...` ends a second, empty YAML document, but a card file holds a single document; delete the extra `...` line.',
+    };
+  }
+  if (isMarker) {
+    return {
+      severity: 'error',
+      span: span(start, start + 3),
+      message: '`---` starts a second YAML document here, but a card file holds a single card; delete this line and all that follows it, or move the second card into a card file of its own.',
+    };
+  }
+  return {
+    severity: 'error',
+    span: firstLineSpan(text, range),
+    message:
+      'A second YAML document starts here, after the `...` that ends the first, but a card file holds a single card; delete the `...` line if the card goes on, or move what follows into a card file of its own.',
+  };
+}
+
 function yamlMessage(code: string, message: string): string {
   const text = message.replace(/\s+/g, ' ').trim();
   const sentence = text === '' ? 'The YAML reader stops here' : text.replace(/[.!?]$/, '');
@@ -523,7 +563,6 @@ function yamlMessage(code: string, message: string): string {
 
 const yamlFixes: ReadonlyMap<string, string> = new Map([
   ['DUPLICATE_KEY', 'keep one of the repeated keys'],
-  ['MULTIPLE_DOCS', 'keep a single document in the file (remove the extra `---` part)'],
   ['TAG_RESOLVE_FAILED', 'remove the tag; the value is read as plain text'],
   ['BAD_DIRECTIVE', 'remove the directive'],
   ['BAD_DQ_ESCAPE', 'use a valid escape, or single quotes for a literal backslash'],
