@@ -146,7 +146,18 @@ ${rest}
     source: `
 //- cards/a@1.0.0.json
 {"id": 'a'}
-//     ^ error card/parse-error: A JSON value is expected
+//     ^ error card/parse-error: A JSON string takes double quotes, not single ones
+//- cards/c@1.0.0.json
+{'id': "c"}
+//[1,2) error card/parse-error: A JSON key takes double quotes, not single ones
+//- cards/d@1.0.0.json
+{"id": "d",
+  // the card's name
+//^ error card/parse-error: JSON has no comments; remove the comment
+  "name": "D"}
+//- cards/e@1.0.0.json
+{"id": "e", "tools": ["ci",]}
+//                         ^ error card/parse-error: no trailing comma before \`]\`
 //- cards/b@1.0.0.json
 {"id": "b" # comment
 //         ^ error card/parse-error: A \`,\` or \`}\` is expected

@@ -622,6 +622,11 @@ function readJsonValue(text: string): YamlNode {
       ? `\`${character}\``
       : `U+${point.toString(16).toUpperCase().padStart(4, '0')}`;
   };
+  /** The message for a comment where JSON expects a key or a value (JSON has none), if one starts here. */
+  const commentHere = (): string | undefined =>
+    text.startsWith('//', offset) || text.startsWith('/*', offset) || text.charCodeAt(offset) === 35
+      ? 'JSON has no comments; remove the comment, or write the card in YAML, which has them.'
+      : undefined;
   const readString = (): { text: string; span: Span } => {
     const start = offset;
     jsonString.lastIndex = start;
@@ -675,7 +680,10 @@ function readJsonValue(text: string): YamlNode {
     }
     return fail(
       start,
-      `A JSON value is expected here, but the text has ${describeHere()}; write a string, a number, \`true\`, \`false\`, \`null\`, an object or a list.`,
+      commentHere() ??
+        (text.charCodeAt(offset) === 93 ? 'JSON allows no trailing comma before `]`; remove the comma.' : undefined) ??
+        (text.charCodeAt(offset) === 39 ? 'A JSON string takes double quotes, not single ones; write it in double quotes.' : undefined) ??
+        `A JSON value is expected here, but the text has ${describeHere()}; write a string, a number, \`true\`, \`false\`, \`null\`, an object or a list.`,
     );
   };
 
@@ -698,7 +706,9 @@ function readJsonValue(text: string): YamlNode {
   };
   const readKey = (frame: Extract<JsonFrame, { kind: 'object' }>): void => {
     skipBlanks();
-    if (text.charCodeAt(offset) !== 34) fail(offset, `A key in double quotes is expected here, but the text has ${describeHere()}; quote the key (JSON allows no trailing comma).`);
+    if (text.charCodeAt(offset) !== 34) {
+      fail(offset, commentHere() ?? (text.charCodeAt(offset) === 125 ? 'JSON allows no trailing comma before `}`; remove the comma.' : text.charCodeAt(offset) === 39 ? 'A JSON key takes double quotes, not single ones; write it in double quotes.' : `A key in double quotes is expected here, but the text has ${describeHere()}; quote the key.`));
+    }
     frame.key = readString();
     skipBlanks();
     if (text.charCodeAt(offset) !== 58) fail(offset, `A \`:\` is expected after the key ${JSON.stringify(frame.key.text)}, but the text has ${describeHere()}; add the colon.`);
