@@ -215,6 +215,67 @@ digraph g {
   fine -> node_step;
 }`,
   },
+  'a glued `step-1` (DOT: the nodes `step` and `-1`) becomes the one id meant, everywhere it is written so': {
+    code: 'attractor/bad-node-id',
+    title: 'Rename `step-1` to `step_1` everywhere',
+    titles: ['Rename `step-1` to `step_1` everywhere (DOT reads `step` and `-1` as separate nodes)', 'Rename node `-1` to `n_1` everywhere'],
+    preferred: ['Rename `step-1` to `step_1` everywhere (DOT reads `step` and `-1` as separate nodes)'],
+    clean: true,
+    fixture: `
+//- topology.dot
+digraph g {
+  fetch -> step-1 -> publish;
+  step-1 [label="Step one"];
+}`,
+    expected: `
+//- topology.dot
+digraph g {
+  fetch -> step_1 -> publish;
+  step_1 [label="Step one"];
+}`,
+  },
+  'renaming the `-1` of a glued `step-1` keeps it apart from `step` (the graph DOT reads is unchanged)': {
+    code: 'attractor/bad-node-id',
+    title: 'Rename node `-1` to `n_1` everywhere',
+    clean: true,
+    fixture: `
+//- topology.dot
+digraph g { fetch -> step-1 -> publish; }`,
+    expected: `
+//- topology.dot
+digraph g { fetch -> step n_1 -> publish; }`,
+  },
+  'a keyword glued to a number (`node-1`): the parse error offers the id meant': {
+    code: 'dot/parse-error',
+    title: 'Rename `node-1` to `node_1` everywhere',
+    clean: true,
+    fixture: `
+//- topology.dot
+digraph g { fetch -> node-1; }`,
+    expected: `
+//- topology.dot
+digraph g { fetch -> node_1; }`,
+  },
+  'fix all: each glued run becomes its id, other occurrences are renamed apart from their neighbours': {
+    title: 'Fix all node ids (2 nodes)',
+    clean: true,
+    fixture: `
+//- topology.dot
+digraph g {
+  fetch -> step-1 -> publish;
+  check-1 -> publish;
+  step-1 [label="Step one"];
+  "q"-1 -> publish;
+}`,
+    expected: `
+//- topology.dot
+digraph g {
+  fetch -> step_1 -> publish;
+  check_1 -> publish;
+  step_1 [label="Step one"];
+  q n_1 -> publish;
+}`,
+  },
   // ---- DOT syntax
   'a semicolon between attributes becomes a comma': {
     code: 'attractor/attr-separator',

@@ -194,6 +194,26 @@ digraph g { code-b$0uilder; code-builder -> x; }`,
 //- topology.dot
 digraph g { code_builder; code_builder -> x; }`,
   },
+  'a number id written straight after an id (`step-1`) is renamed apart from it, never glued to it': {
+    fixture: `
+//- topology.dot
+digraph g { fetch -> step-$01 -> publish; step-1; x -> -1; }`,
+    newName: 'first',
+    placeholder: '-1',
+    expected: `
+//- topology.dot
+digraph g { fetch -> step first -> publish; step first; x -> first; }`,
+  },
+  'renaming the id before a glued number keeps the two apart too': {
+    fixture: `
+//- topology.dot
+digraph g { st$0ep-1 -> publish; }`,
+    newName: 'n2',
+    placeholder: 'step',
+    expected: `
+//- topology.dot
+digraph g { n2-1 -> publish; }`,
+  },
   'the same name is no edit': {
     fixture: `
 //- topology.dot

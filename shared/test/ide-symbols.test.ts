@@ -30,10 +30,13 @@ function checkSymbols(c: SymbolCase): void {
   const { bundle } = loadFixture(c.fixture);
   const text = bundle.files.get(c.file)?.text ?? '';
   const symbols = documentSymbols(bundle, c.file);
-  // LSP: every symbol's selection lies within its range, at every level.
+  // LSP: every symbol's selection lies within its range, and every child's range within its parent's, at every level.
   const pending = [...symbols];
   for (let s = pending.pop(); s !== undefined; s = pending.pop()) {
     assert.ok(s.span.start <= s.selectionSpan.start && s.selectionSpan.end <= s.span.end, `selection inside span for ${s.kind} ${s.name}`);
+    for (const child of s.children) {
+      assert.ok(s.span.start <= child.span.start && child.span.end <= s.span.end, `${child.kind} ${child.name} inside ${s.kind} ${s.name}`);
+    }
     pending.push(...s.children);
   }
   assert.equal(outline(symbols, text).join('\n'), c.outline.trim());
@@ -67,6 +70,49 @@ graph release — digraph [release]
     subgraph (anonymous subgraph) [{]
       node c [c]
   edge a -> b [a]`,
+  },
+  'an edge from a subgraph sits beside the subgraph, in the scope whose body holds it': {
+    file: 'topology.dot',
+    fixture: `
+//- topology.dot
+digraph g {
+  {a b} -> c;
+  subgraph s { x } -> y;
+  subgraph t { m -> { n }; { u } -> v }
+}`,
+    outline: `
+graph g — digraph [g]
+  subgraph (anonymous subgraph) [{]
+    node a [a]
+    node b [b]
+  edge a -> c [{a b}]
+  edge b -> c [{a b}]
+  node c [c]
+  subgraph s [s]
+    node x [x]
+  edge x -> y [subgraph s { x }]
+  node y [y]
+  subgraph t [t]
+    node m [m]
+    edge m -> n [m]
+    subgraph (anonymous subgraph) [{]
+      node n [n]
+    subgraph (anonymous subgraph) [{]
+      node u [u]
+    edge u -> v [{ u }]
+    node v [v]`,
+  },
+  'a second graph in the file, which the parser ignores, is left out of the outline': {
+    file: 'topology.dot',
+    fixture: `
+//- topology.dot
+digraph g { a -> b }
+digraph h { subgraph s { p } -> q }`,
+    outline: `
+graph g — digraph [g]
+  node a [a]
+  edge a -> b [a]
+  node b [b]`,
   },
   'a card: fields, ports, term lists': {
     file: 'cards/a@1.0.0.yaml',

@@ -57,7 +57,7 @@ import {
   removeMappingEntry,
   scalarText,
 } from './edits';
-import { renameNode } from './rename';
+import { renameNode, separateAdjacentEdits, unglued } from './rename';
 import type { CodeAction, IdeBundle, WorkspaceEdit } from './types';
 
 /**
@@ -143,6 +143,12 @@ function unusable(view: TopologyView, node: DotNode): boolean {
   return node.occurrences.some((o) => view.text.charCodeAt(o.start) === 34);
 }
 
+/**
+ * The fixes for an unusable node id. When the diagnostic's occurrence is part of a glued
+ * `step-1` (see `gluedRuns`), the preferred fix writes what the user meant, `step_1`, in place of
+ * every `step-1` written so; the plain rename stays on offer after it (it renames `-1` alone, a
+ * space keeping it apart from `step`, so the graph DOT reads stays as it is).
+ */
 function fixNodeId(context: FixContext, diagnostic: Diagnostic): CodeAction[] {
   const view = topologyView(context.bundle, context.file);
   const graph = view?.graph;
@@ -155,17 +161,32 @@ function fixNodeId(context: FixContext, diagnostic: Diagnostic): CodeAction[] {
       : graph.nodes.find((n) => n.idError !== undefined && n.occurrences.some((o) => o.start === at.start && o.end === at.end));
   if (node === undefined || !unusable(view, node)) return [];
   const taken = new Set(graph.nodes.map((n) => n.id));
+  const actions: CodeAction[] = [];
+  const runs = gluedRuns(view);
+  const run = runs.find((r) => r.parts.some((p) => p.start === at.start && p.end === at.end));
+  if (run !== undefined) {
+    const joined = suggestNodeId(run.written, (c) => taken.has(c));
+    const edits = collectEdits();
+    for (const other of runs) if (other.written === run.written) edits.add(context.file, other.span, unglued(view.text, other.span, joined));
+    const parts = run.parts.map((p) => `\`${view.text.slice(p.start, p.end)}\``);
+    const read = `${parts.slice(0, -1).join(', ')} and ${parts[parts.length - 1]}`;
+    actions.push(quickFix(`Rename \`${run.written}\` to \`${joined}\` everywhere (DOT reads ${read} as separate nodes)`, separateAdjacentEdits(edits.result()), true));
+  }
   const name = isUsableNodeId(node.id) ? node.id : suggestNodeId(node.id, (c) => taken.has(c));
   const edits = collectEdits();
   renameNode(context.bundle, view, node, name, edits, 'drop');
-  if (edits.size === 0) return [];
-  const title = name === node.id ? `Write node \`${node.id}\` without quotes everywhere` : `Rename node \`${node.id}\` to \`${name}\` everywhere`;
-  return [quickFix(title, edits.result(), true)];
+  if (edits.size > 0) {
+    const title = name === node.id ? `Write node \`${node.id}\` without quotes everywhere` : `Rename node \`${node.id}\` to \`${name}\` everywhere`;
+    actions.push(quickFix(title, separateAdjacentEdits(edits.result()), run === undefined));
+  }
+  return actions;
 }
 
 /**
  * Renames every node id Attractor cannot use, and every graph or subgraph name DOT cannot read
- * (`subgraph s-x`), in one edit (`source.fixAll`).
+ * (`subgraph s-x`), in one edit (`source.fixAll`). A glued `step-1` whose parts include an
+ * unusable id becomes the one id it was meant to be (`step_1`, see `gluedRuns`), the same
+ * spelling the same name each time; the other occurrences of its parts are renamed as usual.
  */
 export function fixAllNodeIds(bundle: IdeBundle, file: string): CodeAction | undefined {
   const view = topologyView(bundle, file);
@@ -173,14 +194,34 @@ export function fixAllNodeIds(bundle: IdeBundle, file: string): CodeAction | und
   if (view === undefined || graph === undefined) return undefined;
   const taken = new Set(graph.nodes.map((n) => n.id));
   const edits = collectEdits();
-  let count = 0;
+  const nodeAt = occurrenceIndex(graph.nodes);
+  // Occurrences rewritten as part of a glued run (by start offset), and the nodes that had one.
+  const inRuns = new Set<number>();
+  const fixed = new Set<DotNode>();
+  const joinedNames = new Map<string, string>();
+  for (const run of gluedRuns(view)) {
+    const parts = run.parts.map((p) => nodeAt.get(p.start));
+    if (!parts.some((n) => n !== undefined && unusable(view, n))) continue;
+    let joined = joinedNames.get(run.written);
+    if (joined === undefined) {
+      joined = suggestNodeId(run.written, (c) => taken.has(c));
+      taken.add(joined);
+      joinedNames.set(run.written, joined);
+    }
+    edits.add(file, run.span, unglued(view.text, run.span, joined));
+    for (const part of run.parts) inRuns.add(part.start);
+    for (const n of parts) if (n !== undefined && unusable(view, n)) fixed.add(n);
+  }
   for (const node of graph.nodes) {
     if (!unusable(view, node)) continue;
+    fixed.add(node);
+    // Every occurrence went into a glued run: the node is gone, nothing is left to rename.
+    if (node.occurrences.every((o) => inRuns.has(o.start))) continue;
     const name = isUsableNodeId(node.id) ? node.id : suggestNodeId(node.id, (c) => taken.has(c));
     taken.add(name);
-    renameNode(bundle, view, node, name, edits, 'drop');
-    count++;
+    renameNode(bundle, view, node, name, edits, 'drop', inRuns);
   }
+  const count = fixed.size;
   const names = hyphenatedNames(view);
   for (const name of names) for (const span of name.spans) edits.add(file, span, name.name);
   if ((count === 0 && names.length === 0) || edits.size === 0) return undefined;
@@ -189,7 +230,59 @@ export function fixAllNodeIds(bundle: IdeBundle, file: string): CodeAction | und
     ...(names.length > 0 ? [`${names.length} graph name${names.length === 1 ? '' : 's'}`] : []),
   ].join(', ');
   const what = names.length === 0 ? 'node ids' : count === 0 ? 'graph names' : 'node ids and graph names';
-  return { title: `Fix all ${what} (${counts})`, kind: 'source.fixAll', edit: edits.result() };
+  return { title: `Fix all ${what} (${counts})`, kind: 'source.fixAll', edit: separateAdjacentEdits(edits.result()) };
+}
+
+/** Each node by the start offset of each of its occurrences. */
+function occurrenceIndex(nodes: readonly DotNode[]): Map<number, DotNode> {
+  const byStart = new Map<number, DotNode>();
+  for (const node of nodes) for (const occurrence of node.occurrences) byStart.set(occurrence.start, node);
+  return byStart;
+}
+
+/**
+ * A node id with a hyphen and a number written straight after it, `step-1` (or `a-1-2`,
+ * `node-1`). DOT (E§13) reads the id, then `-1` as a number, so `step-1 -> b` is the node
+ * `step` and an edge `-1 -> b`: two nodes where the user almost surely meant one. `written`
+ * is the whole spelling over `span`; `parts` are its tokens, each a node occurrence.
+ */
+interface GluedRun {
+  readonly written: string;
+  readonly span: Span;
+  readonly parts: readonly Span[];
+}
+
+/**
+ * Every glued run in the topology, in source order: a bare id (or a keyword, which the parser
+ * still reads as a node) in node position, followed without a blank by one or more negative
+ * numbers in node position (so never an attribute value). Their fix writes the run as one id
+ * (`suggestNodeId`: `step-1` -> `step_1`), which merges the parts into the node meant. That id
+ * is made unique among the graph's ids (`step_1_2` when `step_1` is taken), so the fix never
+ * folds the run into a node written elsewhere. A quoted `"step"-1` is left out (the quote shows
+ * where the id ends, so it reads as written).
+ */
+function gluedRuns(view: TopologyView): GluedRun[] {
+  const graph = view.graph;
+  if (graph === undefined) return [];
+  const occurrences = occurrenceIndex(graph.nodes);
+  const tokens = view.significant;
+  const out: GluedRun[] = [];
+  for (let i = 0; i < tokens.length; i++) {
+    const head = tokens[i];
+    if ((head.kind !== 'id' && head.kind !== 'keyword') || head.hyphenated === true || !occurrences.has(head.span.start)) continue;
+    const parts: Span[] = [head.span];
+    let j = i + 1;
+    for (; j < tokens.length; j++) {
+      const t = tokens[j];
+      if (t.kind !== 'number' || t.text.charCodeAt(0) !== 45 /* - */ || t.span.start !== parts[parts.length - 1].end || !occurrences.has(t.span.start)) break;
+      parts.push(t.span);
+    }
+    if (parts.length === 1) continue;
+    const span = { start: head.span.start, end: parts[parts.length - 1].end };
+    out.push({ written: view.text.slice(span.start, span.end), span, parts });
+    i = j - 1;
+  }
+  return out;
 }
 
 // ---------------------------------------------------------------------- graph and subgraph names

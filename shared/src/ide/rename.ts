@@ -14,6 +14,7 @@ import { isAttractorIdentifier, isAttractorKeyword, isBoundaryNodeId, isUsableNo
 import { quoteTopology } from '../compile/strings';
 import { deref } from '../syntax/yaml';
 import type { DotNode, DotToken } from '../syntax/dot-model';
+import { isDotIdPart, isDotIdStart } from '../syntax/dot-lexer';
 import type { Span } from '../text';
 import {
   assertNever,
@@ -60,7 +61,7 @@ export function rename(bundle: IdeBundle, file: string, offset: number, newName:
       const problem = nodeNameProblem(newName, target.view, target.node);
       if (problem !== undefined) return { error: problem };
       renameNode(bundle, target.view, target.node, newName, edits, 'keep');
-      return edits.result();
+      return separateAdjacentEdits(edits.result());
     }
     case 'card': {
       const problem = cardNameProblem(bundle, target.name, newName);
@@ -138,16 +139,27 @@ export type OccurrenceQuotes = 'keep' | 'drop';
  * Renames a node: every occurrence in the topology (quoted or bare as `quotes` says), every
  * `retry_target`/`fallback_retry_target` value naming it (on nodes, in defaults, on the graph;
  * quoted values stay quoted), and the `dependencies` entries naming it in the cards it feeds.
- * `newName` is a usable node id, so it is valid written either way.
+ * `newName` is a usable node id, so it is valid written either way. Occurrences starting at an
+ * offset in `skip` are left as they are (the fix-all rewrites those itself). A bare name never
+ * runs into the token beside it: see `unglued`.
  */
-export function renameNode(bundle: IdeBundle, view: TopologyView, node: DotNode, newName: string, edits: EditCollector, quotes: OccurrenceQuotes): void {
+export function renameNode(
+  bundle: IdeBundle,
+  view: TopologyView,
+  node: DotNode,
+  newName: string,
+  edits: EditCollector,
+  quotes: OccurrenceQuotes,
+  skip?: ReadonlySet<number>,
+): void {
   for (const occurrence of node.occurrences) {
+    if (skip?.has(occurrence.start) === true) continue;
     const quoted = quotes === 'keep' && view.text.charCodeAt(occurrence.start) === 34;
-    const written = quoted ? quoteTopology(newName) : newName;
+    const written = unglued(view.text, occurrence, quoted ? quoteTopology(newName) : newName);
     if (view.text.slice(occurrence.start, occurrence.end) !== written) edits.add(view.file, occurrence, written);
   }
   for (const value of retryTargets(view).get(node.id) ?? []) {
-    const written = value.kind === 'string' ? quoteTopology(newName) : newName;
+    const written = unglued(view.text, value.span, value.kind === 'string' ? quoteTopology(newName) : newName);
     if (value.text !== written) edits.add(view.file, value.span, written);
   }
   const graph = view.graph;
@@ -164,6 +176,48 @@ export function renameNode(bundle: IdeBundle, view: TopologyView, node: DotNode,
     if (held !== undefined) files.add(held.file);
   }
   for (const file of files) renameListEntries(bundle, file, 'dependencies', node.id, newName, edits);
+}
+
+/**
+ * `written` as it must replace `span` of a topology's `text` for the tokens on either side to
+ * stay what they are. DOT ends a token only where its characters stop: `step-1` is the node
+ * `step` followed by the node `-1` (a number), so `-1` renamed to `n_1` in place would give
+ * `stepn_1`, one node, and a rename would silently merge two nodes. A bare name put straight
+ * after an id or number character (or after `x-`, which would make a hyphenated id of both),
+ * or straight before one (or before `-x`), gets a space on that side, which keeps the graph the
+ * lexer reads exactly as it was. (The fixes also offer to write what a glued `step-1` most
+ * likely meant, `step_1`; see `gluedRuns` in ./fixes.ts.)
+ */
+export function unglued(text: string, span: Span, written: string): string {
+  if (written.length === 0) return written;
+  const before = text.charCodeAt(span.start - 1);
+  const after = text.charCodeAt(span.end);
+  const joinsBefore =
+    isDotIdPart(written.charCodeAt(0)) &&
+    (isDotIdPart(before) || before === 46 /* . */ || (before === 45 /* - */ && isDotIdPart(text.charCodeAt(span.start - 2))));
+  const joinsAfter = isDotIdPart(written.charCodeAt(written.length - 1)) && (isDotIdPart(after) || (after === 45 && isDotIdStart(text.charCodeAt(span.end + 1))));
+  return `${joinsBefore ? ' ' : ''}${written}${joinsAfter ? ' ' : ''}`;
+}
+
+/**
+ * `edit` with a space put between two topology edits that meet, where the first writes an id
+ * or number character last and the second one first: `unglued` reads the text around an edit
+ * as it stands, so it cannot see that a neighbour is being rewritten too (the fix-all turning
+ * `"q"-1` into `q` and `n_1`, or `<a><a>` into `a` and `a`).
+ */
+export function separateAdjacentEdits(edit: WorkspaceEdit): WorkspaceEdit {
+  const changes = edit.changes.map((change) => {
+    if (!isTopologyPath(change.file)) return change;
+    const edits = [...change.edits];
+    for (let i = 1; i < edits.length; i++) {
+      const first = edits[i - 1];
+      const second = edits[i];
+      if (first.span.end !== second.span.start || first.newText.length === 0 || second.newText.length === 0) continue;
+      if (isDotIdPart(first.newText.charCodeAt(first.newText.length - 1)) && isDotIdPart(second.newText.charCodeAt(0))) edits[i] = { span: second.span, newText: ` ${second.newText}` };
+    }
+    return { ...change, edits };
+  });
+  return { ...edit, changes };
 }
 
 /** Attributes whose value names a node. */

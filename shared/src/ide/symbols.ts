@@ -1,7 +1,12 @@
 /**
  * Document symbols and folding ranges.
  * Topology: the graph, its subgraphs (nested), the nodes (with their pins) and the edges, each
- * placed in the innermost subgraph that holds it; folds for every `{ … }` and `[ … ]` that spans
+ * placed in the innermost subgraph whose range holds its whole range (so an edge from a subgraph,
+ * `{a b} -> c`, sits beside that subgraph, in the scope whose body holds the statement: every
+ * symbol's range lies within its parent's, as LSP requires). Only the first graph is listed: the
+ * parser ignores everything after the `}` that closes it (a second graph, reported as
+ * `dot/unsupported`), so no node or edge of it is read and an outline entry for it would show
+ * a graph the engine does not have. Folds cover every `{ … }` and `[ … ]` that spans
  * lines, multi-line block comments and runs of line comments (the comment folds marked so).
  * Cards and other YAML/JSON files: the top-level fields, ports under `inputs`/`outputs`, list
  * entries, and the terms of the extensions file; folds for every entry that spans lines.
@@ -60,15 +65,16 @@ type Mutable = { -readonly [K in keyof DocumentSymbol]: K extends 'children' ? M
 function topologySymbols(view: TopologyView): DocumentSymbol[] {
   const graph = view.graph;
   if (graph === undefined) return [];
-  const tokens = view.significant;
-  const blocks = braceBlocks(tokens, view.text.length);
+  // What follows the first graph is not read (see the header): its braces are no subgraphs of it.
+  const readEnd = view.parse.trailing?.start ?? view.text.length;
+  const blocks = braceBlocks(view.significant, readEnd);
   const body = blocks[0];
   const graphStart = graph.strictSpan?.start ?? graph.keywordSpan.start;
   const root: Mutable = {
     name: graph.name ?? '(unnamed graph)',
     detail: graph.directed ? 'digraph' : 'graph',
     kind: 'graph',
-    span: { start: Math.min(graphStart, body?.open.start ?? graphStart), end: Math.max(body?.end ?? view.text.length, graph.keywordSpan.end) },
+    span: { start: Math.min(graphStart, body?.open.start ?? graphStart), end: Math.max(body?.end ?? readEnd, graph.keywordSpan.end) },
     selectionSpan: graph.nameSpan ?? graph.keywordSpan,
     children: [],
   };
@@ -101,6 +107,8 @@ function topologySymbols(view: TopologyView): DocumentSymbol[] {
     members.push({ name: `${edge.source} -> ${edge.target}`, kind: 'edge', span: edge.span, selectionSpan: edge.sourceSpan, children: [] });
   }
   nest(root, subgraphs, members);
+  // The graph's range holds every symbol the parser read; should broken text ever put one outside it, the range grows to hold it.
+  for (const child of root.children) root.span = { start: Math.min(root.span.start, child.span.start), end: Math.max(root.span.end, child.span.end) };
   // Siblings in document order; ties keep the order above (subgraphs, then nodes, then edges).
   const order = new Map<Mutable, number>();
   for (const symbol of subgraphs) order.set(symbol, order.size);
@@ -113,24 +121,26 @@ function topologySymbols(view: TopologyView): DocumentSymbol[] {
 }
 
 /**
- * Puts each subgraph into the smallest subgraph whose span holds its span, and each member (node
- * or edge) into the smallest one whose span holds its selection; the graph takes the rest. One
- * sweep in document order: brace blocks nest, so the subgraphs open at a point form a stack.
- * (Unlike a search for the smallest holder, the sweep cannot make a cycle of two subgraphs with
- * the same span, as an unclosed `subgraph { {` has.)
+ * Puts each subgraph, and each member (node or edge), into the smallest subgraph whose span holds
+ * its whole span; the graph takes the rest. An edge whose source is a subgraph (`{a b} -> c`,
+ * `subgraph s {a} -> c`) starts where that subgraph starts but runs past it, so it goes to the
+ * scope around it: the one whose body holds the edge statement. One sweep in document order:
+ * brace blocks nest, so the subgraphs open at a point form a stack. (Unlike a search for the
+ * smallest holder, the sweep cannot make a cycle of two subgraphs with the same span, as an
+ * unclosed `subgraph { {` has.)
  */
 function nest(root: Mutable, subgraphs: readonly Mutable[], members: readonly Mutable[]): void {
   const opening = subgraphs.map((symbol, index) => ({ symbol, index }));
   opening.sort((a, b) => a.symbol.span.start - b.symbol.span.start || b.symbol.span.end - a.symbol.span.end || a.index - b.index);
   const placing = members.map((symbol, index) => ({ symbol, index }));
-  placing.sort((a, b) => a.symbol.selectionSpan.start - b.symbol.selectionSpan.start || a.index - b.index);
+  placing.sort((a, b) => a.symbol.span.start - b.symbol.span.start || a.index - b.index);
   // The open subgraphs, outermost first, above the graph (which is never taken off).
   const open: Mutable[] = [root];
   const top = (): Mutable => open[open.length - 1];
   let next = 0;
   for (const { symbol } of placing) {
-    const at = symbol.selectionSpan;
-    // Subgraphs starting at or before the member open first (a block starting where it starts holds it).
+    const at = symbol.span;
+    // Subgraphs starting at or before the member open first (a block starting where it starts may hold it).
     for (; next < opening.length && opening[next].symbol.span.start <= at.start; next++) {
       const subgraph = opening[next].symbol;
       while (open.length > 1 && top().span.end < subgraph.span.end) open.pop();
@@ -138,7 +148,7 @@ function nest(root: Mutable, subgraphs: readonly Mutable[], members: readonly Mu
       open.push(subgraph);
     }
     while (open.length > 1 && top().span.end < at.start) open.pop();
-    // The top holds the member unless the member runs out of it (a selection is one token, so only in broken text).
+    // The top holds the member unless the member runs out of it: an edge from a subgraph, or broken text.
     let holder = open.length - 1;
     while (holder > 0 && open[holder].span.end < at.end) holder--;
     open[holder].children.push(symbol);
@@ -180,12 +190,15 @@ interface Block {
   readonly nameSpan?: Span;
 }
 
-/** Every `{ … }` in source order (the first is the graph body), with the `subgraph [name]` before it. */
-function braceBlocks(tokens: readonly DotToken[], textEnd: number): Block[] {
+/**
+ * Every `{ … }` that starts before `readEnd` in source order (the first is the graph body), with
+ * the `subgraph [name]` before it; one never closed before `readEnd` ends there.
+ */
+function braceBlocks(tokens: readonly DotToken[], readEnd: number): Block[] {
   const blocks: Block[] = [];
   const stack: { index: number; block: Omit<Block, 'end'> }[] = [];
   const slots: (Block | undefined)[] = [];
-  for (let i = 0; i < tokens.length; i++) {
+  for (let i = 0; i < tokens.length && tokens[i].span.start < readEnd; i++) {
     const t = tokens[i];
     if (t.kind === 'lbrace') {
       let start = t.span.start;
@@ -206,7 +219,7 @@ function braceBlocks(tokens: readonly DotToken[], textEnd: number): Block[] {
       if (top !== undefined) slots[top.index] = { ...top.block, end: t.span.end };
     }
   }
-  for (const open of stack) slots[open.index] = { ...open.block, end: textEnd };
+  for (const open of stack) slots[open.index] = { ...open.block, end: readEnd };
   for (const slot of slots) if (slot !== undefined) blocks.push(slot);
   return blocks;
 }
