@@ -76,8 +76,6 @@ export interface ClientSupport {
   readonly preferredActions: boolean;
   /** The client applies an edit the server sends (`workspace/applyEdit`). */
   readonly applyEdit: boolean;
-  /** The client reads a publication's `version`. */
-  readonly diagnosticVersions: boolean;
   /** The diagnostic tags the client reads (`tagSupport.valueSet`). */
   readonly diagnosticTags: ReadonlySet<number>;
   /**
@@ -114,7 +112,6 @@ export const fullSupport: ClientSupport = {
   codeActionLiterals: true,
   preferredActions: true,
   applyEdit: true,
-  diagnosticVersions: true,
   diagnosticTags: new Set([DiagnosticTag.Unnecessary, DiagnosticTag.Deprecated]),
   completionKinds: kindsUpTo(CompletionItemKind.TypeParameter),
   symbolKinds: kindsUpTo(SymbolKind.TypeParameter),

@@ -207,8 +207,6 @@ export function createPublisher(options: PublisherOptions): Publisher {
     let known = convertedOf.get(bundle.root);
     if (known === undefined) convertedOf.set(bundle.root, (known = new WeakMap()));
     const prefixes = createPrefixCache();
-    // (a client that does not read a publication's version is sent none)
-    const versioned = options.support().diagnosticVersions;
     for (const file of files) {
       const list = groups.get(file) ?? [];
       const converted: Converted[] = new Array(list.length);
@@ -225,7 +223,9 @@ export function createPublisher(options: PublisherOptions): Publisher {
         converted[i] = kept;
         diagnostics[i] = kept.lsp;
       }
-      current.set(snapshot.uri(file), { file, list, converted, diagnostics, version: versioned ? snapshot.versions.get(file) : undefined });
+      // (the version goes to every client, as issue 4 asks, even one that declares no
+      // `versionSupport`, VS Code's among them: a client that does not read it ignores it)
+      current.set(snapshot.uri(file), { file, list, converted, diagnostics, version: snapshot.versions.get(file) });
     }
     // Clear what shows nothing now (fixed, deleted, renamed) first: an open document's URI may
     // be spelled differently from the disk file's, and the newer spelling must win.

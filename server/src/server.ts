@@ -546,7 +546,6 @@ function clientSupport(capabilities: ClientCapabilities): ClientSupport {
     codeActionLiterals: text?.codeAction?.codeActionLiteralSupport !== undefined,
     preferredActions: text?.codeAction?.isPreferredSupport === true,
     applyEdit: capabilities.workspace?.applyEdit === true,
-    diagnosticVersions: text?.publishDiagnostics?.versionSupport === true,
     diagnosticTags: new Set(text?.publishDiagnostics?.tagSupport?.valueSet ?? []),
     completionKinds: kindSet(text?.completion?.completionItemKind?.valueSet, baseCompletionKinds),
     symbolKinds: kindSet(text?.documentSymbol?.symbolKind?.valueSet, baseSymbolKinds),
