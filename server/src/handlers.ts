@@ -81,8 +81,9 @@ export interface ServerContext {
   /**
    * Waits for the workspace scan and the document's bundle, then returns the file in an
    * up-to-date snapshot. With `texts`, the current texts over the last check's result when only
-   * topologies and cards changed since (see database.ts `textSnapshotOf`): completion, asked on
-   * every keystroke, then answers without waiting for the whole bundle to be checked again.
+   * topologies and cards changed since (see database.ts `textSnapshotOf`): completion, the
+   * outline and the folds, asked on every keystroke, then answer without waiting for the whole
+   * bundle to be checked again.
    */
   fileOf(uri: string, texts?: 'texts'): Promise<FileAt | undefined>;
   log(message: string): void;
@@ -249,9 +250,13 @@ export function registerHandlers(context: ServerContext): void {
     }),
   );
 
+  // The outline and the folds read the file's own text alone, so, like completion, they answer
+  // from the current texts without checking the whole bundle again: an editor asks for both
+  // after every keystroke, which would otherwise load the bundle on each one, whatever the
+  // debounce.
   connection.onDocumentSymbol(
     guard('documentSymbol', null, ['document'], async (params): Promise<LspDocumentSymbol[] | SymbolInformation[] | null> => {
-      const at = await context.fileOf(params.textDocument.uri);
+      const at = await context.fileOf(params.textDocument.uri, 'texts');
       if (!at) return null;
       const symbols = toDocumentSymbols(at.index, features.documentSymbols(at.snapshot.ide, at.file), context.support());
       return context.support().hierarchicalSymbols ? symbols : toSymbolInformation(params.textDocument.uri, symbols);
@@ -260,7 +265,7 @@ export function registerHandlers(context: ServerContext): void {
 
   connection.onFoldingRanges(
     guard('foldingRange', null, ['document'], async (params): Promise<FoldingRange[] | null> => {
-      const at = await context.fileOf(params.textDocument.uri);
+      const at = await context.fileOf(params.textDocument.uri, 'texts');
       if (!at) return null;
       return toFoldingRanges(at.index, features.foldingRanges(at.snapshot.ide, at.file), context.support().foldingRangeLimit);
     }),

@@ -1,14 +1,15 @@
 /**
- * Completion answers from the current texts over the last check's result (`textSnapshotOf` in
- * ../src/database.ts) when only topologies and cards changed since, without loading the bundle
- * again: as data, each case edits a workspace and says whether completion may skip the load;
- * at every cursor of the edited text the completion must be the one the loaded snapshot gives.
+ * Completion, the outline and the folds answer from the current texts over the last check's
+ * result (`textSnapshotOf` in ../src/database.ts) when only topologies and cards changed since,
+ * without loading the bundle again: as data, each case edits a workspace and says whether they
+ * may skip the load; at every cursor of the edited text the completion, and for each edited file
+ * the outline and the folds, must be the ones the loaded snapshot gives.
  */
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseFixture } from '../../shared/test/support/fixture';
-import { complete } from '../../shared/src/ide';
+import { complete, documentSymbols, foldingRanges } from '../../shared/src/ide';
 import { topologyView } from '../../shared/src/ide/context';
 import { dotParseReuse } from '../../shared/src/syntax/dot-parser';
 import { addBundle, createDatabase, setOpenDocument, snapshotOf, textSnapshotOf } from '../src/database';
@@ -87,6 +88,9 @@ describe('completion answers from the texts before the bundle is loaded again', 
           for (let offset = 0; offset <= text.length; offset++) {
             assert.deepEqual(complete(quick.ide, file, offset), complete(full.ide, file, offset), `completion in ${file} at ${offset}: ${JSON.stringify(text.slice(Math.max(0, offset - 12), offset))}`);
           }
+          // the outline and the folds, which the server also answers from the current texts
+          assert.deepEqual(documentSymbols(quick.ide, file), documentSymbols(full.ide, file), `the outline of ${file}`);
+          assert.deepEqual(foldingRanges(quick.ide, file), foldingRanges(full.ide, file), `the folds of ${file}`);
         }
       }
     });
