@@ -4,7 +4,7 @@
  * in shared/src/ide) and converts the answer. Each is guarded: an exception is logged and the
  * request answered empty, so no request can stop the server.
  */
-import { CompletionTriggerKind, ErrorCodes, LSPErrorCodes, MessageType, ResponseError, ShowMessageNotification, type CompletionContext } from 'vscode-languageserver';
+import { CompletionTriggerKind, ErrorCodes, LSPErrorCodes, MessageType, Position, Range as LspRange, ResponseError, ShowMessageNotification, TextDocumentIdentifier, type CompletionContext } from 'vscode-languageserver';
 import type {
   CancellationToken,
   CodeAction as LspCodeAction,
@@ -148,13 +148,13 @@ export function missingParam(params: unknown, parts: readonly ParamPart[]): stri
   for (const part of parts) {
     switch (part) {
       case 'document':
-        if (!isRecord(params.textDocument) || typeof params.textDocument.uri !== 'string') return '`textDocument.uri`';
+        if (!TextDocumentIdentifier.is(params.textDocument)) return '`textDocument.uri`';
         break;
       case 'position':
-        if (!isPosition(params.position)) return 'a `position` with a `line` and a `character`';
+        if (!Position.is(params.position)) return 'a `position` with a `line` and a `character`';
         break;
       case 'range':
-        if (!isRecord(params.range) || !isPosition(params.range.start) || !isPosition(params.range.end)) return 'a `range` with a `start` and an `end`';
+        if (!LspRange.is(params.range)) return 'a `range` with a `start` and an `end`';
         break;
       case 'context':
         if (!isRecord(params.context)) return 'a `context`';
@@ -171,10 +171,6 @@ export function missingParam(params: unknown, parts: readonly ParamPart[]): stri
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null;
-}
-
-function isPosition(value: unknown): boolean {
-  return isRecord(value) && Number.isInteger(value.line) && Number.isInteger(value.character) && (value.line as number) >= 0 && (value.character as number) >= 0;
 }
 
 export function registerHandlers(context: ServerContext): void {

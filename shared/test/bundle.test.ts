@@ -86,6 +86,13 @@ digraph g { a [card="a@1.1.0"]; }
 ${card({ id: 'a' })}
 //    ^^^ warning bundle/orphan-card
 `,
+  'missing-card: a namespaced card file is named for its namespaced ref, not for the pin of its last part': `
+//- topology.dot
+digraph g { a [card="a@1.0.0"]; b [card="ns/a@1.0.0"]; }
+//                  ^^^^^^^^^ error bundle/missing-card: no card in the bundle has that id and version
+//- cards/ns/a@1.0.0.json
+${card({ id: 'ns/a' })}
+`,
   'missing-card: the file named for the pin is no card at all (its id cannot be read), so the message sends the user to its errors': `
 //- topology.dot
 digraph g { a [card="a@1.0.0"]; }

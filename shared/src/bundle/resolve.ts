@@ -30,7 +30,7 @@ import { commonPrefixLength, commonSuffixLength, type Span } from '../text';
 import { parseDot } from '../syntax/dot-parser';
 import type { DotAttribute, DotAttributes, DotEdge, DotNode, DotParseResult } from '../syntax/dot-model';
 import { createLintMemo, lintAttractor, type LintMemo } from '../check/attractor-lint';
-import { readCard } from '../check/card';
+import { cardRefNamedBy, readCard } from '../check/card';
 import { checkVersionChain } from '../check/version-bump';
 import { createVocabulary, readExtensions, validateVocabulary } from '../vocabulary';
 import type { Vocabulary, Term } from '../vocabulary/types';
@@ -1071,7 +1071,7 @@ function namedFor(cardFiles: readonly CardEntry[], ref: string): CardEntry | und
   if (byName === undefined) {
     byName = new Map();
     for (const entry of cardFiles) {
-      const name = entry.read.file.slice(entry.read.file.lastIndexOf('/') + 1).replace(/\.(ya?ml|json)$/i, '');
+      const name = cardRefNamedBy(entry.read.file);
       if (name !== entry.ref && !byName.has(name)) byName.set(name, entry);
     }
     misnamedCards.set(cardFiles, byName);

@@ -123,6 +123,16 @@ export function expectedCardPath(path: string, id: string, version: string): str
 }
 
 /**
+ * The `id@version` a card file's path names, as `expectedCardPath` writes it: under `cards/`,
+ * the path below it without the extension (`cards/ns/a@1.0.0.yaml` names `ns/a@1.0.0`),
+ * elsewhere the file name without it.
+ */
+export function cardRefNamedBy(path: string): string {
+  const named = path.startsWith('cards/') ? path.slice('cards/'.length) : path.slice(path.lastIndexOf('/') + 1);
+  return named.replace(/\.(ya?ml|json)$/i, '');
+}
+
+/**
  * The known, non-abstract, non-deprecated term of `kind` nearest to `id` by edit distance,
  * when it is close enough to be a likely typo (a third of the length, at least one edit).
  */

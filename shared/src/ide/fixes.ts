@@ -16,7 +16,7 @@
  */
 import type { Card, Port } from '../bundle/card-model';
 import { portCompatible } from '../bundle/resolve';
-import { expectedCardPath, suggestTerm } from '../check/card';
+import { cardRefNamedBy, expectedCardPath, suggestTerm } from '../check/card';
 import { lowestVersionFor, compareVersionStrings } from '../check/semver';
 import { inferBump } from '../check/version-bump';
 import { isAttractorIdentifier, isAttractorKeyword, isUsableNodeId, suggestNodeId } from '../compile/attractor-table';
@@ -509,7 +509,7 @@ function fixPin(context: FixContext, diagnostic: Diagnostic): CodeAction[] {
   const actions: CodeAction[] = [];
   // A card file named for the pinned version that declares another (renamed for a new version
   // whose `version` was left as it was): writing the pinned version in it comes first.
-  const misnamed = pin.ref !== undefined ? index.files.find((held) => held.card !== undefined && held.ref !== pin.ref && held.id === pin.id && fileRef(held.file) === pin.ref) : undefined;
+  const misnamed = pin.ref !== undefined ? index.files.find((held) => held.card !== undefined && held.ref !== pin.ref && held.id === pin.id && cardRefNamedBy(held.file) === pin.ref) : undefined;
   const version = pin.ref?.slice(pin.ref.lastIndexOf('@') + 1);
   if (misnamed !== undefined && version !== undefined) {
     const at = misnamed.read.locate('version', 'value');
@@ -524,10 +524,6 @@ function fixPin(context: FixContext, diagnostic: Diagnostic): CodeAction[] {
   return actions;
 }
 
-/** The `id@version` a card file's name says (`cards/ns/a@1.0.0.yaml` → `a@1.0.0`). */
-function fileRef(file: string): string {
-  return file.slice(file.lastIndexOf('/') + 1).replace(/\.(ya?ml|json)$/i, '');
-}
 
 const maxPinSuggestions = 5;
 
