@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { assertDiagnostics, parseFixture } from './support/fixture';
 import { parseDot } from '../src/syntax/dot-parser';
+import { nodeOccurrences } from '../src/syntax/dot-mentions';
 import { lexDot, tokenAt } from '../src/syntax/dot-lexer';
 import { DotTokenCode, dotTokenKinds, type DotAttributes, type DotParseResult } from '../src/syntax/dot-model';
 
@@ -70,6 +71,13 @@ function check(c: ParseCase): void {
   for (const [key, expected] of Object.entries(c.edgeAttrs ?? {})) assert.equal(render(edge(key).attrs), expected, `attributes of ${key}`);
   if (c.graphAttrs !== undefined) assert.equal(render(graph.graphAttrs), c.graphAttrs);
   for (const n of graph.nodes) assert.equal(n.idError, c.idErrors?.[n.id], `idError of ${n.id}`);
+  // the mentions are in source order (what `mentionAt` relies on), each of a node the graph lists
+  const { ids, starts, ends } = graph.mentions;
+  const listed = new Set(graph.nodes.map((n) => n.id));
+  for (let m = 0; m < ids.length; m++) {
+    assert.ok(listed.has(ids[m]), `mention ${m} names a listed node`);
+    assert.ok(starts[m] < ends[m] && (m === 0 || ends[m - 1] <= starts[m]), `mention ${m} (${starts[m]}) comes after the one before it`);
+  }
   const slice = (s: { start: number; end: number }) => text.slice(s.start, s.end);
   for (const [what, expected] of Object.entries(c.spans ?? {})) {
     const [kind, name = ''] = what.split(' ');
@@ -81,7 +89,7 @@ function check(c: ParseCase): void {
     let actual: string | string[];
     switch (kind) {
       case 'node': actual = slice(node(name).span); break;
-      case 'occurrences': actual = node(name).occurrences.map(slice); break;
+      case 'occurrences': actual = nodeOccurrences(graph, name).map(slice); break;
       case 'statements': actual = node(name).statements.map(slice); break;
       case 'edge': actual = slice(edge(name).span); break;
       case 'source': actual = slice(edge(name).sourceSpan); break;

@@ -22,6 +22,7 @@ import { quoteTopology, topologyId } from '../compile/strings';
 import { deref, formatOf } from '../syntax/yaml';
 import type { DotGraph, DotToken } from '../syntax/dot-model';
 import { commentAt } from '../syntax/dot-lexer';
+import { nodeOccurrences } from '../syntax/dot-mentions';
 import { kindInfo } from '../vocabulary/core';
 import { termKinds, type Term, type TermKind, type Vocabulary } from '../vocabulary/types';
 import { hasLineBreak, type Span } from '../text';
@@ -441,7 +442,11 @@ function nodeIdCompletion(view: TopologyView, span: Span, offset: number, exclud
   // (to the end of the word at the cursor: a quoted id may hold blanks before it)
   const replace: Span = typedQuoted && !closed ? { start: span.start, end: wordEndOf(text, Math.max(offset, span.start + 1)) } : span;
   const items = graph.nodes
-    .filter((n) => n.id !== exclude && !(n.occurrences.length === 1 && n.occurrences[0].start === span.start))
+    .filter((n) => {
+      if (n.id === exclude) return false;
+      const occurrences = nodeOccurrences(graph, n.id);
+      return !(occurrences.length === 1 && occurrences[0].start === span.start);
+    })
     .map((node): CompletionItem => {
       const card = node.attrs.get('card')?.value ?? node.attrs.get('version')?.value;
       const written = typedQuoted ? quoteTopology(node.id) : topologyId(node.id);

@@ -11,6 +11,7 @@ import type { CardEntry } from '../bundle/model';
 import { readCard } from '../check/card';
 import { compareVersionStrings } from '../check/semver';
 import { parseDot } from '../syntax/dot-parser';
+import { mentionAt, nodeOccurrences } from '../syntax/dot-mentions';
 import type { DotAttribute, DotEdge, DotGraph, DotNode, DotParseResult, DotToken } from '../syntax/dot-model';
 import { createVocabulary, readExtensions } from '../vocabulary';
 import type { Vocabulary } from '../vocabulary/types';
@@ -192,19 +193,16 @@ export function graphIndex(graph: DotGraph): GraphIndex {
 
 /** The node whose occurrence (an id token in node position) covers `offset`. */
 export function nodeAtOffset(graph: DotGraph, offset: number): { node: DotNode; occurrence: Span } | undefined {
-  for (const node of graph.nodes) {
-    for (const occurrence of node.occurrences) {
-      if (occurrence.start <= offset && offset <= occurrence.end) return { node, occurrence };
-    }
-  }
-  return undefined;
+  const mention = mentionAt(graph, offset);
+  const node = mention === undefined ? undefined : graphIndex(graph).byId.get(mention.id);
+  return mention === undefined || node === undefined ? undefined : { node, occurrence: mention.span };
 }
 
 /** The id token of a node's first statement, else its first appearance. */
-export function declarationSpan(node: DotNode): Span {
+export function declarationSpan(graph: DotGraph, node: DotNode): Span {
   const statement = node.statements[0];
   if (statement !== undefined) {
-    const at = node.occurrences.find((o) => o.start === statement.start);
+    const at = nodeOccurrences(graph, node.id).find((o) => o.start === statement.start);
     if (at !== undefined) return at;
   }
   return node.span;

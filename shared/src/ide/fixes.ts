@@ -23,7 +23,8 @@ import { isAttractorIdentifier, isAttractorKeyword, isUsableNodeId, suggestNodeI
 import { quoteTopology } from '../compile/strings';
 import type { Diagnostic, DiagnosticCode } from '../diagnostics';
 import { deref, formatOf, type YamlEntry, type YamlMapping } from '../syntax/yaml';
-import type { DotAttribute, DotEdge, DotNode, DotToken } from '../syntax/dot-model';
+import type { DotAttribute, DotEdge, DotGraph, DotNode, DotToken } from '../syntax/dot-model';
+import { nodeOccurrences } from '../syntax/dot-mentions';
 import { editDistance, type Span } from '../text';
 import type { TermKind } from '../vocabulary/types';
 import {
@@ -140,7 +141,7 @@ const fixers: ReadonlyMap<DiagnosticCode, Fixer> = new Map<DiagnosticCode, Fixer
 /** Why a node's id needs renaming for Attractor, or undefined when it is usable as written. */
 function unusable(view: TopologyView, node: DotNode): boolean {
   if (node.idError !== undefined || !isUsableNodeId(node.id)) return true;
-  return node.occurrences.some((o) => view.text.charCodeAt(o.start) === 34);
+  return view.graph !== undefined && nodeOccurrences(view.graph, node.id).some((o) => view.text.charCodeAt(o.start) === 34);
 }
 
 /**
@@ -158,7 +159,7 @@ function fixNodeId(context: FixContext, diagnostic: Diagnostic): CodeAction[] {
   const node =
     nodeId !== undefined
       ? graphIndex(graph).byId.get(nodeId)
-      : graph.nodes.find((n) => n.idError !== undefined && n.occurrences.some((o) => o.start === at.start && o.end === at.end));
+      : graph.nodes.find((n) => n.idError !== undefined && nodeOccurrences(graph, n.id).some((o) => o.start === at.start && o.end === at.end));
   if (node === undefined || !unusable(view, node)) return [];
   const taken = new Set(graph.nodes.map((n) => n.id));
   const actions: CodeAction[] = [];
@@ -194,7 +195,7 @@ export function fixAllNodeIds(bundle: IdeBundle, file: string): CodeAction | und
   if (view === undefined || graph === undefined) return undefined;
   const taken = new Set(graph.nodes.map((n) => n.id));
   const edits = collectEdits();
-  const nodeAt = occurrenceIndex(graph.nodes);
+  const nodeAt = occurrenceIndex(graph);
   // Occurrences rewritten as part of a glued run (by start offset), and the nodes that had one.
   const inRuns = new Set<number>();
   const fixed = new Set<DotNode>();
@@ -216,7 +217,7 @@ export function fixAllNodeIds(bundle: IdeBundle, file: string): CodeAction | und
     if (!unusable(view, node)) continue;
     fixed.add(node);
     // Every occurrence went into a glued run: the node is gone, nothing is left to rename.
-    if (node.occurrences.every((o) => inRuns.has(o.start))) continue;
+    if (nodeOccurrences(graph, node.id).every((o) => inRuns.has(o.start))) continue;
     const name = isUsableNodeId(node.id) ? node.id : suggestNodeId(node.id, (c) => taken.has(c));
     taken.add(name);
     renameNode(bundle, view, node, name, edits, 'drop', inRuns);
@@ -234,9 +235,14 @@ export function fixAllNodeIds(bundle: IdeBundle, file: string): CodeAction | und
 }
 
 /** Each node by the start offset of each of its occurrences. */
-function occurrenceIndex(nodes: readonly DotNode[]): Map<number, DotNode> {
+function occurrenceIndex(graph: DotGraph): Map<number, DotNode> {
+  const byId = graphIndex(graph).byId;
   const byStart = new Map<number, DotNode>();
-  for (const node of nodes) for (const occurrence of node.occurrences) byStart.set(occurrence.start, node);
+  const { ids, starts } = graph.mentions;
+  for (let m = 0; m < ids.length; m++) {
+    const node = byId.get(ids[m]);
+    if (node !== undefined) byStart.set(starts[m], node);
+  }
   return byStart;
 }
 
@@ -264,7 +270,7 @@ interface GluedRun {
 function gluedRuns(view: TopologyView): GluedRun[] {
   const graph = view.graph;
   if (graph === undefined) return [];
-  const occurrences = occurrenceIndex(graph.nodes);
+  const occurrences = occurrenceIndex(graph);
   const tokens = view.significant;
   const out: GluedRun[] = [];
   for (let i = 0; i < tokens.length; i++) {
@@ -554,7 +560,7 @@ function pinEdit(view: TopologyView, node: DotNode, held: HeldCard, ref: string)
       return { title: `Pin \`${ref}\``, edit: single(file, { start: open.span.end, end: open.span.end }, empty ? attribute : `${attribute}, `) };
     }
     // after the id and its port (`a:p` takes the list after `:p`)
-    const idEnd = endpointEnd(tokens, node.occurrences.find((o) => o.start === statement.start)?.end ?? statement.end);
+    const idEnd = endpointEnd(tokens, nodeOccurrences(view.graph!, node.id).find((o) => o.start === statement.start)?.end ?? statement.end);
     return { title: `Pin \`${ref}\``, edit: single(file, { start: idEnd, end: idEnd }, ` [${attribute}]`) };
   }
   // Only edges mention the node: declare it before the statement of the first mention (in the

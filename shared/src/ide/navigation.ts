@@ -13,6 +13,7 @@
  */
 import { formatRef, parseCardRef } from '../bundle/card-ref';
 import type { DotAttribute, DotNode } from '../syntax/dot-model';
+import { nodeOccurrences } from '../syntax/dot-mentions';
 import { deref, type YamlNode } from '../syntax/yaml';
 import type { Span } from '../text';
 import {
@@ -58,8 +59,8 @@ export function references(bundle: IdeBundle, file: string, offset: number, incl
     if (view === undefined || graph === undefined) return [];
     const found = nodeAtOffset(graph, offset);
     if (found !== undefined) {
-      const declaration = declarationSpan(found.node);
-      return found.node.occurrences
+      const declaration = declarationSpan(graph, found.node);
+      return nodeOccurrences(graph, found.node.id)
         .filter((o) => includeDeclaration || o.start !== declaration.start)
         .map((span) => ({ file, span }));
     }
@@ -95,8 +96,8 @@ function dependencyReferences(bundle: IdeBundle, value: string, includeDeclarati
   const view = mainTopology(bundle);
   const node = view?.graph !== undefined ? graphIndex(view.graph).byId.get(value) : undefined;
   if (view === undefined || node === undefined) return [];
-  const declaration = declarationSpan(node);
-  for (const span of node.occurrences) if (includeDeclaration || span.start !== declaration.start) add({ file: view.file, span });
+  const declaration = declarationSpan(view.graph!, node);
+  for (const span of nodeOccurrences(view.graph!, node.id)) if (includeDeclaration || span.start !== declaration.start) add({ file: view.file, span });
   for (const location of dependencyEntries(bundle, value)) add(location);
   return out;
 }
@@ -109,7 +110,7 @@ function topologyDefinition(bundle: IdeBundle, file: string, offset: number): Fi
   if (view === undefined || graph === undefined) return [];
   const found = nodeAtOffset(graph, offset);
   if (found !== undefined) {
-    const declaration = declarationSpan(found.node);
+    const declaration = declarationSpan(graph, found.node);
     if (declaration.start !== found.occurrence.start) return [{ file, span: declaration }];
     const held = cardOfNode(bundle, found.node);
     return held === undefined ? [] : [cardIdLocation(held)];
@@ -264,7 +265,7 @@ function dataDefinition(bundle: IdeBundle, file: string, text: string, offset: n
     if (cards !== undefined && cards.length > 0) return [...cards].reverse().map(cardIdLocation);
     const view = mainTopology(bundle);
     const node = view?.graph !== undefined ? graphIndex(view.graph).byId.get(value) : undefined;
-    return view !== undefined && node !== undefined ? [{ file: view.file, span: declarationSpan(node) }] : [];
+    return view !== undefined && node !== undefined ? [{ file: view.file, span: declarationSpan(view.graph!, node) }] : [];
   }
   const isTerm = isCardPath(file) ? termKindOfField(hit.path) !== undefined : isTermField(hit.path) && hit.path[2] === 'broader';
   if (!isTerm) return [];

@@ -14,6 +14,7 @@ import { isAttractorIdentifier, isAttractorKeyword, isBoundaryNodeId, isUsableNo
 import { quoteTopology } from '../compile/strings';
 import { deref } from '../syntax/yaml';
 import type { DotNode, DotToken } from '../syntax/dot-model';
+import { nodeOccurrences } from '../syntax/dot-mentions';
 import { isDotIdPart, isDotIdStart } from '../syntax/dot-lexer';
 import type { Span } from '../text';
 import {
@@ -152,7 +153,7 @@ export function renameNode(
   quotes: OccurrenceQuotes,
   skip?: ReadonlySet<number>,
 ): void {
-  for (const occurrence of node.occurrences) {
+  for (const occurrence of view.graph === undefined ? [] : nodeOccurrences(view.graph, node.id)) {
     if (skip?.has(occurrence.start) === true) continue;
     const quoted = quotes === 'keep' && view.text.charCodeAt(occurrence.start) === 34;
     const written = unglued(view.text, occurrence, quoted ? quoteTopology(newName) : newName);

@@ -91,7 +91,7 @@ function topologySymbols(view: TopologyView): DocumentSymbol[] {
   }
   const members: Mutable[] = [];
   for (const node of graph.nodes) {
-    const selection = declarationSpan(node);
+    const selection = declarationSpan(graph, node);
     const statement = node.statements[0];
     const pin = pinOf(node);
     members.push({

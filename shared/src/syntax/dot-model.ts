@@ -27,8 +27,6 @@ export interface DotNode {
   readonly quoted: boolean;
   /** Effective attributes: defaults in scope merged with explicit ones (E§13). */
   readonly attrs: DotAttributes;
-  /** Every token where this id occurs in node position (statements and edge endpoints), in source order. */
-  readonly occurrences: readonly Span[];
   /** Spans of the node statements that declare it (id through `]`), in source order. */
   readonly statements: readonly Span[];
   /**
@@ -61,6 +59,22 @@ export interface DotGraph {
   readonly nodes: readonly DotNode[];
   /** Source order; chains expanded to pairs; subgraph endpoints expanded to member ids. */
   readonly edges: readonly DotEdge[];
+  /** Every token that names a node in node position (see `DotMentions`). */
+  readonly mentions: DotMentions;
+}
+
+/**
+ * Every token that names a node in node position (node statements and edge endpoints, subgraph
+ * members included), in source order, column-wise: mention `i` names the node `ids[i]` with the
+ * token (or `+` run) over `[starts[i], ends[i])`. Kept out of the node objects on purpose: an
+ * edit in the middle of a topology moves the mentions after it, and a node declared before the
+ * edit stays the same object however many later edges name it, so every later layer keeps what
+ * it derived from it. `nodeOccurrences` and `mentionAt` (./dot-mentions.ts) read it.
+ */
+export interface DotMentions {
+  readonly ids: readonly string[];
+  readonly starts: readonly number[];
+  readonly ends: readonly number[];
 }
 
 /** Every token kind, in code order: a token table stores `dotTokenKinds.indexOf(kind)` per token. */

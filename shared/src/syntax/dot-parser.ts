@@ -86,6 +86,13 @@ export function parseDot(text: string, file = 'topology.dot', previous?: DotPars
    */
   const mentionLog: string[] = [];
   let openSubgraphs = 0;
+  /**
+   * Every node mention, in source order (`DotGraph.mentions`, which gets these arrays). A
+   * resumed parse extends new copies of the earlier parse's mentions before where it resumes.
+   */
+  const mentionIds: string[] = start === undefined ? [] : start.mentions.ids;
+  const mentionStarts: number[] = start === undefined ? [] : start.mentions.starts;
+  const mentionEnds: number[] = start === undefined ? [] : start.mentions.ends;
   /** Per top-level statement: its first token, and the root defaults in force there (what a later parse resumes from). */
   const topStatements: number[] = start === undefined ? [] : start.statements;
   const topNodeDefaults: ReadonlyMap<string, DotAttribute>[] = start === undefined ? [] : start.nodeDefaults;
@@ -484,8 +491,12 @@ export function parseDot(text: string, file = 'topology.dot', previous?: DotPars
 
   // ------------------------------------------------------------------ graph construction
 
-  function collect(id: string): void {
-    if (openSubgraphs > 0) mentionLog.push(id);
+  /** Records a mention of a node (see `DotMentions`), and logs it for the subgraphs open around it. */
+  function collect(read: ReadValue): void {
+    mentionIds.push(read.value);
+    mentionStarts.push(read.span.start);
+    mentionEnds.push(read.span.end);
+    if (openSubgraphs > 0) mentionLog.push(read.value);
   }
 
   /**
@@ -501,10 +512,10 @@ export function parseDot(text: string, file = 'topology.dot', previous?: DotPars
   ): NodeBuilder {
     const found = nodes.get(read.value);
     if (found === undefined) return addNode(read, idError, defaults, explicit, statement);
-    const node = shared.size > 0 ? own(found) : found;
-    node.occurrences.push(read.span);
+    // (a mention alone leaves the node as it is: one taken from the earlier parse stays that object)
+    const node = statement !== undefined && shared.size > 0 ? own(found) : found;
     if (statement !== undefined) node.statements.push(statement);
-    collect(read.value);
+    collect(read);
     return node;
   }
 
@@ -522,12 +533,11 @@ export function parseDot(text: string, file = 'topology.dot', previous?: DotPars
       span: read.span,
       quoted: read.kind === Code.String,
       attrs: explicit === undefined || explicit.size === 0 ? defaults : defaults.size === 0 ? explicit : layered(defaults, explicit),
-      occurrences: [read.span],
       statements: statement === undefined ? [] : [statement],
     };
     if (idError !== undefined) node.idError = idError;
     nodes.set(read.value, node);
-    collect(read.value);
+    collect(read);
     return node;
   }
 
@@ -535,7 +545,7 @@ export function parseDot(text: string, file = 'topology.dot', previous?: DotPars
   /** A node taken from `previous`, copied (and the copy put in its place) before it changes. */
   function own(node: NodeBuilder): NodeBuilder {
     if (!shared.delete(node)) return node;
-    const copy: NodeBuilder = { id: node.id, span: node.span, quoted: node.quoted, attrs: node.attrs, occurrences: node.occurrences.slice(), statements: node.statements.slice() };
+    const copy: NodeBuilder = { id: node.id, span: node.span, quoted: node.quoted, attrs: node.attrs, statements: node.statements.slice() };
     if (node.idError !== undefined) copy.idError = node.idError;
     nodes.set(node.id, copy);
     return copy;
@@ -544,9 +554,8 @@ export function parseDot(text: string, file = 'topology.dot', previous?: DotPars
   /** A node statement with attributes for a node that already exists (E§13 re-declaration). */
   function redeclareNode(found: NodeBuilder, read: ReadValue, defaults: ReadonlyMap<string, DotAttribute>, explicit: ReadonlyMap<string, DotAttribute>, statement: Span): void {
     const existing = shared.size > 0 ? own(found) : found;
-    existing.occurrences.push(read.span);
     existing.statements.push(statement);
-    collect(read.value);
+    collect(read);
     let attrs = ownedAttrs.get(existing);
     if (attrs === undefined) {
       attrs = new Map(existing.attrs);
@@ -639,14 +648,19 @@ export function parseDot(text: string, file = 'topology.dot', previous?: DotPars
     const cut = previous.table.starts[oldToken];
     const delta = text.length - info.text.length;
     const places = info.nodePlaces;
-    const named = partitionPoint(oldNodes.length, (n) => places[3 * n] < cut);
+    const named = partitionPoint(oldNodes.length, (n) => places[2 * n] < cut);
+    const oldMentions = old.mentions;
+    /** The earlier parse's first mention after the cut. */
+    const tail = partitionPoint(oldMentions.starts.length, (m) => oldMentions.starts[m] < cut);
     // (a node named before the resumed statement is never declared again after it: see `resumeAt`)
+    let gone: Set<string> | undefined;
     for (let k = from.nodes.length; k < named; k++) {
-      if (places[3 * k + 2] < cut) continue;
-      // named again after the cut: it must exist here too, and not be declared again there (its
-      // attributes here may differ)
-      if (places[3 * k + 1] >= cut || !nodes.has(oldNodes[k].id)) return false;
+      // declared again after the cut: its attributes here may differ
+      if (places[2 * k + 1] >= cut) return false;
+      // named again after the cut, it must exist here too
+      if (!nodes.has(oldNodes[k].id)) (gone ??= new Set()).add(oldNodes[k].id);
     }
+    if (gone !== undefined) for (let m = tail; m < oldMentions.ids.length; m++) if (gone.has(oldMentions.ids[m])) return false;
     // a node named first after the cut must be new here too
     for (let k = named; k < oldNodes.length; k++) if (nodes.has(oldNodes[k].id)) return false;
     const edgeStarts = info.edgeStarts;
@@ -672,12 +686,10 @@ export function parseDot(text: string, file = 'topology.dot', previous?: DotPars
       topNodeDefaults.push(move.attributes(info.nodeDefaults[k]));
       topEdgeDefaults.push(move.attributes(info.edgeDefaults[k]));
     }
-    for (let k = 0; k < named; k++) {
-      if (places[3 * k + 2] < cut) continue;
-      const then = oldNodes[k];
-      // (a copy: `resumeAt` copies each node named again after where it resumes)
-      const now = nodes.get(then.id)!;
-      for (const s of then.occurrences) if (s.start >= cut) now.occurrences.push(move.span(s));
+    for (let m = tail; m < oldMentions.ids.length; m++) {
+      mentionIds.push(oldMentions.ids[m]);
+      mentionStarts.push(oldMentions.starts[m] + delta);
+      mentionEnds.push(oldMentions.ends[m] + delta);
     }
     for (let k = named; k < oldNodes.length; k++) {
       const node = move.node(oldNodes[k] as NodeBuilder);
@@ -1065,6 +1077,7 @@ export function parseDot(text: string, file = 'topology.dot', previous?: DotPars
       graphAttrs,
       nodes: [...nodes.values()],
       edges: edges.slice(),
+      mentions: { ids: mentionIds, starts: mentionStarts, ends: mentionEnds },
       ...(name !== undefined ? { name, nameSpan } : {}),
       ...(strictSpan !== undefined ? { strictSpan } : {}),
     };
@@ -1230,7 +1243,7 @@ interface Resumable {
  * before a point without reading thousands of objects scattered over the heap.
  */
 interface Places {
-  /** Per node, three offsets: where its id is first named, where its last statement starts (-1: none), where its last mention starts. */
+  /** Per node, two offsets: where its id is first named, where its last statement starts (-1: none). */
   readonly nodePlaces: Int32Array;
   /** Per edge, where it starts. */
   readonly edgeStarts: Int32Array;
@@ -1245,22 +1258,20 @@ interface Places {
  */
 function placesOf(graph: DotGraph, start: ResumeStart | undefined): Places {
   const nodes = graph.nodes;
-  const nodePlaces = new Int32Array(3 * nodes.length);
+  const nodePlaces = new Int32Array(2 * nodes.length);
   const before = start?.previous;
   const earlier = before?.graph?.nodes;
   const earlierPlaces = before === undefined ? undefined : resumables.get(before)?.nodePlaces;
   for (let n = 0; n < nodes.length; n++) {
     if (earlier !== undefined && earlierPlaces !== undefined && n < earlier.length && nodes[n] === earlier[n]) {
-      nodePlaces[3 * n] = earlierPlaces[3 * n];
-      nodePlaces[3 * n + 1] = earlierPlaces[3 * n + 1];
-      nodePlaces[3 * n + 2] = earlierPlaces[3 * n + 2];
+      nodePlaces[2 * n] = earlierPlaces[2 * n];
+      nodePlaces[2 * n + 1] = earlierPlaces[2 * n + 1];
       continue;
     }
     const node = nodes[n];
     const statements = node.statements;
-    nodePlaces[3 * n] = node.span.start;
-    nodePlaces[3 * n + 1] = statements.length > 0 ? statements[statements.length - 1].start : -1;
-    nodePlaces[3 * n + 2] = node.occurrences[node.occurrences.length - 1].start;
+    nodePlaces[2 * n] = node.span.start;
+    nodePlaces[2 * n + 1] = statements.length > 0 ? statements[statements.length - 1].start : -1;
   }
   const edges = graph.edges;
   const edgeStarts = new Int32Array(edges.length);
@@ -1293,10 +1304,12 @@ interface ResumeStart {
   readonly statements: number[];
   readonly nodeDefaults: ReadonlyMap<string, DotAttribute>[];
   readonly edgeDefaults: ReadonlyMap<string, DotAttribute>[];
-  /** The nodes named before it, in order: earlier objects where no later statement named them, else copies cut to what came before. */
+  /** The nodes named before it, in order: the earlier objects (no later statement declares them again). */
   readonly nodes: readonly NodeBuilder[];
-  /** Those of `nodes` that are the earlier objects. */
+  /** Those of `nodes` that are the earlier objects (all of them, until the new parse copies one to change it). */
   readonly shared: Set<NodeBuilder>;
+  /** The mentions before it (new arrays, for the new parse to extend). */
+  readonly mentions: { readonly ids: string[]; readonly starts: number[]; readonly ends: number[] };
   /** The edges before it: a new array, which the new parse extends (so never read after that parse starts: see `keptEdges`). */
   readonly edges: DotEdge[];
   /** How many edges come before it. */
@@ -1363,23 +1376,15 @@ function resumeAt(previous: DotParseResult, text: string, file: string): ResumeS
   const places = info.nodePlaces;
   const earlierNodes = graph.nodes;
   for (let n = 0; n < earlierNodes.length; n++) {
-    if (places[3 * n] >= offset) break;
-    if (places[3 * n + 1] >= offset) return undefined;
+    if (places[2 * n] >= offset) break;
+    if (places[2 * n + 1] >= offset) return undefined;
     // the model's node is the builder it was made from (see `nodeShape`); this one is never changed in place
     const node = earlierNodes[n] as NodeBuilder;
-    if (places[3 * n + 2] < offset) {
-      nodes.push(node);
-      shared.add(node);
-      continue;
-    }
-    const declared = node.statements;
-    const occurrences = node.occurrences;
-    let before = occurrences.length - 1;
-    while (occurrences[before - 1].start >= offset) before--;
-    const copy: NodeBuilder = { id: node.id, span: node.span, quoted: node.quoted, attrs: node.attrs, occurrences: occurrences.slice(0, before), statements: declared.slice() };
-    if (node.idError !== undefined) copy.idError = node.idError;
-    nodes.push(copy);
+    nodes.push(node);
+    shared.add(node);
   }
+  const mentioned = graph.mentions;
+  const before = partitionPoint(mentioned.starts.length, (m) => mentioned.starts[m] < offset);
   const edgeStarts = info.edgeStarts;
   let kept = 0;
   while (kept < edgeStarts.length && edgeStarts[kept] < offset) kept++;
@@ -1399,6 +1404,7 @@ function resumeAt(previous: DotParseResult, text: string, file: string): ResumeS
     edgeDefaults: info.edgeDefaults.slice(0, at),
     nodes,
     shared,
+    mentions: { ids: mentioned.ids.slice(0, before), starts: mentioned.starts.slice(0, before), ends: mentioned.ends.slice(0, before) },
     edges,
     keptEdges: kept,
     selfLoops,
@@ -1473,7 +1479,7 @@ function movedBy(cut: number, delta: number): Mover {
     attributes,
     node(node) {
       if (delta === 0) return node;
-      const moved: NodeBuilder = { id: node.id, span: span(node.span), quoted: node.quoted, attrs: attributes(node.attrs), occurrences: node.occurrences.map(span), statements: node.statements.map(span) };
+      const moved: NodeBuilder = { id: node.id, span: span(node.span), quoted: node.quoted, attrs: attributes(node.attrs), statements: node.statements.map(span) };
       if (node.idError !== undefined) moved.idError = node.idError;
       return moved;
     },
@@ -1680,7 +1686,6 @@ interface NodeBuilder {
   quoted: boolean;
   /** The defaults in force, a view of defaults + explicit attributes, or (once re-declared) its own map. */
   attrs: ReadonlyMap<string, DotAttribute>;
-  occurrences: Span[];
   statements: Span[];
   idError?: 'hyphenated' | 'keyword';
 }

@@ -10,3 +10,4 @@
 export * from './dot-model';
 export * from './dot-lexer';
 export * from './dot-parser';
+export * from './dot-mentions';
