@@ -54,6 +54,7 @@ import { externalAccessTools, phaseOrder } from '../vocabulary/core';
 import { anchorTerms, memoise, type RelayedFinding } from './criteria';
 import { createSimilarityMemo, type SimilarityMemo } from './similarity';
 import { identical, interner, sortedDeduped } from '../diagnostics/sort';
+import { relocated } from '../diagnostics/move';
 import { analysisOrder, mergeRuns, placeOrder, securityOrder } from './order';
 import { mapped, sameItems } from '../arrays';
 
@@ -473,7 +474,7 @@ function mover(context: AnalysisContext): (d: Diagnostic) => Diagnostic {
     let next = moves.get(d);
     if (next === undefined) {
       const at = d.location.nodeId === undefined ? undefined : index.get(d.location.nodeId);
-      next = at === undefined || sameSpan(d.location.span, context.spans[at]) ? d : { ...d, location: context.nodeLocation(at) };
+      next = at === undefined || sameSpan(d.location.span, context.spans[at]) ? d : relocated(d, context.nodeLocation(at));
       moves.set(d, next);
     }
     return next;

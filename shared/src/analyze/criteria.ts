@@ -28,6 +28,7 @@
  * object, not a new message.
  */
 import { compareCodeUnits, type Diagnostic } from '../diagnostics';
+import { relocated } from '../diagnostics/move';
 import type { JsonValue, Port } from '../bundle/card-model';
 import type { Span } from '../text';
 import type { AnalysisConfig } from './config';
@@ -251,7 +252,7 @@ export function localCriteria(context: AnalysisContext, scope?: Uint8Array, kept
     if (earlier !== undefined && earlier.more === through.more && sameIds(earlier.names, names)) {
       // the same text: the same object where it sits in the same place
       diagnostic =
-        earlier.file === context.file && sameSpan(earlier.span, span) ? earlier.diagnostic : { ...earlier.diagnostic, location: context.nodeLocation(g) };
+        earlier.file === context.file && sameSpan(earlier.span, span) ? earlier.diagnostic : relocated(earlier.diagnostic, context.nodeLocation(g));
     } else {
       const one = names.length === 1 && !through.more;
       const listed = through.more ? `${names.join(', ')} and possibly others` : listIds(names);
