@@ -16,7 +16,7 @@
 import type { Diagnostic } from '../diagnostics';
 import { interner } from '../diagnostics/sort';
 import type { DotEdge, DotGraph, DotNode } from '../syntax/dot-model';
-import { graphOfEdges, reachableFrom, sinks, sources, type Graph } from '../analyze/graph';
+import { graphOfEdges, reachableFrom, sinks, sources, trimAll, type Graph } from '../analyze/graph';
 
 export interface TopologyShape {
   readonly graph: Graph;
@@ -63,6 +63,7 @@ function fresh(graphModel: DotGraph): Built {
   const firstEdgeIndexes: number[][] = [];
   for (let i = 0; i < graph.ids.length; i++) firstEdgeIndexes.push([]);
   for (let k = 0; k < graphModel.edges.length; k++) if (first[k] === 1) firstEdgeIndexes[endpoints[2 * k + 1]].push(k);
+  trimAll(firstEdgeIndexes);
   return { graph, endpoints, firstEdgeIndexes };
 }
 
