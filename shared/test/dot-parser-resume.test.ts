@@ -178,9 +178,10 @@ describe('DOT parser: resuming from an earlier parse', () => {
     '',
   ].join('\n');
   const cases: readonly { readonly name: string; readonly after: string; readonly reused: readonly string[] }[] = [
-    { name: 'a node added before the closing brace', after: base.replace('\n}', '\n  e [card="missing-card@1.0.0"];\n}'), reused: ['a', 'd'] },
-    { name: 'an edge label changed in the last statement', after: base.replace('"next"', '"then"'), reused: ['a', 'd'] },
-    { name: 'a character typed at the end of the file', after: `${base}x`, reused: ['a', 'd'] },
+    // (a node only named again by the statements read anew stays the earlier object: its mentions are the graph's)
+    { name: 'a node added before the closing brace', after: base.replace('\n}', '\n  e [card="missing-card@1.0.0"];\n}'), reused: ['a', 'b', 'c', 'd'] },
+    { name: 'an edge label changed in the last statement', after: base.replace('"next"', '"then"'), reused: ['a', 'b', 'c', 'd'] },
+    { name: 'a character typed at the end of the file', after: `${base}x`, reused: ['a', 'b', 'c', 'd'] },
     { name: 'an edit in the first statement', after: base.replace('shape=box', 'shape=oval'), reused: [] },
     { name: 'a node re-declared after the edit point', after: base.replace('\n}', '\n  a [card="other@1.0.0"];\n}'), reused: ['d'] },
     { name: 'a graph attribute set after the edit point', after: base.replace('\n}', '\n  label="late";\n}'), reused: ['a', 'd'] },
@@ -232,6 +233,13 @@ describe('DOT parser: resuming from an earlier parse', () => {
     { name: 'a node with a later self-loop given one in the middle', after: long.replace('  e;\n', '  e;\n  d -> d [label="early"];\n'), rejoins: false },
     { name: 'a parse error in the middle', after: long.replace('  e;\n', '  e -> ;\n'), rejoins: false },
   ];
+  it('keeps the nodes declared before a node added in the middle as the earlier objects, though later edges name them', () => {
+    const { resumed, previous } = checkResume(long, long.replace('  e;\n', '  x [card="x@1.0.0"];\n  e;\n'));
+    assert.ok(dotParseReuse(resumed)?.rejoinedAt !== undefined, 'the parse rejoined the earlier one');
+    // (`d`, declared by the statement the parse resumed at, is read again)
+    for (const id of ['a', 'b', 'c']) assert.equal(resumed.graph!.nodes.find((n) => n.id === id), previous.graph!.nodes.find((n) => n.id === id), `${id} is the earlier object`);
+  });
+
   for (const c of rejoinCases) {
     it(`${c.rejoins ? 'takes the end of the earlier parse' : 'reads on'} when ${c.name}`, () => {
       const { resumed } = checkResume(c.before ?? long, c.after);
