@@ -233,6 +233,32 @@ describe('DOT parser: resuming from an earlier parse', () => {
     { name: 'a node with a later self-loop given one in the middle', after: long.replace('  e;\n', '  e;\n  d -> d [label="early"];\n'), rejoins: false },
     { name: 'a parse error in the middle', after: long.replace('  e;\n', '  e -> ;\n'), rejoins: false },
   ];
+  it('stays exact on a topology of several chunks of mentions, wherever the edit lands', () => {
+    // 400 nodes, then 1,200 edges naming them: 2,800 mentions, two full chunks and a part
+    const lines = ['digraph big {'];
+    for (let i = 0; i < 400; i++) lines.push(`  n${i} [card="c${i}@1.0.0"];`);
+    for (let i = 0; i < 1200; i++) lines.push(`  n${i % 400} -> n${(i * 7 + 1) % 400}${i % 3 === 0 ? ' [label="x"]' : ''};`);
+    lines.push('}', '');
+    const text = lines.join('\n');
+    assert.ok(parseDot(text).graph!.mentions.chunks.length >= 3, 'several chunks');
+    const edits: readonly (readonly [string, string])[] = [
+      ['  n10 [card', '  extra [card="e@1.0.0"];\n  n10 [card'], // a node early on
+      ['  n390 [card', '  n390b;\n  n390 [card'], // a node at the end of the declarations
+      ['  n5 -> ', '  n5 -> extra -> '], // a mention in the edges
+      ['c200@1.0.0', 'c200@1.0.10'], // a pin in the middle
+      ['  n399 -> ', '  n399 -> n0;\n  n399 -> '], // near the end
+      ['\n}', '\n  last;\n}'], // at the end
+    ];
+    for (const [from, to] of edits) {
+      const after = text.replace(from, to);
+      assert.notEqual(after, text, from);
+      const { resumed } = checkResume(text, after);
+      assert.ok(dotParseReuse(resumed) !== undefined, `resumed after ${from}`);
+      // and from that parse again, back to the text
+      checkResume(after, text);
+    }
+  });
+
   it('keeps the nodes declared before a node added in the middle as the earlier objects, though later edges name them', () => {
     const { resumed, previous } = checkResume(long, long.replace('  e;\n', '  x [card="x@1.0.0"];\n  e;\n'));
     assert.ok(dotParseReuse(resumed)?.rejoinedAt !== undefined, 'the parse rejoined the earlier one');

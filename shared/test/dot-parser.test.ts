@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { assertDiagnostics, parseFixture } from './support/fixture';
 import { parseDot } from '../src/syntax/dot-parser';
-import { nodeOccurrences } from '../src/syntax/dot-mentions';
+import { mentionEnd, mentionNode, mentionStart, nodeOccurrences } from '../src/syntax/dot-mentions';
 import { lexDot, tokenAt } from '../src/syntax/dot-lexer';
 import { DotTokenCode, dotTokenKinds, type DotAttributes, type DotParseResult } from '../src/syntax/dot-model';
 
@@ -72,11 +72,16 @@ function check(c: ParseCase): void {
   if (c.graphAttrs !== undefined) assert.equal(render(graph.graphAttrs), c.graphAttrs);
   for (const n of graph.nodes) assert.equal(n.idError, c.idErrors?.[n.id], `idError of ${n.id}`);
   // the mentions are in source order (what `mentionAt` relies on), each of a node the graph lists
-  const { ids, starts, ends } = graph.mentions;
-  const listed = new Set(graph.nodes.map((n) => n.id));
-  for (let m = 0; m < ids.length; m++) {
-    assert.ok(listed.has(ids[m]), `mention ${m} names a listed node`);
-    assert.ok(starts[m] < ends[m] && (m === 0 || ends[m - 1] <= starts[m]), `mention ${m} (${starts[m]}) comes after the one before it`);
+  const mentions = graph.mentions;
+  assert.equal(mentions.chunks.reduce((n, c) => n + c.nodes.length, 0), mentions.count, 'the chunks hold every mention');
+  for (let m = 0; m < mentions.count; m++) {
+    const [node, start, end] = [mentionNode(mentions, m), mentionStart(mentions, m), mentionEnd(mentions, m)];
+    assert.ok(node >= 0 && node < graph.nodes.length, `mention ${m} names a listed node`);
+    assert.ok(start < end && (m === 0 || mentionEnd(mentions, m - 1) <= start), `mention ${m} (${start}) comes after the one before it`);
+    // (an id written plainly, or quoted without escapes, reads as the node it names)
+    const written = text.slice(start, end);
+    const plainId = /^[A-Za-z_0-9]+$/.test(written) ? written : /^"[^"\\]*"$/.test(written) ? written.slice(1, -1) : undefined;
+    if (plainId !== undefined) assert.equal(graph.nodes[node].id, plainId, `mention ${m} (${written}) names its node`);
   }
   const slice = (s: { start: number; end: number }) => text.slice(s.start, s.end);
   for (const [what, expected] of Object.entries(c.spans ?? {})) {

@@ -194,8 +194,7 @@ export function graphIndex(graph: DotGraph): GraphIndex {
 /** The node whose occurrence (an id token in node position) covers `offset`. */
 export function nodeAtOffset(graph: DotGraph, offset: number): { node: DotNode; occurrence: Span } | undefined {
   const mention = mentionAt(graph, offset);
-  const node = mention === undefined ? undefined : graphIndex(graph).byId.get(mention.id);
-  return mention === undefined || node === undefined ? undefined : { node, occurrence: mention.span };
+  return mention === undefined ? undefined : { node: mention.node, occurrence: mention.span };
 }
 
 /** The id token of a node's first statement, else its first appearance. */

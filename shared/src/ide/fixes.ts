@@ -24,7 +24,7 @@ import { quoteTopology } from '../compile/strings';
 import type { Diagnostic, DiagnosticCode } from '../diagnostics';
 import { deref, formatOf, type YamlEntry, type YamlMapping } from '../syntax/yaml';
 import type { DotAttribute, DotEdge, DotGraph, DotNode, DotToken } from '../syntax/dot-model';
-import { nodeOccurrences } from '../syntax/dot-mentions';
+import { mentionNode, mentionStart, nodeOccurrences } from '../syntax/dot-mentions';
 import { editDistance, type Span } from '../text';
 import type { TermKind } from '../vocabulary/types';
 import {
@@ -236,13 +236,9 @@ export function fixAllNodeIds(bundle: IdeBundle, file: string): CodeAction | und
 
 /** Each node by the start offset of each of its occurrences. */
 function occurrenceIndex(graph: DotGraph): Map<number, DotNode> {
-  const byId = graphIndex(graph).byId;
   const byStart = new Map<number, DotNode>();
-  const { ids, starts } = graph.mentions;
-  for (let m = 0; m < ids.length; m++) {
-    const node = byId.get(ids[m]);
-    if (node !== undefined) byStart.set(starts[m], node);
-  }
+  const mentions = graph.mentions;
+  for (let m = 0; m < mentions.count; m++) byStart.set(mentionStart(mentions, m), graph.nodes[mentionNode(mentions, m)]);
   return byStart;
 }
 

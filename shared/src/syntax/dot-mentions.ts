@@ -1,10 +1,80 @@
 /**
- * Reading a parse's node mentions (`DotGraph.mentions`): where a node's id is written in node
- * position, and which node a position names. For the IDE, which reads them per request; the
- * engine's checks read nodes and edges only.
+ * A parse's node mentions (`DotGraph.mentions`): reading them (where a node's id is written in
+ * node position, which node a position names) and writing them (the parser's `mentionWriter`).
  */
 import type { Span } from '../text';
-import type { DotGraph } from './dot-model';
+import type { DotGraph, DotMentionChunk, DotMentions, DotNode } from './dot-model';
+
+/** Mentions per chunk (a power of two: mention `m` is item `m & mask` of chunk `m >> shift`). */
+export const mentionChunkSize = 1024;
+const shift = 10;
+const mask = mentionChunkSize - 1;
+
+/** Where mention `m` starts. */
+export function mentionStart(mentions: DotMentions, m: number): number {
+  return mentions.chunks[m >> shift].starts[m & mask];
+}
+
+/** Where mention `m` ends. */
+export function mentionEnd(mentions: DotMentions, m: number): number {
+  return mentions.chunks[m >> shift].ends[m & mask];
+}
+
+/** The index in `DotGraph.nodes` of the node mention `m` names. */
+export function mentionNode(mentions: DotMentions, m: number): number {
+  return mentions.chunks[m >> shift].nodes[m & mask];
+}
+
+/** Mentions being recorded in order (see `mentionWriter`). */
+export interface MentionWriter {
+  add(node: number, start: number, end: number): void;
+  /** How many are recorded so far. */
+  count(): number;
+  /** The mentions recorded; the writer is not used after this. */
+  done(): DotMentions;
+}
+
+/**
+ * A writer that starts with the first `keep` mentions of `earlier`: its full chunks before
+ * `keep` are shared (they never change once full), the rest of them copied.
+ */
+export function mentionWriter(earlier?: DotMentions, keep = 0): MentionWriter {
+  const chunks: DotMentionChunk[] = earlier === undefined ? [] : earlier.chunks.slice(0, keep >> shift);
+  let chunk = newChunk();
+  let at = 0;
+  if (earlier !== undefined && (keep & mask) > 0) {
+    const from = earlier.chunks[keep >> shift];
+    at = keep & mask;
+    chunk.nodes.set(from.nodes.subarray(0, at));
+    chunk.starts.set(from.starts.subarray(0, at));
+    chunk.ends.set(from.ends.subarray(0, at));
+  }
+  return {
+    add(node, start, end) {
+      if (at === mentionChunkSize) {
+        chunks.push(chunk);
+        chunk = newChunk();
+        at = 0;
+      }
+      chunk.nodes[at] = node;
+      chunk.starts[at] = start;
+      chunk.ends[at] = end;
+      at++;
+    },
+    count: () => chunks.length * mentionChunkSize + at,
+    done() {
+      const count = chunks.length * mentionChunkSize + at;
+      // (the last chunk at its size: a small topology's whole list is one short chunk)
+      if (at === mentionChunkSize) chunks.push(chunk);
+      else if (at > 0) chunks.push({ nodes: chunk.nodes.slice(0, at), starts: chunk.starts.slice(0, at), ends: chunk.ends.slice(0, at) });
+      return { count, chunks };
+    },
+  };
+}
+
+function newChunk(): DotMentionChunk {
+  return { nodes: new Int32Array(mentionChunkSize), starts: new Int32Array(mentionChunkSize), ends: new Int32Array(mentionChunkSize) };
+}
 
 /** Per graph, each node id's occurrences in source order (built on first read; a graph never changes). */
 const byIdCache = new WeakMap<DotGraph, ReadonlyMap<string, readonly Span[]>>();
@@ -14,11 +84,12 @@ export function occurrencesById(graph: DotGraph): ReadonlyMap<string, readonly S
   let byId = byIdCache.get(graph);
   if (byId === undefined) {
     const map = new Map<string, Span[]>();
-    const { ids, starts, ends } = graph.mentions;
-    for (let m = 0; m < ids.length; m++) {
-      const span = { start: starts[m], end: ends[m] };
-      const list = map.get(ids[m]);
-      if (list === undefined) map.set(ids[m], [span]);
+    const mentions = graph.mentions;
+    for (let m = 0; m < mentions.count; m++) {
+      const id = graph.nodes[mentionNode(mentions, m)].id;
+      const span = { start: mentionStart(mentions, m), end: mentionEnd(mentions, m) };
+      const list = map.get(id);
+      if (list === undefined) map.set(id, [span]);
       else list.push(span);
     }
     byId = map;
@@ -33,11 +104,13 @@ export function nodeOccurrences(graph: DotGraph, id: string): readonly Span[] {
 }
 
 /** The mention whose token covers `offset` (either end included), the first one when two touch there. */
-export function mentionAt(graph: DotGraph, offset: number): { readonly id: string; readonly span: Span } | undefined {
-  const { ids, starts, ends } = graph.mentions;
-  for (let m = 0; m < ids.length; m++) {
-    if (starts[m] > offset) break;
-    if (offset <= ends[m]) return { id: ids[m], span: { start: starts[m], end: ends[m] } };
+export function mentionAt(graph: DotGraph, offset: number): { readonly node: DotNode; readonly span: Span } | undefined {
+  const mentions = graph.mentions;
+  for (let m = 0; m < mentions.count; m++) {
+    const start = mentionStart(mentions, m);
+    if (start > offset) break;
+    const end = mentionEnd(mentions, m);
+    if (offset <= end) return { node: graph.nodes[mentionNode(mentions, m)], span: { start, end } };
   }
   return undefined;
 }

@@ -65,16 +65,26 @@ export interface DotGraph {
 
 /**
  * Every token that names a node in node position (node statements and edge endpoints, subgraph
- * members included), in source order, column-wise: mention `i` names the node `ids[i]` with the
- * token (or `+` run) over `[starts[i], ends[i])`. Kept out of the node objects on purpose: an
- * edit in the middle of a topology moves the mentions after it, and a node declared before the
- * edit stays the same object however many later edges name it, so every later layer keeps what
- * it derived from it. `nodeOccurrences` and `mentionAt` (./dot-mentions.ts) read it.
+ * members included), in source order: mention `i` names `DotGraph.nodes[node]` with the token
+ * (or `+` run) over `[start, end)`, stored column-wise in chunks of `mentionChunkSize`
+ * (./dot-mentions.ts reads them: `nodeOccurrences`, `mentionAt`, `mentionStart`…). Kept out of
+ * the node objects on purpose: an edit in the middle of a topology moves the mentions after it,
+ * and a node declared before the edit stays the same object however many later edges name it,
+ * so every later layer keeps what it derived from it. In chunks of typed arrays so that a later
+ * parse of the same file shares the full chunks before where it started reading, and the
+ * collector has nothing to trace in them.
  */
 export interface DotMentions {
-  readonly ids: readonly string[];
-  readonly starts: readonly number[];
-  readonly ends: readonly number[];
+  readonly count: number;
+  /** The mentions in order, `mentionChunkSize` per chunk; only the last chunk may hold fewer. */
+  readonly chunks: readonly DotMentionChunk[];
+}
+
+/** Up to `mentionChunkSize` mentions, column-wise: per mention, the index of its node in `DotGraph.nodes`, its start and its end. */
+export interface DotMentionChunk {
+  readonly nodes: Int32Array;
+  readonly starts: Int32Array;
+  readonly ends: Int32Array;
 }
 
 /** Every token kind, in code order: a token table stores `dotTokenKinds.indexOf(kind)` per token. */

@@ -20,7 +20,8 @@ import { diagnosticInfo, movedDiagnostic } from '../diagnostics';
 import { commonPrefixLength, commonSuffixLength, partitionPoint, type Span } from '../text';
 import { suggestNodeId } from '../compile/attractor-table';
 import { lexDot, maxParseErrors, tokenFlag, tokenSpan, tokenText, tokenValue, type DotLexResult } from './dot-lexer';
-import { DotTokenCode as Code, type DotAttribute, type DotEdge, type DotGraph, type DotNode, type DotParseResult, type DotTokenTable } from './dot-model';
+import { mentionEnd, mentionNode as mentionedNode, mentionStart, mentionWriter } from './dot-mentions';
+import { DotTokenCode as Code, type DotAttribute, type DotEdge, type DotGraph, type DotMentions, type DotNode, type DotParseResult, type DotTokenTable } from './dot-model';
 
 /** Subgraphs nested deeper than this are a parse error (E§2). */
 export const maxSubgraphDepth = 100;
@@ -72,6 +73,8 @@ export function parseDot(text: string, file = 'topology.dot', previous?: DotPars
   let defaultsCapReported = false;
   const graphAttrs = new Map<string, DotAttribute>();
   const nodes = new Map<string, NodeBuilder>();
+  /** Each node's index in `nodes` (its place in the graph's list), for its mentions. */
+  const nodeIndexes = new Map<string, number>();
   /** Nodes whose attribute map is their own (after a re-declaration); the others share views. */
   const ownedAttrs = new Map<NodeBuilder, Map<string, DotAttribute>>();
   /** A resumed parse extends the earlier edges before where it resumes (`ResumeStart.edges`, a new array). */
@@ -87,12 +90,10 @@ export function parseDot(text: string, file = 'topology.dot', previous?: DotPars
   const mentionLog: string[] = [];
   let openSubgraphs = 0;
   /**
-   * Every node mention, in source order (`DotGraph.mentions`, which gets these arrays). A
-   * resumed parse extends new copies of the earlier parse's mentions before where it resumes.
+   * Every node mention, in source order (`DotGraph.mentions`). A resumed parse starts with the
+   * earlier parse's mentions before where it resumes, sharing their full chunks.
    */
-  const mentionIds: string[] = start === undefined ? [] : start.mentions.ids;
-  const mentionStarts: number[] = start === undefined ? [] : start.mentions.starts;
-  const mentionEnds: number[] = start === undefined ? [] : start.mentions.ends;
+  const mentions = start === undefined ? mentionWriter() : mentionWriter(start.mentions, start.mentionsBefore);
   /** Per top-level statement: its first token, and the root defaults in force there (what a later parse resumes from). */
   const topStatements: number[] = start === undefined ? [] : start.statements;
   const topNodeDefaults: ReadonlyMap<string, DotAttribute>[] = start === undefined ? [] : start.nodeDefaults;
@@ -493,9 +494,7 @@ export function parseDot(text: string, file = 'topology.dot', previous?: DotPars
 
   /** Records a mention of a node (see `DotMentions`), and logs it for the subgraphs open around it. */
   function collect(read: ReadValue): void {
-    mentionIds.push(read.value);
-    mentionStarts.push(read.span.start);
-    mentionEnds.push(read.span.end);
+    mentions.add(nodeIndexes.get(read.value)!, read.span.start, read.span.end);
     if (openSubgraphs > 0) mentionLog.push(read.value);
   }
 
@@ -536,6 +535,7 @@ export function parseDot(text: string, file = 'topology.dot', previous?: DotPars
       statements: statement === undefined ? [] : [statement],
     };
     if (idError !== undefined) node.idError = idError;
+    nodeIndexes.set(read.value, nodes.size);
     nodes.set(read.value, node);
     collect(read);
     return node;
@@ -650,17 +650,23 @@ export function parseDot(text: string, file = 'topology.dot', previous?: DotPars
     const places = info.nodePlaces;
     const named = partitionPoint(oldNodes.length, (n) => places[2 * n] < cut);
     const oldMentions = old.mentions;
+    const oldCount = oldMentions.count;
     /** The earlier parse's first mention after the cut. */
-    const tail = partitionPoint(oldMentions.starts.length, (m) => oldMentions.starts[m] < cut);
-    // (a node named before the resumed statement is never declared again after it: see `resumeAt`)
-    let gone: Set<string> | undefined;
+    const tail = partitionPoint(oldCount, (m) => mentionStart(oldMentions, m) < cut);
+    // Where the earlier parse's nodes read anew (named first between where this parse resumed
+    // and the cut) are here; -1 for one gone. (A node named before the resumed statement is never
+    // declared again after it: see `resumeAt`.)
+    const readAgain = new Int32Array(Math.max(0, named - from.nodes.length));
     for (let k = from.nodes.length; k < named; k++) {
       // declared again after the cut: its attributes here may differ
       if (places[2 * k + 1] >= cut) return false;
-      // named again after the cut, it must exist here too
-      if (!nodes.has(oldNodes[k].id)) (gone ??= new Set()).add(oldNodes[k].id);
+      readAgain[k - from.nodes.length] = nodeIndexes.get(oldNodes[k].id) ?? -1;
     }
-    if (gone !== undefined) for (let m = tail; m < oldMentions.ids.length; m++) if (gone.has(oldMentions.ids[m])) return false;
+    // a node named again after the cut must exist here too
+    for (let m = tail; m < oldCount; m++) {
+      const k = mentionedNode(oldMentions, m);
+      if (k >= from.nodes.length && k < named && readAgain[k - from.nodes.length] < 0) return false;
+    }
     // a node named first after the cut must be new here too
     for (let k = named; k < oldNodes.length; k++) if (nodes.has(oldNodes[k].id)) return false;
     const edgeStarts = info.edgeStarts;
@@ -686,13 +692,15 @@ export function parseDot(text: string, file = 'topology.dot', previous?: DotPars
       topNodeDefaults.push(move.attributes(info.nodeDefaults[k]));
       topEdgeDefaults.push(move.attributes(info.edgeDefaults[k]));
     }
-    for (let m = tail; m < oldMentions.ids.length; m++) {
-      mentionIds.push(oldMentions.ids[m]);
-      mentionStarts.push(oldMentions.starts[m] + delta);
-      mentionEnds.push(oldMentions.ends[m] + delta);
+    // (the nodes named first after the cut follow those here, in the same order)
+    const shift = nodes.size - named;
+    for (let m = tail; m < oldCount; m++) {
+      const k = mentionedNode(oldMentions, m);
+      mentions.add(k < from.nodes.length ? k : k < named ? readAgain[k - from.nodes.length] : k + shift, mentionStart(oldMentions, m) + delta, mentionEnd(oldMentions, m) + delta);
     }
     for (let k = named; k < oldNodes.length; k++) {
       const node = move.node(oldNodes[k] as NodeBuilder);
+      nodeIndexes.set(node.id, nodes.size);
       nodes.set(node.id, node);
     }
     for (let e = taken; e < oldEdges.length; e++) edges.push(move.edge(oldEdges[e]));
@@ -1052,7 +1060,10 @@ export function parseDot(text: string, file = 'topology.dot', previous?: DotPars
 
   /** The graph of `start`'s parse from its first statement on, its earlier statements read from `previous`. */
   function resumeGraph(from: ResumeStart): DotGraph {
-    for (const node of from.nodes) nodes.set(node.id, node);
+    for (const node of from.nodes) {
+      nodeIndexes.set(node.id, nodes.size);
+      nodes.set(node.id, node);
+    }
     for (const e of from.selfLoops) selfLoops.add(edges[e].source);
     for (const [key, attr] of from.graphAttrs) graphAttrs.set(key, attr);
     pos = from.token;
@@ -1077,7 +1088,7 @@ export function parseDot(text: string, file = 'topology.dot', previous?: DotPars
       graphAttrs,
       nodes: [...nodes.values()],
       edges: edges.slice(),
-      mentions: { ids: mentionIds, starts: mentionStarts, ends: mentionEnds },
+      mentions: mentions.done(),
       ...(name !== undefined ? { name, nameSpan } : {}),
       ...(strictSpan !== undefined ? { strictSpan } : {}),
     };
@@ -1104,6 +1115,7 @@ export function parseDot(text: string, file = 'topology.dot', previous?: DotPars
   // moved to the old generation would otherwise keep this parse's newer objects alive through
   // later young collections, long after the result itself is gone.
   nodes.clear();
+  nodeIndexes.clear();
   edges.length = 0;
   mentionLog.length = 0;
   keyNames.clear();
@@ -1308,8 +1320,10 @@ interface ResumeStart {
   readonly nodes: readonly NodeBuilder[];
   /** Those of `nodes` that are the earlier objects (all of them, until the new parse copies one to change it). */
   readonly shared: Set<NodeBuilder>;
-  /** The mentions before it (new arrays, for the new parse to extend). */
-  readonly mentions: { readonly ids: string[]; readonly starts: number[]; readonly ends: number[] };
+  /** The earlier parse's mentions, */
+  readonly mentions: DotMentions;
+  /** of which this many come before it. */
+  readonly mentionsBefore: number;
   /** The edges before it: a new array, which the new parse extends (so never read after that parse starts: see `keptEdges`). */
   readonly edges: DotEdge[];
   /** How many edges come before it. */
@@ -1384,7 +1398,7 @@ function resumeAt(previous: DotParseResult, text: string, file: string): ResumeS
     shared.add(node);
   }
   const mentioned = graph.mentions;
-  const before = partitionPoint(mentioned.starts.length, (m) => mentioned.starts[m] < offset);
+  const before = partitionPoint(mentioned.count, (m) => mentionStart(mentioned, m) < offset);
   const edgeStarts = info.edgeStarts;
   let kept = 0;
   while (kept < edgeStarts.length && edgeStarts[kept] < offset) kept++;
@@ -1404,7 +1418,8 @@ function resumeAt(previous: DotParseResult, text: string, file: string): ResumeS
     edgeDefaults: info.edgeDefaults.slice(0, at),
     nodes,
     shared,
-    mentions: { ids: mentioned.ids.slice(0, before), starts: mentioned.starts.slice(0, before), ends: mentioned.ends.slice(0, before) },
+    mentions: mentioned,
+    mentionsBefore: before,
     edges,
     keptEdges: kept,
     selfLoops,
