@@ -218,6 +218,10 @@ export function snapshotOf(db: Database, bundle: BundleState): Snapshot {
   bundle.lineIndexes.forEach((index, relative) => {
     if (files.get(relative)?.text !== index.text) bundle.lineIndexes.delete(relative);
   });
+  // (a file renamed or deleted leaves no URI behind: a long session renames many)
+  bundle.uris.forEach((_, relative) => {
+    if (!files.has(relative)) bundle.uris.delete(relative);
+  });
   const snapshot = snapshotObject(db, bundle, bundle.revision, { files, versions, uris }, result, loadMs);
   bundle.snapshot = snapshot;
   return snapshot;
