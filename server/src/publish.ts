@@ -392,8 +392,14 @@ function withRange(lsp: LspDiagnostic, range: LspDiagnostic['range']): LspDiagno
   const out: LspDiagnostic = { range, severity: lsp.severity, code: lsp.code, source: lsp.source, message: lsp.message };
   if (lsp.codeDescription !== undefined) out.codeDescription = lsp.codeDescription;
   if (lsp.tags !== undefined) out.tags = lsp.tags;
+  if (lsp.data !== undefined) out.data = lsp.data;
+  // (`relatedInformation` is never copied: `movedConversion` moves no finding that has it)
   return out;
 }
+
+// A compile-time check that `withRange` knows every member a diagnostic may have.
+const everyLspMember: Exclude<keyof LspDiagnostic, 'range' | 'severity' | 'code' | 'source' | 'message' | 'codeDescription' | 'tags' | 'data' | 'relatedInformation'> extends never ? true : never = true;
+void everyLspMember;
 
 /** How `JSON.stringify` writes the start of a diagnostic whose first key is `range` (the converter's order), up to the range's end. */
 function rangeHead(range: LspDiagnostic['range']): string {

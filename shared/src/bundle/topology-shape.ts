@@ -131,6 +131,8 @@ function appended(previous: TopologyShape, nodes: readonly DotNode[], edges: rea
     own(firstEdgeIndexes, t).push(k);
     if (s === t) selfLoop[s] = true;
   }
+  // (the lists copied above grew by a push: kept at their size, as `fresh` keeps its own)
+  if (copied.size > 0) for (const lists of [successors, predecessors, firstEdgeIndexes]) for (let i = 0; i < lists.length; i++) if (copied.has(lists[i])) lists[i] = lists[i].slice();
   return { graph: { ids, index, successors, predecessors, selfLoop }, endpoints, firstEdgeIndexes };
 }
 

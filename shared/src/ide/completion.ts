@@ -22,7 +22,7 @@ import { quoteTopology, topologyId } from '../compile/strings';
 import { deref, formatOf } from '../syntax/yaml';
 import type { DotGraph, DotToken } from '../syntax/dot-model';
 import { commentAt } from '../syntax/dot-lexer';
-import { nodeOccurrences } from '../syntax/dot-mentions';
+import { mentionCount, mentionStartingAt } from '../syntax/dot-mentions';
 import { kindInfo } from '../vocabulary/core';
 import { termKinds, type Term, type TermKind, type Vocabulary } from '../vocabulary/types';
 import { hasLineBreak, type Span } from '../text';
@@ -441,12 +441,11 @@ function nodeIdCompletion(view: TopologyView, span: Span, offset: number, exclud
   const closed = span.end - span.start >= 2 && text.charCodeAt(span.end - 1) === 34 && !hasLineBreak(text, span.start, span.end);
   // (to the end of the word at the cursor: a quoted id may hold blanks before it)
   const replace: Span = typedQuoted && !closed ? { start: span.start, end: wordEndOf(text, Math.max(offset, span.start + 1)) } : span;
+  // the node the id being typed names, when that is its only mention (the typing made it)
+  const typed = mentionStartingAt(graph, span.start)?.node;
+  const typedOnly = typed !== undefined && mentionCount(graph, typed) === 1 ? typed : undefined;
   const items = graph.nodes
-    .filter((n) => {
-      if (n.id === exclude) return false;
-      const occurrences = nodeOccurrences(graph, n.id);
-      return !(occurrences.length === 1 && occurrences[0].start === span.start);
-    })
+    .filter((n) => n.id !== exclude && n !== typedOnly)
     .map((node): CompletionItem => {
       const card = node.attrs.get('card')?.value ?? node.attrs.get('version')?.value;
       const written = typedQuoted ? quoteTopology(node.id) : topologyId(node.id);

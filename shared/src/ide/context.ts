@@ -11,7 +11,7 @@ import type { CardEntry } from '../bundle/model';
 import { readCard } from '../check/card';
 import { compareVersionStrings } from '../check/semver';
 import { parseDot } from '../syntax/dot-parser';
-import { mentionAt, nodeOccurrences } from '../syntax/dot-mentions';
+import { mentionAt, mentionStartingAt } from '../syntax/dot-mentions';
 import type { DotAttribute, DotEdge, DotGraph, DotNode, DotParseResult, DotToken } from '../syntax/dot-model';
 import { createVocabulary, readExtensions } from '../vocabulary';
 import type { Vocabulary } from '../vocabulary/types';
@@ -201,8 +201,8 @@ export function nodeAtOffset(graph: DotGraph, offset: number): { node: DotNode; 
 export function declarationSpan(graph: DotGraph, node: DotNode): Span {
   const statement = node.statements[0];
   if (statement !== undefined) {
-    const at = nodeOccurrences(graph, node.id).find((o) => o.start === statement.start);
-    if (at !== undefined) return at;
+    const at = mentionStartingAt(graph, statement.start);
+    if (at !== undefined && at.node.id === node.id) return at.span;
   }
   return node.span;
 }

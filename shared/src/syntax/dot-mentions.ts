@@ -103,14 +103,47 @@ export function nodeOccurrences(graph: DotGraph, id: string): readonly Span[] {
   return occurrencesById(graph).get(id) ?? [];
 }
 
-/** The mention whose token covers `offset` (either end included), the first one when two touch there. */
+/** How many times `node` is mentioned (without building `occurrencesById`). */
+export function mentionCount(graph: DotGraph, node: DotNode): number {
+  const mentions = graph.mentions;
+  let count = 0;
+  for (let m = 0; m < mentions.count; m++) if (graph.nodes[mentionNode(mentions, m)] === node) count++;
+  return count;
+}
+
+/**
+ * The mention whose token covers `offset` (either end included). Where two mentions touch (a
+ * glued `step-1`, `a"b"`), the one on the left: the token the cursor has just passed, as a
+ * word is taken where one is being typed.
+ */
 export function mentionAt(graph: DotGraph, offset: number): { readonly node: DotNode; readonly span: Span } | undefined {
   const mentions = graph.mentions;
-  for (let m = 0; m < mentions.count; m++) {
-    const start = mentionStart(mentions, m);
-    if (start > offset) break;
+  // the last mention starting at or before `offset`, and the one before it (mentions never overlap)
+  const last = partitionMentions(mentions, (start) => start <= offset) - 1;
+  for (const m of [last - 1, last]) {
+    if (m < 0) continue;
     const end = mentionEnd(mentions, m);
-    if (offset <= end) return { node: graph.nodes[mentionNode(mentions, m)], span: { start, end } };
+    if (end >= offset) return { node: graph.nodes[mentionNode(mentions, m)], span: { start: mentionStart(mentions, m), end } };
   }
   return undefined;
+}
+
+/** The mention that starts at `start`, if any. */
+export function mentionStartingAt(graph: DotGraph, start: number): { readonly node: DotNode; readonly span: Span } | undefined {
+  const mentions = graph.mentions;
+  const m = partitionMentions(mentions, (s) => s < start);
+  if (m >= mentions.count || mentionStart(mentions, m) !== start) return undefined;
+  return { node: graph.nodes[mentionNode(mentions, m)], span: { start, end: mentionEnd(mentions, m) } };
+}
+
+/** How many mentions, from the first, start where `before` holds (it holds for a prefix: mentions are in source order). */
+function partitionMentions(mentions: DotMentions, before: (start: number) => boolean): number {
+  let low = 0;
+  let high = mentions.count;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (before(mentionStart(mentions, middle))) low = middle + 1;
+    else high = middle;
+  }
+  return low;
 }

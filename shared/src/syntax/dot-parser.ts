@@ -40,7 +40,8 @@ export const maxDefaultKeys = 100;
  * Parses `text`. Given `previous`, an earlier parse of the same file, it starts after the
  * top-level statements the two texts share instead of at the beginning (see `resumeAt`): those
  * statements' nodes, edges, tokens and findings are taken from `previous`, the nodes that no
- * later statement names again as the same objects. The result is the same as without
+ * later statement declares again as the same objects (a mention alone changes no node: the
+ * mentions are the graph's, see `DotMentions`). The result is the same as without
  * `previous` (a property test in dot-parser-resume.test.ts holds the two together).
  */
 export function parseDot(text: string, file = 'topology.dot', previous?: DotParseResult): DotParseResult {
@@ -98,7 +99,7 @@ export function parseDot(text: string, file = 'topology.dot', previous?: DotPars
   const topStatements: number[] = start === undefined ? [] : start.statements;
   const topNodeDefaults: ReadonlyMap<string, DotAttribute>[] = start === undefined ? [] : start.nodeDefaults;
   const topEdgeDefaults: ReadonlyMap<string, DotAttribute>[] = start === undefined ? [] : start.edgeDefaults;
-  /** Nodes taken from `previous` and not yet named again: copied before they change (see `own`). */
+  /** Nodes taken from `previous` and not yet declared again: copied before they change (see `own`). */
   const shared: Set<NodeBuilder> = start === undefined ? new Set() : start.shared;
 
   // ------------------------------------------------------------------ diagnostics
@@ -1320,9 +1321,9 @@ interface ResumeStart {
   readonly nodes: readonly NodeBuilder[];
   /** Those of `nodes` that are the earlier objects (all of them, until the new parse copies one to change it). */
   readonly shared: Set<NodeBuilder>;
-  /** The earlier parse's mentions, */
+  /** The earlier parse's mentions (the first `mentionsBefore` of them come before it). */
   readonly mentions: DotMentions;
-  /** of which this many come before it. */
+  /** How many of `mentions` come before it. */
   readonly mentionsBefore: number;
   /** The edges before it: a new array, which the new parse extends (so never read after that parse starts: see `keptEdges`). */
   readonly edges: DotEdge[];

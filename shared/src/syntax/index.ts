@@ -10,4 +10,4 @@
 export * from './dot-model';
 export * from './dot-lexer';
 export * from './dot-parser';
-export * from './dot-mentions';
+export { mentionAt, mentionCount, mentionEnd, mentionNode, mentionStart, mentionStartingAt, nodeOccurrences, occurrencesById } from './dot-mentions';
