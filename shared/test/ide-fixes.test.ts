@@ -124,6 +124,42 @@ digraph g { node -> x; x -> node; }`,
 //- topology.dot
 digraph g { node_step -> x; x -> node_step; }`,
   },
+  '`Node [..]` where `Node` names a node elsewhere: both fixes offered, the plain rename preferred': {
+    code: 'dot/parse-error',
+    title: '`Node [...]` on line 2 included (as written it sets defaults for the nodes after it',
+    titles: [
+      'Rename node `Node` to `Node_step` everywhere',
+      "Rename node `Node` to `Node_step` everywhere, `Node [...]` on line 2 included (as written it sets defaults for the nodes after it, not this node's attributes)",
+    ],
+    preferred: ['Rename node `Node` to `Node_step` everywhere'],
+    fixture: `
+//- topology.dot
+digraph g {
+  Node [card="a@1.0.0"];
+  Node -> b;
+  c -> Node [label="back"];
+  node [shape=box];
+}${cards}`,
+    expected: `
+//- topology.dot
+digraph g {
+  Node_step [card="a@1.0.0"];
+  Node_step -> b;
+  c -> Node_step [label="back"];
+  node [shape=box];
+}`,
+  },
+  'a lowercase `node [..]` is a defaults statement the keyword fix leaves alone': {
+    code: 'dot/parse-error',
+    title: 'Rename node `node` to `node_step`',
+    titles: ['Rename node `node` to `node_step` everywhere'],
+    fixture: `
+//- topology.dot
+digraph g { node [shape=box]; node -> x; }`,
+    expected: `
+//- topology.dot
+digraph g { node [shape=box]; node_step -> x; }`,
+  },
   'a quoted id with a leading digit gets a prefix': {
     code: 'attractor/bad-node-id',
     title: 'to `n_2fast`',

@@ -324,6 +324,74 @@ ${b1}`,
     newName: 'b',
     error: 'The bundle already holds a card with id `b` (cards/b@1.0.0.yaml)',
   },
+  'a card id spelled across a `+` in a pin: refused, naming the place, and nothing renamed': {
+    fixture: `
+//- topology.dot
+digraph g {
+  x [card="a$0@1.0.0"];
+  y [card="a" + "@1.0.0"];
+}
+//- cards/a@1.0.0.yaml
+${a1}`,
+    newName: 'alpha',
+    error: 'One place that names it cannot be rewritten, so `a` was not renamed: topology.dot line 3 spells the pin of node y so that no one piece of it is the id',
+  },
+  'a card id a dependency names through a YAML alias anchored elsewhere: refused': {
+    fixture: `
+//- topology.dot
+digraph g { x [card="a@1.0.0"]; y [card="b@1.0.0"]; x -> y; }
+//- cards/a@1.0.0.yaml
+${a1.replace('id: a', 'id: a$0')}
+//- cards/b@1.0.0.yaml
+${b1.replace('name: b', 'name: &supplier a').replace('dependencies: [a]', 'dependencies: [*supplier]')}`,
+    newName: 'alpha',
+    error: 'cards/b@1.0.0.yaml line 10 names it through the YAML alias `*supplier`, which would take the anchored value with it',
+  },
+  'an alias in the dependencies whose anchor is in the same list follows the renamed entry': {
+    fixture: `
+//- topology.dot
+digraph g { x [card="a$0@1.0.0"]; y [card="b@1.0.0"]; x -> y; }
+//- cards/a@1.0.0.yaml
+${a1}
+//- cards/b@1.0.0.yaml
+${b1.replace('dependencies: [a]', 'dependencies: [&supplier a, *supplier]')}`,
+    newName: 'alpha',
+    expected: `
+//- cards/b@1.0.0.yaml
+${b1.replace('dependencies: [a]', 'dependencies: [&supplier alpha, *supplier]')}`,
+  },
+  'a card whose id is a YAML alias: refused': {
+    fixture: `
+//- topology.dot
+digraph g { x [card="a$0@1.0.0"]; }
+//- cards/a@1.0.0.yaml
+${a1.replace('id: a\nname: a', 'name: &me a\nid: *me')}`,
+    newName: 'alpha',
+    error: 'cards/a@1.0.0.yaml line 2 gives the card its id through the YAML alias `*me`',
+  },
+  'a card pinned by a node id under a version default: refused, saying what to write': {
+    fixture: `
+//- topology.dot
+digraph g {
+  node [version="1.0.0"];
+  a;
+}
+//- cards/a@1.0.0.yaml
+${a1.replace('id: a', 'id: a$0')}`,
+    newName: 'alpha',
+    error: 'topology.dot line 3 pins the card through the id of node a under a `node [version=…]` default; give node a a `card="a@1.0.0"` of its own first.',
+  },
+  'a node named by a retry target spelled across a `+`: refused, and the count of places given': {
+    fixture: `
+//- topology.dot
+digraph g {
+  dra$0ft -> check;
+  check [retry_target="dra" + "ft"];
+  other [fallback_retry_target="d" + "raft"];
+}`,
+    newName: 'writer',
+    error: '2 places that name it cannot be rewritten, so `draft` was not renamed: topology.dot line 3 spells it as a `+` concatenation of strings; write the value as one string first.',
+  },
   'nothing to rename in a comment': {
     fixture: `
 //- topology.dot

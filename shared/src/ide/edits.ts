@@ -13,13 +13,29 @@ import type { TextEdit, WorkspaceEdit } from './types';
 export interface EditCollector {
   add(file: string, span: Span, newText: string): void;
   rename(from: string, to: string): void;
+  /**
+   * Records a place the edit should change but cannot rewrite in place (a name spelled through a
+   * YAML alias or a DOT `+` concatenation): a rename refuses rather than leave it naming the old
+   * name; a quick fix makes its edit all the same, and the place's own finding stays to show.
+   */
+  refuse(file: string, span: Span, why: string): void;
+  /** What `refuse` recorded, in order. */
+  readonly refused: readonly Refusal[];
   readonly size: number;
   result(): WorkspaceEdit;
+}
+
+/** A place an edit could not rewrite: the file, the span, and why (a clause, e.g. "names it through the YAML alias `*x`"). */
+export interface Refusal {
+  readonly file: string;
+  readonly span: Span;
+  readonly why: string;
 }
 
 export function collectEdits(): EditCollector {
   const byFile = new Map<string, TextEdit[]>();
   const renames: { from: string; to: string }[] = [];
+  const refused: Refusal[] = [];
   let size = 0;
   return {
     add(file, span, newText) {
@@ -34,6 +50,10 @@ export function collectEdits(): EditCollector {
       renames.push({ from, to });
       size++;
     },
+    refuse(file, span, why) {
+      if (!refused.some((r) => r.file === file && r.span.start === span.start && r.span.end === span.end)) refused.push({ file, span, why });
+    },
+    refused,
     get size() {
       return size;
     },

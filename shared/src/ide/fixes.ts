@@ -25,7 +25,7 @@ import type { Diagnostic, DiagnosticCode } from '../diagnostics';
 import { deref, formatOf, type YamlEntry, type YamlMapping } from '../syntax/yaml';
 import type { DotAttribute, DotEdge, DotGraph, DotNode, DotToken } from '../syntax/dot-model';
 import { mentionNode, mentionStart, nodeOccurrences } from '../syntax/dot-mentions';
-import { editDistance, type Span } from '../text';
+import { editDistance, lineIndex, type Span } from '../text';
 import type { TermKind } from '../vocabulary/types';
 import {
   cardAt,
@@ -180,8 +180,49 @@ function fixNodeId(context: FixContext, diagnostic: Diagnostic): CodeAction[] {
     const title = name === node.id ? `Write node \`${node.id}\` without quotes everywhere` : `Rename node \`${node.id}\` to \`${name}\` everywhere`;
     actions.push(quickFix(title, separateAdjacentEdits(edits.result()), run === undefined));
   }
+  // `Node [card="…"]` is DOT's defaults statement whatever the case of `node`: it gives every
+  // node after it that card, and names no node. Where the same spelling names a node elsewhere
+  // (`Node -> b`), it was most likely meant as that node's declaration: a second fix renames it
+  // too, which makes it one (and drops the defaults it set, which the title says). Lowercase
+  // `node [..]` is how defaults are written, and stays out of it.
+  const defaults = node.idError === 'keyword' && node.id !== node.id.toLowerCase() ? keywordDefaults(view, node.id) : [];
+  if (defaults.length > 0 && name !== node.id) {
+    const declared = collectEdits();
+    renameNode(context.bundle, view, node, name, declared, 'drop');
+    for (const keyword of defaults) declared.add(context.file, keyword, unglued(view.text, keyword, name));
+    const line = lineIndex(view.text).positionAt(defaults[0].start).line + 1;
+    const where = defaults.length === 1 ? `on line ${line}` : `on lines ${defaults.map((d) => lineIndex(view.text).positionAt(d.start).line + 1).join(', ')}`;
+    actions.push(
+      quickFix(
+        `Rename node \`${node.id}\` to \`${name}\` everywhere, \`${node.id} [...]\` ${where} included (as written it sets defaults for the nodes after it, not this node's attributes)`,
+        separateAdjacentEdits(declared.result()),
+        false,
+      ),
+    );
+  }
   return actions;
 }
+
+/**
+ * The keyword tokens spelled exactly `id` (`Node`, `EDGE`, `Graph`…) that start a defaults
+ * statement (`Node [..]`): a keyword followed by `[`, not after an edge operator (`a -> Node [..]`
+ * names a node and gives the edge attributes).
+ */
+function keywordDefaults(view: TopologyView, id: string): Span[] {
+  const tokens = view.significant;
+  const found: Span[] = [];
+  for (let i = 0; i + 1 < tokens.length; i++) {
+    const token = tokens[i];
+    if (token.kind !== 'keyword' || token.text !== id || !defaultsKeywords.has(id.toLowerCase()) || tokens[i + 1].kind !== 'lbracket') continue;
+    const before = tokens[i - 1]?.kind;
+    if (before === 'arrow' || before === 'line') continue;
+    found.push(token.span);
+  }
+  return found;
+}
+
+/** The keywords that start a defaults statement (`subgraph [..]` is no statement DOT reads). */
+const defaultsKeywords: ReadonlySet<string> = new Set(['node', 'edge', 'graph']);
 
 /**
  * Renames every node id Attractor cannot use, and every graph or subgraph name DOT cannot read

@@ -16,7 +16,7 @@ import { deref } from '../syntax/yaml';
 import type { DotNode, DotToken } from '../syntax/dot-model';
 import { nodeOccurrences } from '../syntax/dot-mentions';
 import { isDotIdPart, isDotIdStart } from '../syntax/dot-lexer';
-import type { Span } from '../text';
+import { lineIndex, type Span } from '../text';
 import {
   assertNever,
   cardIndex,
@@ -37,7 +37,7 @@ import {
 import { item } from './data-context';
 import { dataDocument, hitAt } from './data-tree';
 import { isIdLike } from './dot-context';
-import { collectEdits, mappingOf, scalarText, type EditCollector } from './edits';
+import { collectEdits, mappingOf, scalarText, type EditCollector, type Refusal } from './edits';
 import type { IdeBundle, RenameTarget, WorkspaceEdit } from './types';
 import { formatOf } from '../syntax/yaml';
 
@@ -62,12 +62,14 @@ export function rename(bundle: IdeBundle, file: string, offset: number, newName:
       const problem = nodeNameProblem(newName, target.view, target.node);
       if (problem !== undefined) return { error: problem };
       renameNode(bundle, target.view, target.node, newName, edits, 'keep');
+      if (edits.refused.length > 0) return { error: refusedError(bundle, target.name, edits.refused) };
       return separateAdjacentEdits(edits.result());
     }
     case 'card': {
       const problem = cardNameProblem(bundle, target.name, newName);
       if (problem !== undefined) return { error: problem };
       renameCard(bundle, target.name, newName, edits, file);
+      if (edits.refused.length > 0) return { error: refusedError(bundle, target.name, edits.refused) };
       const clash = (edits.result().renames ?? []).find((r) => bundle.files.has(r.to));
       if (clash !== undefined) return { error: `Renaming would move ${clash.from} onto ${clash.to}, which already exists; remove or rename that file first.` };
       return edits.result();
@@ -75,6 +77,19 @@ export function rename(bundle: IdeBundle, file: string, offset: number, newName:
     default:
       return assertNever(target);
   }
+}
+
+/**
+ * Why a rename is refused: a place names `name` in a way no edit in place can rewrite (see
+ * `EditCollector.refuse`). Renaming everything else would leave that place naming what no
+ * longer exists, a break the user did not ask for, so the whole rename is refused and the
+ * message says where to write the name out first.
+ */
+function refusedError(bundle: IdeBundle, name: string, refused: readonly Refusal[]): string {
+  const first = refused[0];
+  const line = lineIndex(textOf(bundle, first.file) ?? '').positionAt(first.span.start).line + 1;
+  const places = refused.length === 1 ? 'One place that names it cannot be rewritten' : `${refused.length} places that name it cannot be rewritten`;
+  return `${places}, so \`${name}\` was not renamed: ${first.file} line ${line} ${first.why}.`;
 }
 
 function renameTarget(bundle: IdeBundle, file: string, offset: number): Target | undefined {
@@ -159,10 +174,12 @@ export function renameNode(
     const written = unglued(view.text, occurrence, quoted ? quoteTopology(newName) : newName);
     if (view.text.slice(occurrence.start, occurrence.end) !== written) edits.add(view.file, occurrence, written);
   }
-  for (const value of retryTargets(view).get(node.id) ?? []) {
+  const targets = retryTargets(view);
+  for (const value of targets.tokens.get(node.id) ?? []) {
     const written = unglued(view.text, value.span, value.kind === 'string' ? quoteTopology(newName) : newName);
     if (value.text !== written) edits.add(view.file, value.span, written);
   }
+  for (const spelled of targets.concatenated.get(node.id) ?? []) edits.refuse(view.file, spelled, 'spells it as a `+` concatenation of strings; write the value as one string first');
   const graph = view.graph;
   // (a card's dependencies name nodes of the bundle's own topology: a second `.dot` leaves them be)
   if (graph === undefined || view.file !== topologyFile(bundle)) return;
@@ -224,27 +241,51 @@ export function separateAdjacentEdits(edit: WorkspaceEdit): WorkspaceEdit {
 /** Attributes whose value names a node. */
 const nodeValuedKeys: ReadonlySet<string> = new Set(['retry_target', 'fallback_retry_target']);
 
-const retryTargetCache = new WeakMap<TopologyView['parse'], ReadonlyMap<string, readonly DotToken[]>>();
+/** The values of `retry_target=`/`fallback_retry_target=` in a topology, by the node id they name. */
+interface RetryTargets {
+  /** Values written as one token, which a rename rewrites. */
+  readonly tokens: ReadonlyMap<string, readonly DotToken[]>;
+  /** Values spelled as a `+` concatenation (`"dra" + "ft"`), from the first string to the last: no single token names the node. */
+  readonly concatenated: ReadonlyMap<string, readonly Span[]>;
+}
 
-/** The value tokens of `retry_target=`/`fallback_retry_target=` (in lists and as graph statements), by the node id they name. */
-function retryTargets(view: TopologyView): ReadonlyMap<string, readonly DotToken[]> {
+const retryTargetCache = new WeakMap<TopologyView['parse'], RetryTargets>();
+
+/** The values of `retry_target=`/`fallback_retry_target=` (in lists and as graph statements). */
+function retryTargets(view: TopologyView): RetryTargets {
   const cached = retryTargetCache.get(view.parse);
   if (cached !== undefined) return cached;
   const tokens = view.significant;
   const byId = new Map<string, DotToken[]>();
+  const concatenated = new Map<string, Span[]>();
   for (let i = 2; i < tokens.length; i++) {
     const value = tokens[i];
     const key = tokens[i - 2];
     if (tokens[i - 1].kind !== 'equals' || !isIdLike(key.kind) || !nodeValuedKeys.has(key.value)) continue;
-    // `"a" + "b"` is no single node's name to rewrite in place.
-    if ((value.kind !== 'id' && value.kind !== 'string') || tokens[i + 1]?.kind === 'plus') continue;
+    if (value.kind !== 'id' && value.kind !== 'string') continue;
+    if (value.kind === 'string' && tokens[i + 1]?.kind === 'plus') {
+      // DOT joins `"a" + "b"` into one string (the parser reads strings only on either side)
+      let joined = value.value;
+      let last = i;
+      while (tokens[last + 1]?.kind === 'plus' && tokens[last + 2]?.kind === 'string') {
+        joined += tokens[last + 2].value;
+        last += 2;
+      }
+      const id = joined.trim();
+      const spans = concatenated.get(id);
+      const spelled = { start: value.span.start, end: tokens[last].span.end };
+      if (spans === undefined) concatenated.set(id, [spelled]);
+      else spans.push(spelled);
+      continue;
+    }
     const id = value.value.trim();
     const list = byId.get(id);
     if (list === undefined) byId.set(id, [value]);
     else list.push(value);
   }
-  retryTargetCache.set(view.parse, byId);
-  return byId;
+  const found = { tokens: byId, concatenated };
+  retryTargetCache.set(view.parse, found);
+  return found;
 }
 
 function renameListEntries(bundle: IdeBundle, file: string, key: string, from: string, to: string, edits: EditCollector): void {
@@ -256,6 +297,12 @@ function renameListEntries(bundle: IdeBundle, file: string, key: string, from: s
   for (const node of list.items) {
     if (node.kind !== 'scalar' || node.value !== from) continue;
     edits.add(file, node.span, scalarText(to, formatOf(file), text.slice(node.span.start, node.span.end)));
+  }
+  // An alias follows its anchor: one anchored in this list was just rewritten; one anchored
+  // elsewhere would take that other value with it.
+  for (const node of list.items) {
+    if (node.kind !== 'alias' || node.target?.kind !== 'scalar' || node.target.value !== from || list.items.includes(node.target)) continue;
+    edits.refuse(file, node.span, `names it through the YAML alias \`*${node.name}\`, which would take the anchored value with it; write the name there in place of the alias first`);
   }
 }
 
@@ -286,6 +333,8 @@ export function renameCard(bundle: IdeBundle, from: string, to: string, edits: E
     const idEntry = mappingOf(dataDocument(held.file, text).root)?.entries.get('id');
     if (idEntry !== undefined && idEntry.value.kind === 'scalar') {
       edits.add(held.file, idEntry.value.span, scalarText(to, formatOf(held.file), text.slice(idEntry.value.span.start, idEntry.value.span.end)));
+    } else if (idEntry !== undefined && idEntry.value.kind === 'alias') {
+      edits.refuse(held.file, idEntry.value.span, `gives the card its id through the YAML alias \`*${idEntry.value.name}\`; write the id there in place of the alias first`);
     }
     const version = held.draft.version;
     if (typeof version === 'string' && expectedCardPath(held.file, from, version) === undefined) {
@@ -301,8 +350,12 @@ export function renameCard(bundle: IdeBundle, from: string, to: string, edits: E
       if (pin.via === 'card') {
         const idSpan = pinIdSpan(view.text, pin);
         if (idSpan !== undefined) edits.add(view.file, idSpan, to);
+        else edits.refuse(view.file, attr.valueSpan, `spells the pin of node ${node.id} so that no one piece of it is the id (a \`+\` concatenation or an escape); write the pin as one string first`);
       } else if (pin.via === 'version' && !attr.fromDefault) {
         edits.add(view.file, { start: attr.keySpan.start, end: attr.valueSpan.end }, `card="${to}@${pin.version ?? ''}"`);
+      } else if (pin.via === 'version') {
+        // the node's id names the card, under a `node [version=…]` default: the node would need a `card=` of its own
+        edits.refuse(view.file, node.span, `pins the card through the id of node ${node.id} under a \`node [version=…]\` default; give node ${node.id} a \`card=\"${from}@${pin.version ?? ''}\"\` of its own first`);
       }
     }
   }
