@@ -219,10 +219,12 @@ export function registerHandlers(context: ServerContext): void {
   );
 
   connection.onPrepareRename(
-    guard('prepareRename', null, atPosition, async (params): Promise<{ range: Range; placeholder: string } | null> => {
+    guard('prepareRename', null, atPosition, async (params): Promise<{ range: Range; placeholder: string } | ResponseError | null> => {
       const at = await context.fileOf(params.textDocument.uri);
       if (!at) return null;
       const target = features.prepareRename(at.snapshot.ide, at.file, toOffset(at.index, params.position));
+      // A rename that would be refused whatever the name says so before the user types one.
+      if (target !== undefined && 'error' in target) return new ResponseError(LSPErrorCodes.RequestFailed, target.error);
       return target ? toPrepareRename(at.index, target) : null;
     }),
   );

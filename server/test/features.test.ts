@@ -68,6 +68,11 @@ const cases: FeatureCase[] = [
     expect: { request: 'prepareRename', none: true },
   },
   {
+    name: 'prepareRename refuses, with the place, a rename that could not rewrite every occurrence',
+    fixture: topology('  wri$0ter [card="writer@1.0.0"];\n  check [retry_target="wri" + "ter"];\n  writer -> check;') + writerCard,
+    expect: { request: 'prepareRename', refused: 'topology.dot line 3 spells it as a `+` concatenation of strings' },
+  },
+  {
     name: 'renaming a node id edits every occurrence',
     fixture: topology('  wri$0ter [card="writer@1.0.0"];\n  reviewer [card="reviewer@1.0.0"];\n  writer -> reviewer;') + cards,
     expect: {

@@ -16,21 +16,27 @@ interface RenameCase {
   readonly placeholder?: string;
   readonly expected?: string;
   readonly error?: string;
+  /** The error comes from the place, not the new name: prepareRename refuses too. */
+  readonly refusedBeforeTyping?: true;
 }
 
 function checkRename(c: RenameCase): void {
   const { bundle, file, offset } = loadWithCursor(c.fixture);
+  const target = prepareRename(bundle, file, offset);
   if (c.placeholder !== undefined) {
-    const target = prepareRename(bundle, file, offset);
-    assert.ok(target, 'expected a rename target');
+    assert.ok(target && !('error' in target), 'expected a rename target');
     assert.equal(target.placeholder, c.placeholder);
   }
   const result = rename(bundle, file, offset, c.newName);
   if (c.error !== undefined) {
     assert.ok('error' in result, `expected an error, got ${JSON.stringify(result)}`);
     assert.ok(result.error.includes(c.error), result.error);
+    // a place no edit can rewrite refuses the rename before a name is typed, in the same words
+    if (c.refusedBeforeTyping === true) assert.deepEqual(target, { error: result.error });
+    else assert.ok(target === undefined || !('error' in target), 'prepareRename refused a rename only the new name makes impossible');
     return;
   }
+  assert.ok(target && !('error' in target), 'prepareRename offers the rename that succeeds');
   assert.ok(!('error' in result), 'error' in result ? result.error : '');
   const before = new Map([...bundle.files].map(([path, f]) => [path, f.text] as const));
   const after = applyWorkspaceEdit(before, result);
@@ -334,6 +340,7 @@ digraph g {
 //- cards/a@1.0.0.yaml
 ${a1}`,
     newName: 'alpha',
+    refusedBeforeTyping: true,
     error: 'One place that names it cannot be rewritten, so `a` was not renamed: topology.dot line 3 spells the pin of node y so that no one piece of it is the id',
   },
   'a card id a dependency names through a YAML alias anchored elsewhere: refused': {
@@ -345,6 +352,7 @@ ${a1.replace('id: a', 'id: a$0')}
 //- cards/b@1.0.0.yaml
 ${b1.replace('name: b', 'name: &supplier a').replace('dependencies: [a]', 'dependencies: [*supplier]')}`,
     newName: 'alpha',
+    refusedBeforeTyping: true,
     error: 'cards/b@1.0.0.yaml line 10 names it through the YAML alias `*supplier`, which would take the anchored value with it',
   },
   'an alias in the dependencies whose anchor is in the same list follows the renamed entry': {
@@ -367,6 +375,7 @@ digraph g { x [card="a$0@1.0.0"]; }
 //- cards/a@1.0.0.yaml
 ${a1.replace('id: a\nname: a', 'name: &me a\nid: *me')}`,
     newName: 'alpha',
+    refusedBeforeTyping: true,
     error: 'cards/a@1.0.0.yaml line 2 gives the card its id through the YAML alias `*me`',
   },
   'a card pinned by a node id under a version default: refused, saying what to write': {
@@ -379,6 +388,7 @@ digraph g {
 //- cards/a@1.0.0.yaml
 ${a1.replace('id: a', 'id: a$0')}`,
     newName: 'alpha',
+    refusedBeforeTyping: true,
     error: 'topology.dot line 3 pins the card through the id of node a under a `node [version=…]` default; give node a a `card="a@1.0.0"` of its own first.',
   },
   'a node named by a retry target spelled across a `+`: refused, and the count of places given': {
@@ -390,6 +400,7 @@ digraph g {
   other [fallback_retry_target="d" + "raft"];
 }`,
     newName: 'writer',
+    refusedBeforeTyping: true,
     error: '2 places that name it cannot be rewritten, so `draft` was not renamed: topology.dot line 3 spells it as a `+` concatenation of strings; write the value as one string first.',
   },
   'nothing to rename in a comment': {
@@ -440,7 +451,7 @@ function checkPrepare(c: { readonly fixture: string; readonly covers?: string })
     assert.equal(target, undefined);
     return;
   }
-  assert.ok(target, 'expected a rename target');
+  assert.ok(target && !('error' in target), 'expected a rename target');
   assert.ok(target.span.start <= offset && offset <= target.span.end, 'the range holds the cursor');
   assert.equal(bundle.files.get(file)?.text.slice(target.span.start, target.span.end), c.covers);
 }

@@ -81,7 +81,7 @@ function exercise(files: Record<string, string>, offsets: readonly number[]): vo
       locations(definition(bundle, file, offset), 'definition');
       locations(references(bundle, file, offset, true), 'references');
       const target = prepareRename(bundle, file, offset);
-      if (target) within(text(file), target.span, 'prepareRename');
+      if (target && !('error' in target)) within(text(file), target.span, 'prepareRename');
       const renamed = rename(bundle, file, offset, 'fresh_name');
       if (!('error' in renamed)) checkEdit(bundle, renamed, 'rename');
     }

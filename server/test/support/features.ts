@@ -40,6 +40,7 @@ export type Expectation =
   | { readonly request: 'definition' | 'references'; readonly targets: readonly Target[] }
   | { readonly request: 'prepareRename'; readonly covers: string; readonly placeholder: string }
   | { readonly request: 'prepareRename'; readonly none: true }
+  | { readonly request: 'prepareRename'; readonly refused: string }
   | { readonly request: 'rename'; readonly newName: string; readonly after: string }
   | { readonly request: 'rename'; readonly newName: string; readonly refused: string }
   | { readonly request: 'documentSymbol'; readonly names: readonly string[] }
@@ -161,6 +162,13 @@ async function check(workspace: Workspace, file: string, offset: number, expect:
       return;
     }
     case 'prepareRename': {
+      if ('refused' in expect) {
+        await assert.rejects(session.request('textDocument/prepareRename', { textDocument, position }), (error: Error) => {
+          assert.ok(error.message.includes(expect.refused), `the refusal says why: ${error.message}`);
+          return true;
+        });
+        return;
+      }
       const answer = await session.request<{ range: Range; placeholder: string } | null>('textDocument/prepareRename', { textDocument, position });
       if ('none' in expect) {
         assert.equal(answer, null);

@@ -45,10 +45,19 @@ type Target =
   | { readonly kind: 'node'; readonly view: TopologyView; readonly node: DotNode; readonly span: Span; readonly name: string }
   | { readonly kind: 'card'; readonly span: Span; readonly name: string };
 
-export function prepareRename(bundle: IdeBundle, file: string, offset: number): RenameTarget | undefined {
+/**
+ * What a rename here would rename, or why it would be refused whatever the new name (see
+ * `refusedError`): told before the user types a name, as LSP lets prepareRename answer.
+ */
+export function prepareRename(bundle: IdeBundle, file: string, offset: number): RenameTarget | { error: string } | undefined {
   const target = renameTarget(bundle, file, offset);
   // The range answered holds the cursor (LSP), so the cursor on a quote around a card id answers nothing.
   if (target === undefined || offset < target.span.start || offset > target.span.end) return undefined;
+  // The places no edit can rewrite do not depend on the new name: a rename to the same name finds them.
+  const edits = collectEdits();
+  if (target.kind === 'node') renameNode(bundle, target.view, target.node, target.name, edits, 'keep');
+  else renameCard(bundle, target.name, target.name, edits, file);
+  if (edits.refused.length > 0) return { error: refusedError(bundle, target.name, edits.refused) };
   return { span: target.span, placeholder: target.name };
 }
 
