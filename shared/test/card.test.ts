@@ -142,6 +142,14 @@ ${rest}
 `,
   },
   {
+    name: 'parse-error: a JSON card with a byte order mark says so, and how to see it',
+    source: `
+//- cards/x@1.0.0.json
+\ufeff{"id": "x"}
+//[0,1) error card/parse-error: The file starts with a byte order mark (U+FEFF), which JSON does not allow; save it as UTF-8 without one
+`,
+  },
+  {
     name: 'parse-error: JSON is strict (no comments, no single quotes)',
     source: `
 //- cards/a@1.0.0.json

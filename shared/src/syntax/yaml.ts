@@ -38,6 +38,15 @@ import { span, type Span } from '../text';
 
 export type DataFormat = 'yaml' | 'json';
 
+/**
+ * A JSON file that starts with a byte order mark: `JSON.parse`, and so DarkPrint, refuses it.
+ * Editors hide the mark (VS Code reads the file as "UTF-8 with BOM" and leaves it out of the
+ * document's text, then writes it back on save), so a JSON card open in one reads clean and the
+ * error shows only while it is closed; the message says where to look.
+ */
+const byteOrderMark =
+  'The file starts with a byte order mark (U+FEFF), which JSON does not allow; save it as UTF-8 without one (editors hide the mark: VS Code shows "UTF-8 with BOM" in its status bar).';
+
 export type ScalarValue = null | boolean | number | string;
 
 export interface YamlScalar {
@@ -683,6 +692,7 @@ function readJsonValue(text: string): YamlNode {
       commentHere() ??
         (text.charCodeAt(offset) === 93 ? 'JSON allows no trailing comma before `]`; remove the comma.' : undefined) ??
         (text.charCodeAt(offset) === 39 ? 'A JSON string takes double quotes, not single ones; write it in double quotes.' : undefined) ??
+        (offset === 0 && text.charCodeAt(0) === 0xfeff ? byteOrderMark : undefined) ??
         `A JSON value is expected here, but the text has ${describeHere()}; write a string, a number, \`true\`, \`false\`, \`null\`, an object or a list.`,
     );
   };
