@@ -69,8 +69,8 @@ const cases: FeatureCase[] = [
   },
   {
     name: 'prepareRename refuses, with the place, a rename that could not rewrite every occurrence',
-    fixture: topology('  wri$0ter [card="writer@1.0.0"];\n  check [retry_target="wri" + "ter"];\n  writer -> check;') + writerCard,
-    expect: { request: 'prepareRename', refused: 'topology.dot line 3 spells it as a `+` concatenation of strings' },
+    fixture: topology('  node [version="1.0.0"];\n  wri$0ter -> check;') + writerCard,
+    expect: { request: 'prepareRename', refused: 'topology.dot line 3 pins card writer@1.0.0 through the id of node `writer`' },
   },
   {
     name: 'renaming a node id edits every occurrence',

@@ -149,6 +149,37 @@ digraph g {
   node [shape=box];
 }`,
   },
+  '`Node [..]` inside braces that are an edge\'s end is no declaration to offer (it would gain the edges)': {
+    code: 'dot/parse-error',
+    title: 'Rename node `Node` to `Node_step`',
+    titles: ['Rename node `Node` to `Node_step` everywhere'],
+    fixture: `
+//- topology.dot
+digraph g { a -> { Node [shape=box] }; { Node [shape=box] } -> c; subgraph s { Node [label="x"] } -> d; Node -> b; }`,
+    expected: `
+//- topology.dot
+digraph g { a -> { Node [shape=box] }; { Node [shape=box] } -> c; subgraph s { Node [label="x"] } -> d; Node_step -> b; }`,
+  },
+  '`Edge [..]` where `Edge` names a node: the title says it sets edge defaults; inside a cluster it is offered': {
+    code: 'dot/parse-error',
+    title: 'included (as written it sets defaults for the edges after it',
+    titles: [
+      'Rename node `Edge` to `Edge_step` everywhere',
+      "Rename node `Edge` to `Edge_step` everywhere, `Edge [...]` on line 2 included (as written it sets defaults for the edges after it, not this node's attributes)",
+    ],
+    fixture: `
+//- topology.dot
+digraph g {
+  subgraph cluster_a { Edge [label="x"]; }
+  Edge -> b;
+}`,
+    expected: `
+//- topology.dot
+digraph g {
+  subgraph cluster_a { Edge_step [label="x"]; }
+  Edge_step -> b;
+}`,
+  },
   'a lowercase `node [..]` is a defaults statement the keyword fix leaves alone': {
     code: 'dot/parse-error',
     title: 'Rename node `node` to `node_step`',

@@ -330,20 +330,26 @@ ${b1}`,
     newName: 'b',
     error: 'The bundle already holds a card with id `b` (cards/b@1.0.0.yaml)',
   },
-  'a card id spelled across a `+` in a pin: refused, naming the place, and nothing renamed': {
+  'a card id spelled across a `+` in a pin, or in a default: the value is written anew as one string': {
     fixture: `
 //- topology.dot
 digraph g {
   x [card="a$0@1.0.0"];
   y [card="a" + "@1.0.0"];
+  subgraph s { node [card=" a" + "@1.0.0"]; z; }
 }
 //- cards/a@1.0.0.yaml
 ${a1}`,
     newName: 'alpha',
-    refusedBeforeTyping: true,
-    error: 'One place that names it cannot be rewritten, so `a` was not renamed: topology.dot line 3 spells the pin of node y so that no one piece of it is the id',
+    expected: `
+//- topology.dot
+digraph g {
+  x [card="alpha@1.0.0"];
+  y [card="alpha@1.0.0"];
+  subgraph s { node [card=" alpha@1.0.0"]; z; }
+}`,
   },
-  'a card id a dependency names through a YAML alias anchored elsewhere: refused': {
+  'a dependency written as a YAML alias anchored elsewhere: the alias gives way to the new id, the anchored value stays': {
     fixture: `
 //- topology.dot
 digraph g { x [card="a@1.0.0"]; y [card="b@1.0.0"]; x -> y; }
@@ -352,8 +358,9 @@ ${a1.replace('id: a', 'id: a$0')}
 //- cards/b@1.0.0.yaml
 ${b1.replace('name: b', 'name: &supplier a').replace('dependencies: [a]', 'dependencies: [*supplier]')}`,
     newName: 'alpha',
-    refusedBeforeTyping: true,
-    error: 'cards/b@1.0.0.yaml line 10 names it through the YAML alias `*supplier`, which would take the anchored value with it',
+    expected: `
+//- cards/b@1.0.0.yaml
+${b1.replace('name: b', 'name: &supplier a').replace('dependencies: [a]', 'dependencies: [alpha]')}`,
   },
   'an alias in the dependencies whose anchor is in the same list follows the renamed entry': {
     fixture: `
@@ -368,17 +375,20 @@ ${b1.replace('dependencies: [a]', 'dependencies: [&supplier a, *supplier]')}`,
 //- cards/b@1.0.0.yaml
 ${b1.replace('dependencies: [a]', 'dependencies: [&supplier alpha, *supplier]')}`,
   },
-  'a card whose id is a YAML alias: refused': {
+  'a card whose id is a YAML alias: the new id is written in place of the alias': {
     fixture: `
 //- topology.dot
 digraph g { x [card="a$0@1.0.0"]; }
 //- cards/a@1.0.0.yaml
 ${a1.replace('id: a\nname: a', 'name: &me a\nid: *me')}`,
     newName: 'alpha',
-    refusedBeforeTyping: true,
-    error: 'cards/a@1.0.0.yaml line 2 gives the card its id through the YAML alias `*me`',
+    expected: `
+//- topology.dot
+digraph g { x [card="alpha@1.0.0"]; }
+//- cards/alpha@1.0.0.yaml
+${a1.replace('id: a\nname: a', 'name: &me a\nid: alpha')}`,
   },
-  'a card pinned by a node id under a version default: refused, saying what to write': {
+  'a card pinned by a node id under a version default: refused, before a name is typed too, saying what to write': {
     fixture: `
 //- topology.dot
 digraph g {
@@ -389,19 +399,47 @@ digraph g {
 ${a1.replace('id: a', 'id: a$0')}`,
     newName: 'alpha',
     refusedBeforeTyping: true,
-    error: 'topology.dot line 3 pins the card through the id of node a under a `node [version=…]` default; give node a a `card="a@1.0.0"` of its own first.',
+    error: 'One place that names it cannot be rewritten, so `a` was not renamed: topology.dot line 3 pins card a@1.0.0 through the id of node `a` under a `node [version=…]` default; give `a` a `card="a@1.0.0"` of its own first.',
   },
-  'a node named by a retry target spelled across a `+`: refused, and the count of places given': {
+  'a node pinned by its own version=: renamed, it keeps its card through a card= pin': {
+    fixture: `
+//- topology.dot
+digraph g { a$0 [version="1.0.0"]; a -> b; }
+//- cards/a@1.0.0.yaml
+${a1}`,
+    newName: 'writer',
+    expected: `
+//- topology.dot
+digraph g { writer [card="a@1.0.0"]; writer -> b; }`,
+  },
+  'a node pinned by its id under a version default: its rename is refused': {
+    fixture: `
+//- topology.dot
+digraph g { node [version="1.0.0"]; a$0 -> b; }
+//- cards/a@1.0.0.yaml
+${a1}`,
+    newName: 'writer',
+    refusedBeforeTyping: true,
+    error: 'One place that names it cannot be rewritten, so `a` was not renamed: topology.dot line 1 pins card a@1.0.0 through the id of node `a`',
+  },
+  'a retry target spelled across a `+`, or as `<…>`, is written anew': {
     fixture: `
 //- topology.dot
 digraph g {
   dra$0ft -> check;
   check [retry_target="dra" + "ft"];
-  other [fallback_retry_target="d" + "raft"];
+  other [fallback_retry_target=<draft>];
+  third [retry_target="dr" + "a" + "ft "];
 }`,
     newName: 'writer',
-    refusedBeforeTyping: true,
-    error: '2 places that name it cannot be rewritten, so `draft` was not renamed: topology.dot line 3 spells it as a `+` concatenation of strings; write the value as one string first.',
+    expected: `
+//- topology.dot
+digraph g {
+  writer -> check;
+  check [retry_target="writer"];
+  other [fallback_retry_target=<writer>];
+  third [retry_target="writer"];
+}`,
   },
   'nothing to rename in a comment': {
     fixture: `

@@ -14,9 +14,10 @@ export interface EditCollector {
   add(file: string, span: Span, newText: string): void;
   rename(from: string, to: string): void;
   /**
-   * Records a place the edit should change but cannot rewrite in place (a name spelled through a
-   * YAML alias or a DOT `+` concatenation): a rename refuses rather than leave it naming the old
-   * name; a quick fix makes its edit all the same, and the place's own finding stays to show.
+   * Records a place the edit should change but has no text of its own to change (a node that
+   * takes its card from its id under a `node [version=…]` default): a rename refuses rather than
+   * leave it meaning something else; a quick fix makes its edit all the same, and the finding
+   * that follows shows the place.
    */
   refuse(file: string, span: Span, why: string): void;
   /** What `refuse` recorded, in order. */
@@ -25,7 +26,7 @@ export interface EditCollector {
   result(): WorkspaceEdit;
 }
 
-/** A place an edit could not rewrite: the file, the span, and why (a clause, e.g. "names it through the YAML alias `*x`"). */
+/** A place an edit could not rewrite: the file, the span, and why, with what to write there (a clause that follows "line N"). */
 export interface Refusal {
   readonly file: string;
   readonly span: Span;

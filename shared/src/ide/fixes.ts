@@ -192,9 +192,10 @@ function fixNodeId(context: FixContext, diagnostic: Diagnostic): CodeAction[] {
     for (const keyword of defaults) declared.add(context.file, keyword, unglued(view.text, keyword, name));
     const line = lineIndex(view.text).positionAt(defaults[0].start).line + 1;
     const where = defaults.length === 1 ? `on line ${line}` : `on lines ${defaults.map((d) => lineIndex(view.text).positionAt(d.start).line + 1).join(', ')}`;
+    const reads = defaultsReading.get(node.id.toLowerCase()) ?? '';
     actions.push(
       quickFix(
-        `Rename node \`${node.id}\` to \`${name}\` everywhere, \`${node.id} [...]\` ${where} included (as written it sets defaults for the nodes after it, not this node's attributes)`,
+        `Rename node \`${node.id}\` to \`${name}\` everywhere, \`${node.id} [...]\` ${where} included (as written it ${reads}, not this node's attributes)`,
         separateAdjacentEdits(declared.result()),
         false,
       ),
@@ -206,23 +207,50 @@ function fixNodeId(context: FixContext, diagnostic: Diagnostic): CodeAction[] {
 /**
  * The keyword tokens spelled exactly `id` (`Node`, `EDGE`, `Graph`…) that start a defaults
  * statement (`Node [..]`): a keyword followed by `[`, not after an edge operator (`a -> Node [..]`
- * names a node and gives the edge attributes).
+ * names a node and gives the edge attributes), and not inside braces that are an edge's end
+ * (`a -> { Node [..] }`, `{ Node [..] } -> c`), where a node declared would gain those edges.
  */
 function keywordDefaults(view: TopologyView, id: string): Span[] {
   const tokens = view.significant;
+  const isEdgeOp = (k: number): boolean => tokens[k]?.kind === 'arrow' || tokens[k]?.kind === 'line';
+  /** Per open brace, the statements found inside it so far, and whether the braces follow an edge operator. */
+  const open: { found: Span[]; edgeEnd: boolean }[] = [];
   const found: Span[] = [];
-  for (let i = 0; i + 1 < tokens.length; i++) {
+  for (let i = 0; i < tokens.length; i++) {
     const token = tokens[i];
-    if (token.kind !== 'keyword' || token.text !== id || !defaultsKeywords.has(id.toLowerCase()) || tokens[i + 1].kind !== 'lbracket') continue;
-    const before = tokens[i - 1]?.kind;
-    if (before === 'arrow' || before === 'line') continue;
-    found.push(token.span);
+    if (token.kind === 'lbrace') {
+      // `-> {`, `-> subgraph {`, `-> subgraph s {`
+      let k = i - 1;
+      if (tokens[k]?.kind !== 'keyword' && isIdLike(tokens[k]?.kind ?? 'unknown') && tokens[k - 1]?.kind === 'keyword') k--;
+      if (tokens[k]?.kind === 'keyword' && tokens[k].text.toLowerCase() === 'subgraph') k--;
+      open.push({ found: [], edgeEnd: isEdgeOp(k) });
+      continue;
+    }
+    if (token.kind === 'rbrace') {
+      const group = open.pop();
+      // the graph's own braces close last: what they hold is the answer
+      if (group === undefined) continue;
+      if (group.edgeEnd || isEdgeOp(i + 1)) continue;
+      (open.length > 0 ? open[open.length - 1].found : found).push(...group.found);
+      continue;
+    }
+    if (token.kind !== 'keyword' || token.text !== id || !defaultsKeywords.has(id.toLowerCase()) || tokens[i + 1]?.kind !== 'lbracket' || isEdgeOp(i - 1)) continue;
+    (open.length > 0 ? open[open.length - 1].found : found).push(token.span);
   }
-  return found;
+  // an unclosed graph keeps what its open braces hold
+  for (const group of open) if (!group.edgeEnd) found.push(...group.found);
+  return found.sort((a, b) => a.start - b.start);
 }
 
 /** The keywords that start a defaults statement (`subgraph [..]` is no statement DOT reads). */
 const defaultsKeywords: ReadonlySet<string> = new Set(['node', 'edge', 'graph']);
+
+/** What each such statement sets, as the fix's title says it. */
+const defaultsReading: ReadonlyMap<string, string> = new Map([
+  ['node', 'sets defaults for the nodes after it'],
+  ['edge', 'sets defaults for the edges after it'],
+  ['graph', "sets the graph's own attributes"],
+]);
 
 /**
  * Renames every node id Attractor cannot use, and every graph or subgraph name DOT cannot read

@@ -1,9 +1,13 @@
 /**
  * Rename: a node id across the topology (every occurrence: statements, edge endpoints, chains,
  * subgraphs, `retry_target`/`fallback_retry_target` values, plus the entries naming it in the
- * `dependencies` of the cards it feeds; a quoted occurrence stays quoted), and a card id across
- * the bundle (its `id` field, the file name when it follows `<id>@<version>`, every pin and every
- * `dependencies` entry). In a pin `card="id@version"` only the id part is a rename target: the
+ * `dependencies` of the cards it feeds; a quoted occurrence stays quoted; a node pinned by its own
+ * `version=` gets the `card=` pin it stood for), and a card id across the bundle (its `id`
+ * field, the file name when it follows `<id>@<version>`, every pin and every `dependencies`
+ * entry). A value spelled across a `+` (or a backslash-newline) is written anew as one string; a
+ * YAML alias naming the old id gives way to the new id written out, and the value it repeated
+ * stays as it was (while an anchored id renamed carries its aliases along, as YAML reads them).
+ * A place no edit can rewrite refuses the whole rename (see `refusedError`). In a pin `card="id@version"` only the id part is a rename target: the
  * version names no symbol, and the range answered must hold the cursor. The new name is checked
  * against the grammar of what it names (an Attractor-usable node id; a card id) and refused when
  * it is taken, with a message that says why and what would do.
@@ -13,7 +17,7 @@ import { expectedCardPath } from '../check/card';
 import { isAttractorIdentifier, isAttractorKeyword, isBoundaryNodeId, isUsableNodeId, suggestNodeId } from '../compile/attractor-table';
 import { quoteTopology } from '../compile/strings';
 import { deref } from '../syntax/yaml';
-import type { DotNode, DotToken } from '../syntax/dot-model';
+import type { DotNode } from '../syntax/dot-model';
 import { nodeOccurrences } from '../syntax/dot-mentions';
 import { isDotIdPart, isDotIdStart } from '../syntax/dot-lexer';
 import { lineIndex, type Span } from '../text';
@@ -183,12 +187,22 @@ export function renameNode(
     const written = unglued(view.text, occurrence, quoted ? quoteTopology(newName) : newName);
     if (view.text.slice(occurrence.start, occurrence.end) !== written) edits.add(view.file, occurrence, written);
   }
-  const targets = retryTargets(view);
-  for (const value of targets.tokens.get(node.id) ?? []) {
-    const written = unglued(view.text, value.span, value.kind === 'string' ? quoteTopology(newName) : newName);
-    if (value.text !== written) edits.add(view.file, value.span, written);
+  for (const value of retryTargets(view).get(node.id) ?? []) {
+    const written = unglued(view.text, value.span, value.kind === 'string' ? quoteTopology(newName) : value.kind === 'html' ? `<${newName}>` : newName);
+    if (view.text.slice(value.span.start, value.span.end) !== written) edits.add(view.file, value.span, written);
   }
-  for (const spelled of targets.concatenated.get(node.id) ?? []) edits.refuse(view.file, spelled, 'spells it as a `+` concatenation of strings; write the value as one string first');
+  // A node pinned by `version=` takes its card's id from its own: renamed, it would pin another
+  // card. Its own `version=` becomes the `card=` it stood for; under a `node [version=…]`
+  // default the rename has no statement of the node's to write it in.
+  const pin = pinOf(node);
+  if (pin.via === 'version' && pin.attr !== undefined && pin.ref !== undefined) {
+    // (the same name keeps the pin: only prepareRename asks that, for what would be refused)
+    if (!pin.attr.fromDefault) {
+      if (newName !== node.id) edits.add(view.file, { start: pin.attr.keySpan.start, end: pin.attr.valueSpan.end }, `card=${quoteTopology(pin.ref)}`);
+    } else {
+      edits.refuse(view.file, node.span, `pins card ${pin.ref} through the id of node \`${node.id}\` under a \`node [version=…]\` default; give \`${node.id}\` a \`card=${quoteTopology(pin.ref)}\` of its own first`);
+    }
+  }
   const graph = view.graph;
   // (a card's dependencies name nodes of the bundle's own topology: a second `.dot` leaves them be)
   if (graph === undefined || view.file !== topologyFile(bundle)) return;
@@ -250,51 +264,47 @@ export function separateAdjacentEdits(edit: WorkspaceEdit): WorkspaceEdit {
 /** Attributes whose value names a node. */
 const nodeValuedKeys: ReadonlySet<string> = new Set(['retry_target', 'fallback_retry_target']);
 
-/** The values of `retry_target=`/`fallback_retry_target=` in a topology, by the node id they name. */
-interface RetryTargets {
-  /** Values written as one token, which a rename rewrites. */
-  readonly tokens: ReadonlyMap<string, readonly DotToken[]>;
-  /** Values spelled as a `+` concatenation (`"dra" + "ft"`), from the first string to the last: no single token names the node. */
-  readonly concatenated: ReadonlyMap<string, readonly Span[]>;
+/**
+ * A value of `retry_target=`/`fallback_retry_target=`: an id, a string, an HTML-like `<…>`, or a
+ * `+` concatenation of strings (`"dra" + "ft"`, kind `string`, from the first string to the
+ * last), which a rename writes whole as one string.
+ */
+interface RetryTarget {
+  readonly kind: 'id' | 'string' | 'html';
+  readonly span: Span;
 }
 
-const retryTargetCache = new WeakMap<TopologyView['parse'], RetryTargets>();
+const retryTargetCache = new WeakMap<TopologyView['parse'], ReadonlyMap<string, readonly RetryTarget[]>>();
 
-/** The values of `retry_target=`/`fallback_retry_target=` (in lists and as graph statements). */
-function retryTargets(view: TopologyView): RetryTargets {
+/** The values of `retry_target=`/`fallback_retry_target=` (in lists and as graph statements), by the node id they name. */
+function retryTargets(view: TopologyView): ReadonlyMap<string, readonly RetryTarget[]> {
   const cached = retryTargetCache.get(view.parse);
   if (cached !== undefined) return cached;
   const tokens = view.significant;
-  const byId = new Map<string, DotToken[]>();
-  const concatenated = new Map<string, Span[]>();
+  const byId = new Map<string, RetryTarget[]>();
   for (let i = 2; i < tokens.length; i++) {
     const value = tokens[i];
     const key = tokens[i - 2];
     if (tokens[i - 1].kind !== 'equals' || !isIdLike(key.kind) || !nodeValuedKeys.has(key.value)) continue;
-    if (value.kind !== 'id' && value.kind !== 'string') continue;
-    if (value.kind === 'string' && tokens[i + 1]?.kind === 'plus') {
-      // DOT joins `"a" + "b"` into one string (the parser reads strings only on either side)
-      let joined = value.value;
-      let last = i;
+    if (value.kind !== 'id' && value.kind !== 'string' && value.kind !== 'html') continue;
+    // DOT joins `"a" + "b"` into one string (the parser reads strings only on either side)
+    let id = value.value;
+    let last = i;
+    if (value.kind === 'string') {
       while (tokens[last + 1]?.kind === 'plus' && tokens[last + 2]?.kind === 'string') {
-        joined += tokens[last + 2].value;
+        id += tokens[last + 2].value;
         last += 2;
       }
-      const id = joined.trim();
-      const spans = concatenated.get(id);
-      const spelled = { start: value.span.start, end: tokens[last].span.end };
-      if (spans === undefined) concatenated.set(id, [spelled]);
-      else spans.push(spelled);
-      continue;
     }
-    const id = value.value.trim();
+    id = id.trim();
+    const found: RetryTarget = { kind: value.kind, span: { start: value.span.start, end: tokens[last].span.end } };
     const list = byId.get(id);
-    if (list === undefined) byId.set(id, [value]);
-    else list.push(value);
+    if (list === undefined) byId.set(id, [found]);
+    else list.push(found);
+    i = last;
   }
-  const found = { tokens: byId, concatenated };
-  retryTargetCache.set(view.parse, found);
-  return found;
+  retryTargetCache.set(view.parse, byId);
+  return byId;
 }
 
 function renameListEntries(bundle: IdeBundle, file: string, key: string, from: string, to: string, edits: EditCollector): void {
@@ -308,10 +318,11 @@ function renameListEntries(bundle: IdeBundle, file: string, key: string, from: s
     edits.add(file, node.span, scalarText(to, formatOf(file), text.slice(node.span.start, node.span.end)));
   }
   // An alias follows its anchor: one anchored in this list was just rewritten; one anchored
-  // elsewhere would take that other value with it.
+  // elsewhere gives way to the new name written out (renaming the anchored value would change
+  // the other place too).
   for (const node of list.items) {
     if (node.kind !== 'alias' || node.target?.kind !== 'scalar' || node.target.value !== from || list.items.includes(node.target)) continue;
-    edits.refuse(file, node.span, `names it through the YAML alias \`*${node.name}\`, which would take the anchored value with it; write the name there in place of the alias first`);
+    edits.add(file, node.span, scalarText(to, formatOf(file), ''));
   }
 }
 
@@ -343,7 +354,8 @@ export function renameCard(bundle: IdeBundle, from: string, to: string, edits: E
     if (idEntry !== undefined && idEntry.value.kind === 'scalar') {
       edits.add(held.file, idEntry.value.span, scalarText(to, formatOf(held.file), text.slice(idEntry.value.span.start, idEntry.value.span.end)));
     } else if (idEntry !== undefined && idEntry.value.kind === 'alias') {
-      edits.refuse(held.file, idEntry.value.span, `gives the card its id through the YAML alias \`*${idEntry.value.name}\`; write the id there in place of the alias first`);
+      // (the anchored value elsewhere keeps what it says: the new id is written out in place of the alias)
+      edits.add(held.file, idEntry.value.span, scalarText(to, formatOf(held.file), ''));
     }
     const version = held.draft.version;
     if (typeof version === 'string' && expectedCardPath(held.file, from, version) === undefined) {
@@ -358,13 +370,18 @@ export function renameCard(bundle: IdeBundle, from: string, to: string, edits: E
       if (attr === undefined || pin.id !== from) continue;
       if (pin.via === 'card') {
         const idSpan = pinIdSpan(view.text, pin);
-        if (idSpan !== undefined) edits.add(view.file, idSpan, to);
-        else edits.refuse(view.file, attr.valueSpan, `spells the pin of node ${node.id} so that no one piece of it is the id (a \`+\` concatenation or an escape); write the pin as one string first`);
+        if (idSpan !== undefined) {
+          edits.add(view.file, idSpan, to);
+        } else {
+          // spelled across a `+` or a backslash-newline: the value is written anew, as one string
+          const at = attr.value.indexOf(`${from}@`);
+          if (at >= 0) edits.add(view.file, attr.valueSpan, quoteTopology(`${attr.value.slice(0, at)}${to}${attr.value.slice(at + from.length)}`));
+        }
       } else if (pin.via === 'version' && !attr.fromDefault) {
         edits.add(view.file, { start: attr.keySpan.start, end: attr.valueSpan.end }, `card="${to}@${pin.version ?? ''}"`);
       } else if (pin.via === 'version') {
         // the node's id names the card, under a `node [version=…]` default: the node would need a `card=` of its own
-        edits.refuse(view.file, node.span, `pins the card through the id of node ${node.id} under a \`node [version=…]\` default; give node ${node.id} a \`card=\"${from}@${pin.version ?? ''}\"\` of its own first`);
+        edits.refuse(view.file, node.span, `pins card ${pin.ref ?? from} through the id of node \`${node.id}\` under a \`node [version=…]\` default; give \`${node.id}\` a \`card=${quoteTopology(`${from}@${pin.version ?? ''}`)}\` of its own first`);
       }
     }
   }
