@@ -160,6 +160,18 @@ digraph g { a -> { Node [shape=box] }; { Node [shape=box] } -> c; subgraph s { N
 //- topology.dot
 digraph g { a -> { Node [shape=box] }; { Node [shape=box] } -> c; subgraph s { Node [label="x"] } -> d; Node_step -> b; }`,
   },
+  '`Node [..]` in an unclosed graph, inside braces that are an edge\'s end further out: not offered': {
+    code: 'dot/parse-error',
+    title: 'Rename node `Node` to `Node_step`',
+    titles: ['Rename node `Node` to `Node_step` everywhere'],
+    remains: true,
+    fixture: `
+//- topology.dot
+digraph g { Node -> b; a -> { subgraph t { Node [shape=box];`,
+    expected: `
+//- topology.dot
+digraph g { Node_step -> b; a -> { subgraph t { Node [shape=box];`,
+  },
   '`Edge [..]` where `Edge` names a node: the title says it sets edge defaults; inside a cluster it is offered': {
     code: 'dot/parse-error',
     title: 'included (as written it sets defaults for the edges after it',

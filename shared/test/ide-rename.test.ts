@@ -422,6 +422,37 @@ ${a1}`,
     refusedBeforeTyping: true,
     error: 'One place that names it cannot be rewritten, so `a` was not renamed: topology.dot line 1 pins card a@1.0.0 through the id of node `a`',
   },
+  'a whole dependencies list that is a YAML alias: written out with the new id, the anchored list kept': {
+    fixture: `
+//- topology.dot
+digraph g { x [card="a$0@1.0.0"]; y [card="b@1.0.0"]; x -> y; }
+//- cards/a@1.0.0.yaml
+${a1}
+//- cards/b@1.0.0.yaml
+${b1.replace('name: b', 'name: b\nx-suppliers: &suppliers [a]').replace('dependencies: [a]', 'dependencies: *suppliers')}`,
+    newName: 'alpha',
+    expected: `
+//- cards/b@1.0.0.yaml
+${b1.replace('name: b', 'name: b\nx-suppliers: &suppliers [a]').replace('dependencies: [a]', 'dependencies: [alpha]')}`,
+  },
+  'a node whose id is no card id, with a version=: a new name that is a card id would pin a card, so it is refused': {
+    fixture: `
+//- topology.dot
+digraph g { Dr$0aft [version="1.0.0"]; Draft -> b; }
+//- cards/writer@1.0.0.yaml
+${card({ id: 'writer' })}`,
+    newName: 'writer',
+    error: 'One place that names it cannot be rewritten, so `Draft` was not renamed: topology.dot line 1 gives node `Draft` a `version=` that pins no card while its id is no card id, and would pin writer@1.0.0 under the new name; remove the `version=`, or pin the card meant with `card=`, first.',
+  },
+  'the same node renamed to a name that is no card id either: renamed': {
+    fixture: `
+//- topology.dot
+digraph g { Dr$0aft [version="1.0.0"]; Draft -> b; }`,
+    newName: 'Writer',
+    expected: `
+//- topology.dot
+digraph g { Writer [version="1.0.0"]; Writer -> b; }`,
+  },
   'a retry target spelled across a `+`, or as `<…>`, is written anew': {
     fixture: `
 //- topology.dot

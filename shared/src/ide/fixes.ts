@@ -237,8 +237,12 @@ function keywordDefaults(view: TopologyView, id: string): Span[] {
     if (token.kind !== 'keyword' || token.text !== id || !defaultsKeywords.has(id.toLowerCase()) || tokens[i + 1]?.kind !== 'lbracket' || isEdgeOp(i - 1)) continue;
     (open.length > 0 ? open[open.length - 1].found : found).push(token.span);
   }
-  // an unclosed graph keeps what its open braces hold
-  for (const group of open) if (!group.edgeEnd) found.push(...group.found);
+  // an unclosed graph keeps what its open braces hold, but inside braces that are an edge's end
+  let edgeEnd = false;
+  for (const group of open) {
+    edgeEnd ||= group.edgeEnd;
+    if (!edgeEnd) found.push(...group.found);
+  }
   return found.sort((a, b) => a.start - b.start);
 }
 

@@ -4,15 +4,16 @@
  * `dependencies` of the cards it feeds; a quoted occurrence stays quoted; a node pinned by its own
  * `version=` gets the `card=` pin it stood for), and a card id across the bundle (its `id`
  * field, the file name when it follows `<id>@<version>`, every pin and every `dependencies`
- * entry). A value spelled across a `+` (or a backslash-newline) is written anew as one string; a
- * YAML alias naming the old id gives way to the new id written out, and the value it repeated
- * stays as it was (while an anchored id renamed carries its aliases along, as YAML reads them).
- * A place no edit can rewrite refuses the whole rename (see `refusedError`). In a pin `card="id@version"` only the id part is a rename target: the
+ * entry). A value spelled across a `+` (or a backslash-newline) is written anew as one string.
+ * A YAML alias naming the old id (or a whole `dependencies` list that is an alias) gives way to
+ * the new id written out, and the value it repeated stays as it was; an anchored id renamed
+ * carries its aliases along, as YAML reads them. A place no edit can rewrite, or one the new
+ * name would change the meaning of, refuses the whole rename (see `refusedError`). In a pin `card="id@version"` only the id part is a rename target: the
  * version names no symbol, and the range answered must hold the cursor. The new name is checked
  * against the grammar of what it names (an Attractor-usable node id; a card id) and refused when
  * it is taken, with a message that says why and what would do.
  */
-import { cardIdPattern } from '../bundle/card-ref';
+import { cardIdPattern, parseCardRef } from '../bundle/card-ref';
 import { expectedCardPath } from '../check/card';
 import { isAttractorIdentifier, isAttractorKeyword, isBoundaryNodeId, isUsableNodeId, suggestNodeId } from '../compile/attractor-table';
 import { quoteTopology } from '../compile/strings';
@@ -192,9 +193,20 @@ export function renameNode(
     if (view.text.slice(value.span.start, value.span.end) !== written) edits.add(view.file, value.span, written);
   }
   // A node pinned by `version=` takes its card's id from its own: renamed, it would pin another
-  // card. Its own `version=` becomes the `card=` it stood for; under a `node [version=…]`
-  // default the rename has no statement of the node's to write it in.
+  // card. Its own `version=` becomes the `card=` it stood for. Under a `node [version=…]`
+  // default the rename refuses rather than write a pin into the node's statements. An id that
+  // is no card id pins nothing: the rename refuses a new name that would make it pin a card.
   const pin = pinOf(node);
+  if (pin.via === 'version' && pin.attr !== undefined && pin.ref === undefined && newName !== node.id) {
+    const gained = parseCardRef(`${newName}@${pin.attr.value.trim()}`);
+    if (gained !== undefined) {
+      edits.refuse(
+        view.file,
+        pin.attr.fromDefault ? node.span : pin.attr.keySpan,
+        `gives node \`${node.id}\` a \`version=\` that pins no card while its id is no card id, and would pin ${gained.id}@${gained.version} under the new name; remove the \`version=\`, or pin the card meant with \`card=\`, first`,
+      );
+    }
+  }
   if (pin.via === 'version' && pin.attr !== undefined && pin.ref !== undefined) {
     // (the same name keeps the pin: only prepareRename asks that, for what would be refused)
     if (!pin.attr.fromDefault) {
@@ -311,8 +323,23 @@ function renameListEntries(bundle: IdeBundle, file: string, key: string, from: s
   const text = textOf(bundle, file);
   if (text === undefined) return;
   const root = mappingOf(dataDocument(file, text).root);
-  const list = deref(root?.entries.get(key)?.value);
+  const written = root?.entries.get(key)?.value;
+  const list = deref(written);
   if (list?.kind !== 'sequence') return;
+  if (written?.kind === 'alias') {
+    // The whole list repeats one anchored elsewhere: written out here as a flow list with the
+    // new name, the anchored one stays as it was (entries all plain names, as `dependencies` are).
+    const values = list.items.map((entry) => deref(entry));
+    if (!values.some((v) => v?.kind === 'scalar' && v.value === from)) return;
+    if (!values.every((v) => v?.kind === 'scalar' && typeof v.value === 'string')) {
+      edits.refuse(file, written.span, `lists it through the YAML alias \`*${written.name}\`, a list whose entries are not all plain names; write the list out in place of the alias first`);
+      return;
+    }
+    const format = formatOf(file);
+    const names = values.map((v) => scalarText(v?.kind === 'scalar' && v.value !== from ? String(v.value) : to, format, ''));
+    edits.add(file, written.span, `[${names.join(', ')}]`);
+    return;
+  }
   for (const node of list.items) {
     if (node.kind !== 'scalar' || node.value !== from) continue;
     edits.add(file, node.span, scalarText(to, formatOf(file), text.slice(node.span.start, node.span.end)));
