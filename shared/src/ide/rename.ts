@@ -8,10 +8,11 @@
  * A YAML alias naming the old id (or a whole `dependencies` list that is an alias) gives way to
  * the new id written out, and the value it repeated stays as it was; an anchored id renamed
  * carries its aliases along, as YAML reads them. A place no edit can rewrite, or one the new
- * name would change the meaning of, refuses the whole rename (see `refusedError`). In a pin `card="id@version"` only the id part is a rename target: the
- * version names no symbol, and the range answered must hold the cursor. The new name is checked
- * against the grammar of what it names (an Attractor-usable node id; a card id) and refused when
- * it is taken, with a message that says why and what would do.
+ * name would change the meaning of, refuses the whole rename (see `refusedError`). In a pin
+ * `card="id@version"` only the id part is a rename target: the version names no symbol, and the
+ * range answered must hold the cursor. The new name is checked against the grammar of what it
+ * names (an Attractor-usable node id; a card id) and refused when it is taken, with a message
+ * that says why and what would do.
  */
 import { cardIdPattern, parseCardRef } from '../bundle/card-ref';
 import { expectedCardPath } from '../check/card';
