@@ -349,6 +349,26 @@ digraph g {
   subgraph s { node [card=" alpha@1.0.0"]; z; }
 }`,
   },
+  'a rename asked on a pin spelled across a `+`: the whole value is the target, the id the placeholder': {
+    fixture: `
+//- topology.dot
+digraph g {
+  x [card="a@1.0.0"];
+  y [card="a" + "@1.$00.0"];
+}
+//- cards/a@1.0.0.yaml
+${a1}`,
+    newName: 'alpha',
+    placeholder: 'a',
+    expected: `
+//- topology.dot
+digraph g {
+  x [card="alpha@1.0.0"];
+  y [card="alpha@1.0.0"];
+}
+//- cards/alpha@1.0.0.yaml
+${a1.replace('id: a', 'id: alpha')}`,
+  },
   'a dependency written as a YAML alias anchored elsewhere: the alias gives way to the new id, the anchored value stays': {
     fixture: `
 //- topology.dot

@@ -120,8 +120,11 @@ function renameTarget(bundle: IdeBundle, file: string, offset: number): Target |
       const pin = pinOf(node);
       const attr = pin.attr;
       if (pin.via !== 'card' || attr === undefined || pin.id === undefined || attr.valueSpan.start > offset || offset > attr.valueSpan.end) continue;
+      if (!cardIndex(bundle).byId.has(pin.id)) return undefined;
       const idSpan = pinIdSpan(text, pin);
-      if (idSpan === undefined || !cardIndex(bundle).byId.has(pin.id)) return undefined;
+      // A pin spelled across a `+` (or a backslash-newline) has no one place that is the id: the
+      // whole value is the target, the id its placeholder, and the rename writes it as one string.
+      if (idSpan === undefined) return { kind: 'card', span: attr.valueSpan, name: pin.id };
       // Only the id part of `id@version` names the card: on the version (or a quote) there is
       // nothing to rename, as the range answered must hold the cursor.
       if (offset < idSpan.start || offset > idSpan.end) return undefined;
