@@ -44,7 +44,7 @@ import {
 } from './context';
 import { dataDocument, termKindOfField, walkPath, wireField } from './data-tree';
 import { item } from './data-context';
-import { endpointStart, indexAt, indexBefore, isIdLike } from './dot-context';
+import { endpointStart, indexAt, indexBefore, isIdLike, listOwner } from './dot-context';
 import {
   addMappingEntry,
   addToList,
@@ -190,8 +190,9 @@ function fixNodeId(context: FixContext, diagnostic: Diagnostic): CodeAction[] {
     const declared = collectEdits();
     renameNode(context.bundle, view, node, name, declared, 'drop');
     for (const keyword of defaults) declared.add(context.file, keyword, unglued(view.text, keyword, name));
-    const line = lineIndex(view.text).positionAt(defaults[0].start).line + 1;
-    const where = defaults.length === 1 ? `on line ${line}` : `on lines ${defaults.map((d) => lineIndex(view.text).positionAt(d.start).line + 1).join(', ')}`;
+    const lines = lineIndex(view.text);
+    const numbers = defaults.map((d) => lines.positionAt(d.start).line + 1);
+    const where = numbers.length === 1 ? `on line ${numbers[0]}` : `on lines ${numbers.join(', ')}`;
     const reads = defaultsReading.get(node.id.toLowerCase()) ?? '';
     actions.push(
       quickFix(
@@ -205,10 +206,10 @@ function fixNodeId(context: FixContext, diagnostic: Diagnostic): CodeAction[] {
 }
 
 /**
- * The keyword tokens spelled exactly `id` (`Node`, `EDGE`, `Graph`…) that start a defaults
- * statement (`Node [..]`): a keyword followed by `[`, not after an edge operator (`a -> Node [..]`
- * names a node and gives the edge attributes), and not inside braces that are an edge's end
- * (`a -> { Node [..] }`, `{ Node [..] } -> c`), where a node declared would gain those edges.
+ * The keyword tokens spelled exactly `id` (`Node`, `EDGE`, `Graph`…) whose list makes a defaults
+ * statement (`Node [..]`, as `listOwner` reads it: not `a -> Node [..]`, which names a node), and
+ * not inside braces that are an edge's end (`a -> { Node [..] }`, `{ Node [..] } -> c`), where a
+ * node declared would gain those edges.
  */
 function keywordDefaults(view: TopologyView, id: string): Span[] {
   const tokens = view.significant;
@@ -234,7 +235,7 @@ function keywordDefaults(view: TopologyView, id: string): Span[] {
       (open.length > 0 ? open[open.length - 1].found : found).push(...group.found);
       continue;
     }
-    if (token.kind !== 'keyword' || token.text !== id || !defaultsKeywords.has(id.toLowerCase()) || tokens[i + 1]?.kind !== 'lbracket' || isEdgeOp(i - 1)) continue;
+    if (token.kind !== 'keyword' || token.text !== id || tokens[i + 1]?.kind !== 'lbracket' || listOwner(view, i + 1)?.kind !== 'defaults') continue;
     (open.length > 0 ? open[open.length - 1].found : found).push(token.span);
   }
   // an unclosed graph keeps what its open braces hold, but inside braces that are an edge's end
@@ -246,10 +247,7 @@ function keywordDefaults(view: TopologyView, id: string): Span[] {
   return found.sort((a, b) => a.start - b.start);
 }
 
-/** The keywords that start a defaults statement (`subgraph [..]` is no statement DOT reads). */
-const defaultsKeywords: ReadonlySet<string> = new Set(['node', 'edge', 'graph']);
-
-/** What each such statement sets, as the fix's title says it. */
+/** What a defaults statement of each scope sets, as the fix's title says it. */
 const defaultsReading: ReadonlyMap<string, string> = new Map([
   ['node', 'sets defaults for the nodes after it'],
   ['edge', 'sets defaults for the edges after it'],

@@ -107,6 +107,15 @@ function refusedError(bundle: IdeBundle, name: string, refused: readonly Refusal
   return `${places}, so \`${name}\` was not renamed: ${first.file} line ${line} ${first.why}.`;
 }
 
+/**
+ * Why a node that takes card `ref` from its id under a `node [version=…]` default is refused, by
+ * a node rename and a card rename alike: either would change the card it pins, and the node has
+ * no `version=` of its own to turn into the `card=` it stands for.
+ */
+function underVersionDefault(nodeId: string, ref: string): string {
+  return `pins card ${ref} through the id of node \`${nodeId}\` under a \`node [version=…]\` default; give \`${nodeId}\` a \`card=${quoteTopology(ref)}\` of its own first`;
+}
+
 function renameTarget(bundle: IdeBundle, file: string, offset: number): Target | undefined {
   const text = textOf(bundle, file);
   if (text === undefined || !(offset >= 0 && offset <= text.length)) return undefined;
@@ -216,7 +225,7 @@ export function renameNode(
     if (!pin.attr.fromDefault) {
       if (newName !== node.id) edits.add(view.file, { start: pin.attr.keySpan.start, end: pin.attr.valueSpan.end }, `card=${quoteTopology(pin.ref)}`);
     } else {
-      edits.refuse(view.file, node.span, `pins card ${pin.ref} through the id of node \`${node.id}\` under a \`node [version=…]\` default; give \`${node.id}\` a \`card=${quoteTopology(pin.ref)}\` of its own first`);
+      edits.refuse(view.file, node.span, underVersionDefault(node.id, pin.ref));
     }
   }
   const graph = view.graph;
@@ -412,7 +421,7 @@ export function renameCard(bundle: IdeBundle, from: string, to: string, edits: E
         edits.add(view.file, { start: attr.keySpan.start, end: attr.valueSpan.end }, `card="${to}@${pin.version ?? ''}"`);
       } else if (pin.via === 'version') {
         // the node's id names the card, under a `node [version=…]` default: the node would need a `card=` of its own
-        edits.refuse(view.file, node.span, `pins card ${pin.ref ?? from} through the id of node \`${node.id}\` under a \`node [version=…]\` default; give \`${node.id}\` a \`card=${quoteTopology(`${from}@${pin.version ?? ''}`)}\` of its own first`);
+        edits.refuse(view.file, node.span, underVersionDefault(node.id, pin.ref ?? `${from}@${pin.version ?? ''}`));
       }
     }
   }
