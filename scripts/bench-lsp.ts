@@ -37,7 +37,8 @@
  *   npm run bench:lsp
  *   npm run bench:lsp -- --sizes 300,900 --runs 10
  *   npm run bench:lsp -- --warmup 30        (more warm-up edits: the steady state of a long session)
- *   DARKPRINT_SERVER_NODE_ARGS="--heap-growing-percent=50" npm run bench:lsp   (flags for the server's node)
+ *   DARKPRINT_SERVER_NODE_ARGS="--cpu-prof" npm run bench:lsp   (flags for the server's node; a heap flag
+ *                                                                turns the server's heap policy off, see server/src/memory.ts)
  *
  * Targets (issue 4), at 2,000 nodes: edit → diagnostics ≤ 50 ms p95; completion and hover
  * ≤ 10 ms p95; at 5,000 nodes RSS ≤ 300 MB. Figures are wall-clock milliseconds on this

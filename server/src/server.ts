@@ -9,6 +9,7 @@
  *   requests.ts  the custom requests `darkprint/compiled` and `darkprint/report`
  *   convert.ts   THE conversion between engine/IDE values and LSP values
  *   settings.ts  `darkprint.*` settings
+ *   memory.ts    how far the heap may grow between collections on a large workspace
  *
  * Architecture invariant: the server holds no language knowledge. Every rule, message, hover
  * text, completion and fix comes from the engine (shared/src); the server only finds files,
@@ -53,6 +54,7 @@ import { applyChanges, applyEditCommand, baseCompletionKinds, baseSymbolKinds, s
 import { guarded, registerHandlers, completionTriggers, type FileAt, type Lifecycle, type ServerContext } from './handlers';
 import { compiled, compiledRequest, report, reportRequest, type BundleParams } from './requests';
 import { createPreparedTexts, preparedEncoder, routeConsole, type PreparedTexts } from './wire';
+import { heapFlagsGiven, startHeapPolicy } from './memory';
 
 export const serverName = 'darkprint-language-server';
 export const serverVersion = '0.1.0';
@@ -618,6 +620,7 @@ function main(): void {
   };
   process.on('uncaughtException', report('uncaught exception'));
   process.on('unhandledRejection', report('unhandled rejection'));
+  if (!heapFlagsGiven([...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(/\s+/)])) startHeapPolicy({ log: (message) => connection.console.log(message) });
   startServer(connection, prepared);
   connection.listen();
 }

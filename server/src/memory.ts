@@ -1,0 +1,111 @@
+/**
+ * The server's memory budget on large workspaces (issue 4: at 5,000 nodes, RSS ≤ 300 MB).
+ *
+ * Between two full collections V8 lets its heap grow by a factor it picks from how fast the
+ * collector runs, up to four times what the last collection kept. On a small workspace that
+ * headroom is what makes an edit cheap (fewer collections while a publication runs). On a very
+ * large one it is most of the process: a 5,000-node bundle keeps about 60 MB alive, and while
+ * the user types in the middle of its topology the resident memory climbed to 400–460 MB
+ * (`npm run bench:lsp`, "RSS MB (peak) after them"), nearly all of it garbage waiting for the
+ * next full collection.
+ *
+ * So the server watches what each full collection keeps, and caps the growth at
+ * `cappedGrowingPercent` (V8's `--heap-growing-percent`, which V8 reads at every collection, so it
+ * can be set while the server runs) unless the workspace is known to be small:
+ * - It starts capped. V8 sets the next limit when a collection ends, before the server hears of
+ *   it, so a cap set on the first large reading would come one collection late, and that
+ *   collection's limit (up to four times 60 MB, while the workspace loads) is the peak the budget
+ *   is about.
+ * - A full collection that keeps more than `largeHeapMb` keeps the cap on.
+ * - One that keeps less than `smallHeapMb`, no more than `settledGrowth` times what the one before
+ *   kept, lifts it: the workspace is small and no longer loading. (While it loads, each collection
+ *   keeps much more than the last: a 5,000-node bundle's first two keep 10 and 56 MB.)
+ * - In between, nothing changes, so a workspace near the line does not switch at every collection.
+ *
+ * Read from the server during `npm run bench:lsp`: once loaded, a 2,000-node bundle's full
+ * collections keep 30–38 MB, a 5,000-node one's 58–76 MB. At 2,000 nodes the cap would cost 5–10 ms
+ * on a mid-file edit (measured with `DARKPRINT_SERVER_NODE_ARGS=--heap-growing-percent=50`), which
+ * that size's latency target cannot spare, and its RSS is under the budget without it.
+ *
+ * A heap flag given to the server's node (`--heap-growing-percent`, `--max-old-space-size`,
+ * `--max-heap-size`, on its command line or in NODE_OPTIONS) wins: the policy then stays off.
+ *
+ * What a collection kept is read when Node reports the collection (a `gc` performance entry,
+ * delivered soon after): the heap's used size without the young generation, which is garbage
+ * or not yet promoted. It is an estimate, a little above the truth when objects were promoted
+ * in between; the thresholds leave room for that.
+ */
+import { constants, PerformanceObserver } from 'node:perf_hooks';
+import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
+
+/** Above this much kept by a full collection, the heap's growth is capped. */
+export const largeHeapMb = 50;
+/** Under this much, V8 picks the growth again. */
+export const smallHeapMb = 42;
+/** The cap: the heap may grow by half of what the last full collection kept. */
+export const cappedGrowingPercent = 50;
+
+/** A full collection that keeps at most this many times what the one before kept shows a workspace no longer loading. */
+export const settledGrowth = 1.25;
+
+/**
+ * The growing percent to use after a full collection that kept `keptMb`, the one before having
+ * kept `beforeMb` (undefined for the first), given the percent in force (0: V8's own choice).
+ */
+export function growingPercentFor(keptMb: number, beforeMb: number | undefined, current: number): number {
+  if (keptMb > largeHeapMb) return cappedGrowingPercent;
+  if (keptMb < smallHeapMb && beforeMb !== undefined && keptMb <= beforeMb * settledGrowth) return 0;
+  return current;
+}
+
+/** True when `args` (node's own flags: `process.execArgv` and NODE_OPTIONS) set the heap's size or growth. */
+export function heapFlagsGiven(args: readonly string[]): boolean {
+  return args.some((arg) => /^--(heap[-_]growing[-_]percent|max[-_]old[-_]space[-_]size|max[-_]heap[-_]size)(=|$)/.test(arg));
+}
+
+/** What the heap holds outside the young generation, in MB (see the module's header). */
+export function keptHeapMb(): number {
+  let bytes = 0;
+  for (const space of getHeapSpaceStatistics()) if (space.space_name !== 'new_space' && space.space_name !== 'new_large_object_space') bytes += space.space_used_size;
+  return bytes / (1024 * 1024);
+}
+
+export interface HeapPolicy {
+  /** The growing percent in force (0: V8's own choice). */
+  readonly percent: () => number;
+  /** Applies the policy to a full collection that kept `keptMb`. */
+  readonly afterFullCollection: (keptMb: number) => void;
+  readonly stop: () => void;
+}
+
+/**
+ * Starts the policy for this process: `setFlags` is V8's (tests pass their own), `log` hears each
+ * change. Process-wide, so only the server's entry point starts it.
+ */
+export function startHeapPolicy(options: { readonly setFlags?: (flags: string) => void; readonly log?: (message: string) => void; readonly observe?: boolean } = {}): HeapPolicy {
+  const setFlags = options.setFlags ?? setFlagsFromString;
+  let percent = cappedGrowingPercent;
+  let before: number | undefined;
+  setFlags(`--heap-growing-percent=${percent}`);
+  const afterFullCollection = (keptMb: number): void => {
+    const next = growingPercentFor(keptMb, before, percent);
+    before = keptMb;
+    if (next === percent) return;
+    percent = next;
+    setFlags(`--heap-growing-percent=${next}`);
+    options.log?.(
+      next === 0
+        ? `darkprint: a full collection kept ${keptMb.toFixed(0)} MB; the heap now grows as V8 chooses`
+        : `darkprint: a full collection kept ${keptMb.toFixed(0)} MB; the heap now grows by at most ${next}% between collections`,
+    );
+  };
+  let observer: PerformanceObserver | undefined;
+  if (options.observe !== false) {
+    observer = new PerformanceObserver((list) => {
+      const full = list.getEntries().some((entry) => (entry as { readonly detail?: { readonly kind?: number } }).detail?.kind === constants.NODE_PERFORMANCE_GC_MAJOR);
+      if (full) afterFullCollection(keptHeapMb());
+    });
+    observer.observe({ entryTypes: ['gc'] });
+  }
+  return { percent: () => percent, afterFullCollection, stop: () => observer?.disconnect() };
+}

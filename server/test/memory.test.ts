@@ -1,0 +1,67 @@
+/**
+ * The heap policy (server/src/memory.ts): capped from the start, kept capped by a large full
+ * collection, lifted only by a small one that shows the workspace no longer loading, and left as
+ * it is in between.
+ */
+import assert from 'node:assert/strict';
+import { cappedGrowingPercent, growingPercentFor, heapFlagsGiven, keptHeapMb, largeHeapMb, smallHeapMb, startHeapPolicy } from '../src/memory';
+
+describe('server: heap policy', function () {
+  it('decides from what a full collection kept and what the one before kept', function () {
+    const capped = cappedGrowingPercent;
+    // large: capped, whatever came before
+    assert.equal(growingPercentFor(largeHeapMb + 1, undefined, 0), capped);
+    assert.equal(growingPercentFor(largeHeapMb + 1, largeHeapMb + 1, 0), capped);
+    // small and settled: lifted
+    assert.equal(growingPercentFor(30, 29, capped), 0);
+    assert.equal(growingPercentFor(30, 30 / 1.25, capped), 0);
+    // small but the first reading, or still loading (much more than the last): unchanged
+    assert.equal(growingPercentFor(10, undefined, capped), capped);
+    assert.equal(growingPercentFor(30, 10, capped), capped);
+    assert.equal(growingPercentFor(30, 23, capped), capped);
+    // between the two lines: unchanged either way
+    const between = (largeHeapMb + smallHeapMb) / 2;
+    assert.equal(growingPercentFor(between, between, capped), capped);
+    assert.equal(growingPercentFor(between, between, 0), 0);
+    assert.equal(growingPercentFor(largeHeapMb, largeHeapMb, 0), 0);
+    assert.equal(growingPercentFor(smallHeapMb, smallHeapMb, capped), capped);
+  });
+
+  it('sets V8 flag at start and on each change only, and says why', function () {
+    const flags: string[] = [];
+    const logs: string[] = [];
+    const policy = startHeapPolicy({ setFlags: (f) => flags.push(f), log: (m) => logs.push(m), observe: false });
+    assert.deepEqual(flags, [`--heap-growing-percent=${cappedGrowingPercent}`]);
+    assert.equal(policy.percent(), cappedGrowingPercent);
+    // a 2,000-node bundle as the bench loads it: 30 MB, then settled
+    policy.afterFullCollection(29.8);
+    policy.afterFullCollection(32.2);
+    assert.equal(policy.percent(), 0);
+    policy.afterFullCollection(37.4);
+    // grown past the line: capped again
+    policy.afterFullCollection(61.1);
+    policy.afterFullCollection(59);
+    assert.equal(policy.percent(), cappedGrowingPercent);
+    assert.deepEqual(flags, [`--heap-growing-percent=${cappedGrowingPercent}`, '--heap-growing-percent=0', `--heap-growing-percent=${cappedGrowingPercent}`]);
+    assert.deepEqual(logs, [
+      'darkprint: a full collection kept 32 MB; the heap now grows as V8 chooses',
+      `darkprint: a full collection kept 61 MB; the heap now grows by at most ${cappedGrowingPercent}% between collections`,
+    ]);
+    policy.stop();
+  });
+
+  it('stays off when node is given a heap flag', function () {
+    assert.equal(heapFlagsGiven([]), false);
+    assert.equal(heapFlagsGiven(['--inspect=6009', '--nolazy', '--heap-prof']), false);
+    assert.equal(heapFlagsGiven(['--heap-growing-percent=20']), true);
+    assert.equal(heapFlagsGiven(['--max-old-space-size=512']), true);
+    assert.equal(heapFlagsGiven(['--max_old_space_size=512']), true);
+    assert.equal(heapFlagsGiven(['', '--max-heap-size=400']), true);
+    assert.equal(heapFlagsGiven(['--max-old-space-sizes']), false);
+  });
+
+  it('reads the heap outside the young generation', function () {
+    const kept = keptHeapMb();
+    assert.ok(kept > 0 && kept < process.memoryUsage().heapTotal / (1024 * 1024) + 1, `kept ${kept} MB`);
+  });
+});
