@@ -267,6 +267,31 @@ digraph g {
 //- cards/c@1.0.0.yaml
 ${card({ id: 'c', inputs: [['in', 'text']], dependencies: ['start_step'] })}`,
   },
+  'a boundary id that pins its card by its id under a version default keeps that card: its statement takes a card= pin': {
+    code: 'attractor/boundary-node-id',
+    title: 'Rename node `start` to `start_step` everywhere',
+    clean: true,
+    fixture: `
+//- topology.dot
+digraph g {
+  node [version="1.0.0"];
+  start [label="entry"];
+  start -> b;
+  b [card="b@1.0.0"];
+}
+//- cards/start@1.0.0.yaml
+${card({ id: 'start', outputs: [['prose', 'text']] })}
+//- cards/b@1.0.0.yaml
+${b1}`,
+    expected: `
+//- topology.dot
+digraph g {
+  node [version="1.0.0"];
+  start_step [card="start@1.0.0"] [label="entry"];
+  start_step -> b;
+  b [card="b@1.0.0"];
+}`,
+  },
   'exit and end are boundary ids too': {
     code: 'attractor/boundary-node-id',
     title: 'Rename node `end` to `end_step`',

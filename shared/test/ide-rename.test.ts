@@ -408,18 +408,58 @@ digraph g { x [card="alpha@1.0.0"]; }
 //- cards/alpha@1.0.0.yaml
 ${a1.replace('id: a\nname: a', 'name: &me a\nid: alpha')}`,
   },
-  'a card pinned by a node id under a version default: refused, before a name is typed too, saying what to write': {
+  'a card pinned by a node id under a version default: the node\'s own statement takes a card= pin': {
     fixture: `
 //- topology.dot
 digraph g {
   node [version="1.0.0"];
   a;
+  a [label="writes"];
+}
+//- cards/a@1.0.0.yaml
+${a1.replace('id: a', 'id: a$0')}`,
+    newName: 'alpha',
+    expected: `
+//- topology.dot
+digraph g {
+  node [version="1.0.0"];
+  a [card="alpha@1.0.0"];
+  a [label="writes"];
+}
+//- cards/alpha@1.0.0.yaml
+${a1.replace('id: a', 'id: alpha')}`,
+  },
+  'a card pinned by a node id under a version default, the node named in edges only: refused, before a name is typed too, saying what to write': {
+    fixture: `
+//- topology.dot
+digraph g {
+  node [version="1.0.0"];
+  a -> b;
 }
 //- cards/a@1.0.0.yaml
 ${a1.replace('id: a', 'id: a$0')}`,
     newName: 'alpha',
     refusedBeforeTyping: true,
-    error: 'One place that names it cannot be rewritten, so `a` was not renamed: topology.dot line 3 pins card a@1.0.0 through the id of node `a` under a `node [version=…]` default; give `a` a `card="a@1.0.0"` of its own first.',
+    error: 'One place that names it cannot be rewritten, so `a` was not renamed: topology.dot line 3 pins card a@1.0.0 through the id of node `a` under a `node [version=…]` default, and `a` has no node statement of its own to take a pin; give `a` a `card="a@1.0.0"` of its own first.',
+  },
+  'a node pinned by its id under a version default, with a statement of its own: renamed, it keeps its card through a card= pin there': {
+    fixture: `
+//- topology.dot
+digraph g {
+  node [version="1.0.0"];
+  subgraph s { a$0 [label="writes"] }
+  a -> b;
+}
+//- cards/a@1.0.0.yaml
+${a1}`,
+    newName: 'writer',
+    expected: `
+//- topology.dot
+digraph g {
+  node [version="1.0.0"];
+  subgraph s { writer [card="a@1.0.0"] [label="writes"] }
+  writer -> b;
+}`,
   },
   'a node pinned by its own version=: renamed, it keeps its card through a card= pin': {
     fixture: `

@@ -113,7 +113,34 @@ function refusedError(bundle: IdeBundle, name: string, refused: readonly Refusal
  * no `version=` of its own to turn into the `card=` it stands for.
  */
 function underVersionDefault(nodeId: string, ref: string): string {
-  return `pins card ${ref} through the id of node \`${nodeId}\` under a \`node [version=…]\` default; give \`${nodeId}\` a \`card=${quoteTopology(ref)}\` of its own first`;
+  return `pins card ${ref} through the id of node \`${nodeId}\` under a \`node [version=…]\` default, and \`${nodeId}\` has no node statement of its own to take a pin; give \`${nodeId}\` a \`card=${quoteTopology(ref)}\` of its own first`;
+}
+
+/**
+ * Where a node that takes its card from its id under a `node [version=…]` default can be given
+ * a `card=` of its own: just after its id in its first node statement, where ` [card="…"]` reads
+ * as one more attribute list (DOT reads several in a row) and an explicit `card=` wins over the
+ * default's `version=`. Undefined when the node has no statement of its own (it is named in
+ * edges only) or its id there is followed by a port: a rename refuses then (see
+ * `underVersionDefault`).
+ */
+function ownPinPlace(view: TopologyView, node: DotNode): number | undefined {
+  const first = node.statements[0];
+  if (first === undefined || view.graph === undefined) return undefined;
+  const id = nodeOccurrences(view.graph, node.id).find((span) => span.start === first.start);
+  if (id === undefined || view.text.charCodeAt(id.end) === 58 /* : */) return undefined;
+  return id.end;
+}
+
+/**
+ * For a node that pins `pinned` by its id under a version default: writes `card="<written>"` in
+ * its own statement (see `ownPinPlace`), nothing when `written` is undefined (the same name, as
+ * prepareRename asks), and refuses when it has no such statement.
+ */
+function pinUnderVersionDefault(view: TopologyView, node: DotNode, pinned: string, written: string | undefined, edits: EditCollector): void {
+  const at = ownPinPlace(view, node);
+  if (at === undefined) edits.refuse(view.file, node.span, underVersionDefault(node.id, pinned));
+  else if (written !== undefined) edits.add(view.file, { start: at, end: at }, ` [card=${quoteTopology(written)}]`);
 }
 
 function renameTarget(bundle: IdeBundle, file: string, offset: number): Target | undefined {
@@ -207,8 +234,9 @@ export function renameNode(
   }
   // A node pinned by `version=` takes its card's id from its own: renamed, it would pin another
   // card. Its own `version=` becomes the `card=` it stood for. Under a `node [version=…]`
-  // default the rename refuses rather than write a pin into the node's statements. An id that
-  // is no card id pins nothing: the rename refuses a new name that would make it pin a card.
+  // default the node's own statement takes the `card=` (the rename refuses when it has none).
+  // An id that is no card id pins nothing: the rename refuses a new name that would make it pin
+  // a card.
   const pin = pinOf(node);
   if (pin.via === 'version' && pin.attr !== undefined && pin.ref === undefined && newName !== node.id) {
     const gained = parseCardRef(`${newName}@${pin.attr.value.trim()}`);
@@ -225,7 +253,7 @@ export function renameNode(
     if (!pin.attr.fromDefault) {
       if (newName !== node.id) edits.add(view.file, { start: pin.attr.keySpan.start, end: pin.attr.valueSpan.end }, `card=${quoteTopology(pin.ref)}`);
     } else {
-      edits.refuse(view.file, node.span, underVersionDefault(node.id, pin.ref));
+      pinUnderVersionDefault(view, node, pin.ref, newName !== node.id ? pin.ref : undefined, edits);
     }
   }
   const graph = view.graph;
@@ -420,8 +448,8 @@ export function renameCard(bundle: IdeBundle, from: string, to: string, edits: E
       } else if (pin.via === 'version' && !attr.fromDefault) {
         edits.add(view.file, { start: attr.keySpan.start, end: attr.valueSpan.end }, `card="${to}@${pin.version ?? ''}"`);
       } else if (pin.via === 'version') {
-        // the node's id names the card, under a `node [version=…]` default: the node would need a `card=` of its own
-        edits.refuse(view.file, node.span, underVersionDefault(node.id, pin.ref ?? `${from}@${pin.version ?? ''}`));
+        // the node's id names the card, under a `node [version=…]` default: its own statement takes a `card=`
+        pinUnderVersionDefault(view, node, pin.ref ?? `${from}@${pin.version ?? ''}`, to !== from ? `${to}@${pin.version ?? ''}` : undefined, edits);
       }
     }
   }
