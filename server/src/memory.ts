@@ -29,6 +29,11 @@
  *
  * A heap flag given to the server's node (`--heap-growing-percent`, `--max-old-space-size`,
  * `--max-heap-size`, on its command line or in NODE_OPTIONS) wins: the policy then stays off.
+ * It stays off under Electron too (VS Code desktop starts the server with its own runtime unless
+ * told otherwise): Node keeps V8's flags open to change after start, which `setFlagsFromString`
+ * relies on, but a V8 embedded elsewhere may freeze them, and changing a frozen flag is a fatal
+ * error no `try` can catch (nw.js, for one, fails so). There the heap grows as V8 chooses, as it
+ * did before the policy.
  *
  * What a collection kept is read when Node reports the collection (a `gc` performance entry,
  * delivered soon after): the heap's used size without the young generation, which is garbage
@@ -61,6 +66,14 @@ export function growingPercentFor(keptMb: number, beforeMb: number | undefined, 
 /** True when `args` (node's own flags: `process.execArgv` and NODE_OPTIONS) set the heap's size or growth. */
 export function heapFlagsGiven(args: readonly string[]): boolean {
   return args.some((arg) => /^--(heap[-_]growing[-_]percent|max[-_]old[-_]space[-_]size|max[-_]heap[-_]size)(=|$)/.test(arg));
+}
+
+/**
+ * Whether the policy may run in a process with these `versions` (`process.versions`) and node
+ * flags (`process.execArgv` and NODE_OPTIONS, split): plain Node, no heap flag given.
+ */
+export function heapPolicyApplies(versions: Readonly<Record<string, string | undefined>>, args: readonly string[]): boolean {
+  return versions.electron === undefined && !heapFlagsGiven(args);
 }
 
 /** What the heap holds outside the young generation, in MB (see the module's header). */

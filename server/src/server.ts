@@ -54,7 +54,7 @@ import { applyChanges, applyEditCommand, baseCompletionKinds, baseSymbolKinds, s
 import { guarded, registerHandlers, completionTriggers, type FileAt, type Lifecycle, type ServerContext } from './handlers';
 import { compiled, compiledRequest, report, reportRequest, type BundleParams } from './requests';
 import { createPreparedTexts, preparedEncoder, routeConsole, type PreparedTexts } from './wire';
-import { heapFlagsGiven, startHeapPolicy } from './memory';
+import { heapPolicyApplies, startHeapPolicy } from './memory';
 
 export const serverName = 'darkprint-language-server';
 export const serverVersion = '0.1.0';
@@ -620,7 +620,9 @@ function main(): void {
   };
   process.on('uncaughtException', report('uncaught exception'));
   process.on('unhandledRejection', report('unhandled rejection'));
-  if (!heapFlagsGiven([...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(/\s+/)])) startHeapPolicy({ log: (message) => connection.console.log(message) });
+  if (heapPolicyApplies(process.versions, [...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(/\s+/)])) {
+    startHeapPolicy({ log: (message) => connection.console.log(message) });
+  }
   startServer(connection, prepared);
   connection.listen();
 }

@@ -4,7 +4,7 @@
  * it is in between.
  */
 import assert from 'node:assert/strict';
-import { cappedGrowingPercent, growingPercentFor, heapFlagsGiven, keptHeapMb, largeHeapMb, smallHeapMb, startHeapPolicy } from '../src/memory';
+import { cappedGrowingPercent, growingPercentFor, heapFlagsGiven, heapPolicyApplies, keptHeapMb, largeHeapMb, smallHeapMb, startHeapPolicy } from '../src/memory';
 
 describe('server: heap policy', function () {
   it('decides from what a full collection kept and what the one before kept', function () {
@@ -58,6 +58,13 @@ describe('server: heap policy', function () {
     assert.equal(heapFlagsGiven(['--max_old_space_size=512']), true);
     assert.equal(heapFlagsGiven(['', '--max-heap-size=400']), true);
     assert.equal(heapFlagsGiven(['--max-old-space-sizes']), false);
+  });
+
+  it('runs on plain Node only', function () {
+    assert.equal(heapPolicyApplies({ node: '20.20.2', v8: '11.3' }, []), true);
+    assert.equal(heapPolicyApplies({ node: '20.18.1', electron: '34.2.0' }, []), false);
+    assert.equal(heapPolicyApplies({ node: '20.20.2' }, ['--max-old-space-size=512']), false);
+    assert.equal(heapPolicyApplies(process.versions, []), process.versions.electron === undefined);
   });
 
   it('reads the heap outside the young generation', function () {
