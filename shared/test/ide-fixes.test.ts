@@ -292,6 +292,23 @@ digraph g {
   b [card="b@1.0.0"];
 }`,
   },
+  'fix all with a glued start-1 and a start pinned by its id under a version default: the glued run is rewritten, and no pin lands inside it': {
+    title: 'Fix all node ids (2 nodes)',
+    fixture: `
+//- topology.dot
+digraph g {
+  node [version="1.0.0"];
+  start-1 [label="x"];
+  start -> b;
+}`,
+    expected: `
+//- topology.dot
+digraph g {
+  node [version="1.0.0"];
+  start_1 [label="x"];
+  start_step -> b;
+}`,
+  },
   'exit and end are boundary ids too': {
     code: 'attractor/boundary-node-id',
     title: 'Rename node `end` to `end_step`',

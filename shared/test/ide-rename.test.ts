@@ -440,7 +440,55 @@ digraph g {
 ${a1.replace('id: a', 'id: a$0')}`,
     newName: 'alpha',
     refusedBeforeTyping: true,
-    error: 'One place that names it cannot be rewritten, so `a` was not renamed: topology.dot line 3 pins card a@1.0.0 through the id of node `a` under a `node [version=…]` default, and `a` has no node statement of its own to take a pin; give `a` a `card="a@1.0.0"` of its own first.',
+    error: 'One place that names it cannot be rewritten, so `a` was not renamed: topology.dot line 3 pins card a@1.0.0 through the id of node `a` under a `node [version=…]` default, and no node statement of `a` can take a pin (one that first names it, or has an attribute list, with no port); give `a` a `card="a@1.0.0"` of its own first.',
+  },
+  'a node pinned by its id under a version default whose only statement has a port (after a space): refused, as the pin would land between the id and the port': {
+    fixture: `
+//- topology.dot
+digraph g {
+  node [version="1.0.0"];
+  a$0 :p [label="x"];
+  a -> b;
+}
+//- cards/a@1.0.0.yaml
+${a1}`,
+    newName: 'writer',
+    refusedBeforeTyping: true,
+    error: 'One place that names it cannot be rewritten, so `a` was not renamed: topology.dot line 3 pins card a@1.0.0 through the id of node `a`',
+  },
+  'a node pinned by its id under a version default, named again by a bare statement after an edge made it: refused, as a list there would take the later defaults': {
+    fixture: `
+//- topology.dot
+digraph g {
+  node [version="1.0.0"];
+  a$0 -> b;
+  node [digest="sha256:0000"];
+  a;
+}
+//- cards/a@1.0.0.yaml
+${a1}`,
+    newName: 'writer',
+    refusedBeforeTyping: true,
+    error: 'One place that names it cannot be rewritten, so `a` was not renamed: topology.dot line 3 pins card a@1.0.0 through the id of node `a`',
+  },
+  'a node pinned by its id under a version default: a bare statement that first names it takes the pin': {
+    fixture: `
+//- topology.dot
+digraph g {
+  node [version="1.0.0"];
+  a$0;
+  a -> b;
+}
+//- cards/a@1.0.0.yaml
+${a1}`,
+    newName: 'writer',
+    expected: `
+//- topology.dot
+digraph g {
+  node [version="1.0.0"];
+  writer [card="a@1.0.0"];
+  writer -> b;
+}`,
   },
   'a node pinned by its id under a version default, with a statement of its own: renamed, it keeps its card through a card= pin there': {
     fixture: `

@@ -15,9 +15,9 @@ export interface EditCollector {
   rename(from: string, to: string): void;
   /**
    * Records a place the edit should change but has no text of its own to change (a node that
-   * takes its card from its id under a `node [version=…]` default and is named in edges only):
-   * a rename refuses rather than leave it meaning something else; a quick fix makes its edit all
-   * the same, and the finding that follows shows the place.
+   * takes its card from its id under a `node [version=…]` default, with no node statement that
+   * can take a `card=`): a rename refuses rather than leave it meaning something else; a quick
+   * fix makes its edit all the same, and the finding that follows shows the place.
    */
   refuse(file: string, span: Span, why: string): void;
   /** What `refuse` recorded, in order. */

@@ -22,7 +22,7 @@ import { deref } from '../syntax/yaml';
 import type { DotNode } from '../syntax/dot-model';
 import { nodeOccurrences } from '../syntax/dot-mentions';
 import { isDotIdPart, isDotIdStart } from '../syntax/dot-lexer';
-import { lineIndex, type Span } from '../text';
+import { lineIndex, partitionPoint, type Span } from '../text';
 import {
   assertNever,
   cardIndex,
@@ -113,23 +113,37 @@ function refusedError(bundle: IdeBundle, name: string, refused: readonly Refusal
  * no `version=` of its own to turn into the `card=` it stands for.
  */
 function underVersionDefault(nodeId: string, ref: string): string {
-  return `pins card ${ref} through the id of node \`${nodeId}\` under a \`node [version=…]\` default, and \`${nodeId}\` has no node statement of its own to take a pin; give \`${nodeId}\` a \`card=${quoteTopology(ref)}\` of its own first`;
+  return `pins card ${ref} through the id of node \`${nodeId}\` under a \`node [version=…]\` default, and no node statement of \`${nodeId}\` can take a pin (one that first names it, or has an attribute list, with no port); give \`${nodeId}\` a \`card=${quoteTopology(ref)}\` of its own first`;
 }
 
 /**
  * Where a node that takes its card from its id under a `node [version=…]` default can be given
- * a `card=` of its own: just after its id in its first node statement, where ` [card="…"]` reads
- * as one more attribute list (DOT reads several in a row) and an explicit `card=` wins over the
- * default's `version=`. Undefined when the node has no statement of its own (it is named in
- * edges only) or its id there is followed by a port: a rename refuses then (see
- * `underVersionDefault`).
+ * a `card=` of its own: just after its id in the first of its node statements that can take one,
+ * where ` [card="…"]` reads as one more attribute list (DOT reads several in a row) and an
+ * explicit `card=` wins over the default's `version=`. A statement can take one when the attributes
+ * it gives the node stay the same but for the pin:
+ * - the statement that first names the node, or one with an attribute list of its own: either
+ *   already gives the node the defaults in force there (a re-declaration fills the keys it lacks);
+ *   a bare `a;` naming a node that exists is a mention only, and a list would make it take them;
+ * - no port after the id (`a:p`, `a :p`): the list would land between the two;
+ * - not rewritten by the same edit (`skip`, the occurrences a fix-all rewrites as glued runs).
+ * Undefined when no statement can: a rename refuses then (see `underVersionDefault`).
  */
-function ownPinPlace(view: TopologyView, node: DotNode): number | undefined {
-  const first = node.statements[0];
-  if (first === undefined || view.graph === undefined) return undefined;
-  const id = nodeOccurrences(view.graph, node.id).find((span) => span.start === first.start);
-  if (id === undefined || view.text.charCodeAt(id.end) === 58 /* : */) return undefined;
-  return id.end;
+function ownPinPlace(view: TopologyView, node: DotNode, skip?: ReadonlySet<number>): number | undefined {
+  const graph = view.graph;
+  if (graph === undefined) return undefined;
+  const occurrences = nodeOccurrences(graph, node.id);
+  const tokens = view.significant;
+  for (const statement of node.statements) {
+    if (skip?.has(statement.start) === true) continue;
+    const id = occurrences.find((span) => span.start === statement.start);
+    if (id === undefined) continue;
+    if (statement.start !== node.span.start && statement.end <= id.end) continue;
+    const next = partitionPoint(tokens.length, (k) => tokens[k].span.start < id.end);
+    if (next < tokens.length && tokens[next].kind === 'colon') continue;
+    return id.end;
+  }
+  return undefined;
 }
 
 /**
@@ -137,8 +151,8 @@ function ownPinPlace(view: TopologyView, node: DotNode): number | undefined {
  * its own statement (see `ownPinPlace`), nothing when `written` is undefined (the same name, as
  * prepareRename asks), and refuses when it has no such statement.
  */
-function pinUnderVersionDefault(view: TopologyView, node: DotNode, pinned: string, written: string | undefined, edits: EditCollector): void {
-  const at = ownPinPlace(view, node);
+function pinUnderVersionDefault(view: TopologyView, node: DotNode, pinned: string, written: string | undefined, edits: EditCollector, skip?: ReadonlySet<number>): void {
+  const at = ownPinPlace(view, node, skip);
   if (at === undefined) edits.refuse(view.file, node.span, underVersionDefault(node.id, pinned));
   else if (written !== undefined) edits.add(view.file, { start: at, end: at }, ` [card=${quoteTopology(written)}]`);
 }
@@ -253,7 +267,7 @@ export function renameNode(
     if (!pin.attr.fromDefault) {
       if (newName !== node.id) edits.add(view.file, { start: pin.attr.keySpan.start, end: pin.attr.valueSpan.end }, `card=${quoteTopology(pin.ref)}`);
     } else {
-      pinUnderVersionDefault(view, node, pin.ref, newName !== node.id ? pin.ref : undefined, edits);
+      pinUnderVersionDefault(view, node, pin.ref, newName !== node.id ? pin.ref : undefined, edits, skip);
     }
   }
   const graph = view.graph;
