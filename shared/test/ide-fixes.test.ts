@@ -1394,6 +1394,56 @@ ${cardWith('a', 'cannot: [never pushes to main]')}`,
 //- cards/a@1.0.0.yaml
 ${cardWith('a', 'cannot: []\nwill_not: ["never pushes to main"]')}`,
   },
+  'the last sentence of a block cannot list moves to will_not': {
+    code: 'card/unknown-term',
+    title: 'Move the sentence to `will_not`',
+    fixture: `
+//- cards/a@1.0.0.yaml
+${cardWith('a', 'cannot:\n  - json\n  - never pushes to ma$0in')}`,
+    expected: `
+//- cards/a@1.0.0.yaml
+${cardWith('a', 'cannot:\n  - json\nwill_not: ["never pushes to main"]')}`,
+  },
+  'the only sentence of a block cannot list moves to will_not': {
+    code: 'card/unknown-term',
+    title: 'Move the sentence to `will_not`',
+    fixture: `
+//- cards/a@1.0.0.yaml
+${cardWith('a', 'cannot:\n  - never pushes to ma$0in')}`,
+    expected: `
+//- cards/a@1.0.0.yaml
+${cardWith('a', 'cannot: []\nwill_not: ["never pushes to main"]')}`,
+  },
+  'the last sentence of a block cannot list moves to will_not, CRLF kept': {
+    code: 'card/unknown-term',
+    title: 'Move the sentence to `will_not`',
+    fixture: `
+//- cards/a@1.0.0.yaml
+${cardWith('a', 'cannot:\n  - json\n  - never pushes to ma$0in').replace(/\n/g, '\r\n')}`,
+    expected: `
+//- cards/a@1.0.0.yaml
+${cardWith('a', 'cannot:\n  - json\nwill_not: ["never pushes to main"]').replace(/\n/g, '\r\n')}`,
+  },
+  'the last sentence of a flow cannot list moves to will_not': {
+    code: 'card/unknown-term',
+    title: 'Move the sentence to `will_not`',
+    fixture: `
+//- cards/a@1.0.0.yaml
+${cardWith('a', 'cannot: [json, never pushes to ma$0in]')}`,
+    expected: `
+//- cards/a@1.0.0.yaml
+${cardWith('a', 'cannot: [json]\nwill_not: ["never pushes to main"]')}`,
+  },
+  'the last sentence of a JSON card\'s cannot list moves to will_not': {
+    code: 'card/unknown-term',
+    title: 'Move the sentence to `will_not`',
+    fixture: `
+//- cards/a@1.0.0.json
+{"id": "a", "name": "a", "type": "agent", "action": "act", "spec": "Does one well-defined step of the pipeline and reports what it did.", "inputs": [], "outputs": [], "cannot": ["json", "never pushes to ma$0in"], "version": "1.0.0"}`,
+    expected: `
+//- cards/a@1.0.0.json
+{"id": "a", "name": "a", "type": "agent", "action": "act", "spec": "Does one well-defined step of the pipeline and reports what it did.", "inputs": [], "outputs": [], "cannot": ["json"], "version": "1.0.0", "will_not": ["never pushes to main"]}`,
+  },
   'a data type in will_not moves to a new cannot': {
     code: 'card/prohibition-misfiled',
     title: 'Move `acceptance-criteria` from `will_not` to `cannot`',

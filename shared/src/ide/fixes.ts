@@ -969,8 +969,22 @@ function moveBetweenLists(context: FixContext, data: DataContext, path: string, 
   if (removal === undefined) return undefined;
   const target = data.root.entries.has(to) ? to : [...data.root.entries.keys()].find((k) => wireField(k) === to) ?? to;
   const addition = addToList(data.text, data.format, data.root, target, newScalar(removal.value, data.format), after);
-  if (overlaps(addition.span, removal.edit.span)) return undefined;
-  return { changes: [{ file: context.file, edits: [addition, removal.edit].sort((a, b) => a.span.start - b.span.start) }] };
+  const removed = removal.edit;
+  if (overlaps(addition.span, removed.span)) {
+    // The new list goes after the old one, whose end is inside what the removal takes away when
+    // the item moved is its last. A block item goes with its whole line: the new list, which
+    // starts a line of its own, goes at the end of the line before. Else it follows what the
+    // removal leaves in place.
+    if (addition.span.start !== addition.span.end) return undefined;
+    const text = data.text;
+    const lineBreak = text.charCodeAt(removed.span.start - 1) === 10 ? (text.charCodeAt(removed.span.start - 2) === 13 ? 2 : 1) : 0;
+    if (lineBreak > 0 && /^\r?\n/.test(addition.newText)) {
+      const at = removed.span.start - lineBreak;
+      return { changes: [{ file: context.file, edits: [{ span: { start: at, end: at }, newText: addition.newText }, removed] }] };
+    }
+    return single(context.file, removed.span, `${removed.newText}${addition.newText}`);
+  }
+  return { changes: [{ file: context.file, edits: [addition, removed].sort((a, b) => a.span.start - b.span.start) }] };
 }
 
 function overlaps(a: Span, b: Span): boolean {
