@@ -144,6 +144,22 @@ digraph g {
   d -> "gamma";
 }`,
   },
+  'an id that needed its quotes is written bare under a name that does not': {
+    fixture: `
+//- topology.dot
+digraph g {
+  "the bu$0ilder" -> b;
+  d -> "the builder" [label="the builder"];
+}`,
+    newName: 'the_builder',
+    placeholder: 'the builder',
+    expected: `
+//- topology.dot
+digraph g {
+  the_builder -> b;
+  d -> the_builder [label="the builder"];
+}`,
+  },
   'from an edge endpoint, with the dependencies naming the node id': {
     fixture: `
 //- topology.dot

@@ -17,7 +17,7 @@
 import { cardIdPattern, parseCardRef } from '../bundle/card-ref';
 import { expectedCardPath } from '../check/card';
 import { isAttractorIdentifier, isAttractorKeyword, isBoundaryNodeId, isUsableNodeId, suggestNodeId } from '../compile/attractor-table';
-import { quoteTopology } from '../compile/strings';
+import { quoteTopology, topologyId } from '../compile/strings';
 import { deref } from '../syntax/yaml';
 import type { DotNode } from '../syntax/dot-model';
 import { nodeOccurrences } from '../syntax/dot-mentions';
@@ -214,8 +214,11 @@ function nodeNameProblem(name: string, view: TopologyView, node: DotNode): strin
 
 /**
  * How a node rename writes the occurrences of the id: `keep` leaves a quoted occurrence quoted
- * (a rename changes the name, not how it is written); `drop` writes every occurrence bare (the
- * fixes, which exist to give Attractor ids it can read unquoted).
+ * where the quotes were a choice, the old id being one DOT reads bare (`topologyId`; a rename
+ * changes the name, not how it is written), and writes it bare where they were needed
+ * (`"the builder"` renamed to `the_builder`: the quotes only carried the space, and Attractor
+ * warns about a quoted id); `drop` writes every occurrence bare (the fixes, which exist to give
+ * Attractor ids it can read unquoted).
  */
 export type OccurrenceQuotes = 'keep' | 'drop';
 
@@ -236,9 +239,10 @@ export function renameNode(
   quotes: OccurrenceQuotes,
   skip?: ReadonlySet<number>,
 ): void {
+  const keepQuotes = quotes === 'keep' && node.idError === undefined && topologyId(node.id) === node.id;
   for (const occurrence of view.graph === undefined ? [] : nodeOccurrences(view.graph, node.id)) {
     if (skip?.has(occurrence.start) === true) continue;
-    const quoted = quotes === 'keep' && view.text.charCodeAt(occurrence.start) === 34;
+    const quoted = keepQuotes && view.text.charCodeAt(occurrence.start) === 34;
     const written = unglued(view.text, occurrence, quoted ? quoteTopology(newName) : newName);
     if (view.text.slice(occurrence.start, occurrence.end) !== written) edits.add(view.file, occurrence, written);
   }
