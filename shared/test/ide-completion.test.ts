@@ -322,6 +322,19 @@ digraph g {
 }`,
     includes: ['approve'],
   },
+  'an edge label with a space is inserted as the condition\'s string, escaped for the DOT string; one with a quote is not offered': {
+    fixture: `
+//- topology.dot
+digraph g {
+  a -> c [label="approved build"];
+  a -> d [label="say \\"yes\\""];
+  a -> e [label="approve"];
+  a -> b [condition="preferred_label=$0"];
+}`,
+    includes: ['approved build', 'approve'],
+    excludes: ['say "yes"'],
+    inserts: { 'approved build': '\\"approved build\\"', approve: 'approve' },
+  },
   'a half-typed value is not offered back as a value used in the graph': {
     fixture: `
 //- topology.dot

@@ -294,10 +294,21 @@ function conditionCompletion(graph: DotGraph | undefined, text: string, contentS
       ...(quoted ? {} : { insertText: `"${key}` }),
     }));
   };
+  // A value that is no single word (an edge label with a space) is written as the condition's
+  // string, its quotes escaped for the DOT string around it (`\"approved build\"`). One with a
+  // quote or backslash of its own cannot be written so (DOT keeps `\\` as two characters), nor
+  // anything but a word in a bare DOT value: those are not offered.
+  const valueItem = (key: string, value: string): CompletionItem | undefined => {
+    const words = tokenizeCondition(value);
+    const single = words.length === 1 && words[0].kind === 'word' && words[0].text === value;
+    if (single) return { label: value, kind: 'value', detail: `${key} value` };
+    if (!quoted || value.length === 0 || /["\\\r\n]/.test(value)) return undefined;
+    return { label: value, kind: 'value', detail: `${key} value`, insertText: `\\"${value}\\"`, filterText: value };
+  };
   const valueItems = (key: string): CompletionItem[] => {
     const harvested = [...(used.values.get(key) ?? new Map<string, Span[]>())].filter(([, spans]) => elsewhere(spans)).map(([value]) => value);
     const values = key === 'outcome' ? [...outcomeValues, ...harvested] : key === 'preferred_label' ? [...used.labels, ...harvested] : harvested;
-    return [...new Set(values)].map((value) => ({ label: value, kind: 'value', detail: `${key} value` }));
+    return [...new Set(values)].map((value) => valueItem(key, value)).filter((item): item is CompletionItem => item !== undefined);
   };
   const operatorItems = (): CompletionItem[] => conditionOperators.map((op) => ({ label: op, kind: 'operator', detail: op === '=' ? 'equals' : 'differs from' }));
   // (no second blank after one typed already)
