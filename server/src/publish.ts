@@ -73,6 +73,27 @@ interface Published {
   readonly list: readonly Diagnostic[];
 }
 
+/**
+ * A finding the engine gives no place, shown on the topology: at the graph's keyword (`digraph`),
+ * where `bundle/no-exit` stands, rather than as an empty range at the file's start, which some
+ * clients do not show at all. These are findings about the whole graph (DarkPrint gives them no
+ * location, and the CLI keeps it so): `analysis/criteria-leak-unanchored`, and
+ * `analysis/unresolved-node` when several nodes lack cards. The placed copy is kept per finding,
+ * so a finding that did not change stays the same object (the conversion is reused by object).
+ */
+const placed = new WeakMap<Diagnostic, Diagnostic>();
+
+function placedOnGraph(snapshot: Snapshot, file: string, d: Diagnostic): Diagnostic {
+  const topology = snapshot.result.blueprint?.topology;
+  const keyword = topology !== undefined && topology.file.path === file ? topology.parse.graph?.keywordSpan : undefined;
+  if (keyword === undefined) return d;
+  const known = placed.get(d);
+  if (known !== undefined && known.location.file === file && known.location.span?.start === keyword.start && known.location.span.end === keyword.end) return known;
+  const copy: Diagnostic = { ...d, location: { ...d.location, file, span: keyword } };
+  placed.set(d, copy);
+  return copy;
+}
+
 /** Clears a file: an empty list, whose JSON is written directly. */
 function sendEmpty(send: PublisherOptions['send'], uri: string): void {
   const params: PublishDiagnosticsParams = { uri, diagnostics: [] };
@@ -141,7 +162,7 @@ export function createPublisher(options: PublisherOptions): Publisher {
       if (file === undefined) continue;
       let list = groups.get(file);
       if (!list) groups.set(file, (list = []));
-      list.push(d);
+      list.push(d.location.span === undefined ? placedOnGraph(snapshot, file, d) : d);
     }
     return groups;
   };

@@ -41,6 +41,28 @@ const missingDependency = '#              ^^^^^^ error bundle/missing-dependency
 
 const scenarios: Scenario[] = [
   {
+    name: 'a finding about the whole graph, which the engine gives no place, stands on the graph keyword',
+    initial: clean,
+    open: ['topology.dot'],
+    steps: [
+      {
+        name: 'two nodes pin cards the bundle lacks',
+        files: `//- topology.dot
+digraph g {
+//[0,7) warning analysis/unresolved-node: 2 of the 4 nodes have no card in the bundle (a and b)
+  writer [card="writer@1.0.0"];
+  reviewer [card="reviewer@1.0.0"];
+  a [card="missing-a@1.0.0"];
+//[10,27) error bundle/missing-card: Node a pins missing-a@1.0.0
+  b [card="missing-b@1.0.0"];
+//[10,27) error bundle/missing-card: Node b pins missing-b@1.0.0
+  writer -> reviewer -> a -> b;
+}
+`,
+      },
+    ],
+  },
+  {
     name: 'editing a card breaks the topology, and fixing it clears the topology',
     initial: clean,
     open: ['cards/reviewer@1.0.0.yaml'],
