@@ -262,6 +262,39 @@ dependencies: [ghost]
 #              ^^^^^ error bundle/missing-dependency: ghost
 version: 1.0.0
 `,
+  'dependencies: a card id that is no node id asks for an edge from the node that pins it': `
+//- topology.dot
+digraph g { a [card="a@1.0.0"]; b [card="b@1.0.0"]; a -> b; }
+//- cards/a@1.0.0.json
+${a}
+//- cards/b@1.0.0.yaml
+id: b
+name: B
+type: agent
+action: act
+spec: ${spec}
+inputs: [{ name: in, type: text }]
+outputs: []
+dependencies: [a, intent-router]
+#                 ^^^^^^^^^^^^^ error bundle/missing-dependency: add an edge into b from the node that pins intent-router in topology.dot, or remove the entry.
+version: 1.0.0
+`,
+  'dependencies: a predecessor whose pin is broken is named as the one that may be meant': `
+//- topology.dot
+digraph g { classify [card="intent-router@1.1.0"]; b [card="b@1.0.0"]; classify -> b; }
+//                         ^^^^^^^^^^^^^^^^^^^^^ error bundle/missing-card
+//- cards/b@1.0.0.yaml
+id: b
+name: B
+type: agent
+action: act
+spec: ${spec}
+inputs: [{ name: in, type: text }]
+outputs: []
+dependencies: [intent-router]
+#              ^^^^^^^^^^^^^ error bundle/missing-dependency: classify sends to b with no card of the bundle, so it supplies nothing: if intent-router is meant, fix its pin; else add an edge into b from the node that pins intent-router in topology.dot, or remove the entry.
+version: 1.0.0
+`,
   'dependencies: a node fed by another node that pins the same card is told to pin another card': `
 //- topology.dot
 digraph g { w1 [card="a@1.0.0"]; w2 [card="a@1.0.0"]; w1 -> w2; }

@@ -45,6 +45,8 @@ import { readManifest } from './manifest';
 import type { Blueprint, CardEntry, ResolvedEdge, ResolvedNode, SourceFile } from './model';
 import { firstEdgesOf, topologyShape, type TopologyShape } from './topology-shape';
 import { mapped } from '../arrays';
+import { listIds } from '../analyze/autonomy';
+import { isAttractorIdentifier } from '../compile/attractor-table';
 
 export interface LoadOptions {
   /** The bundle folder's name, for the stub manifest. */
@@ -1273,12 +1275,25 @@ function checkDependencies(
     supplied.add(graph.ids[predecessors[k]]);
   });
   const declared = entry.card.dependencies;
+  // Predecessors without a card supply nothing: one of them may be the node meant, its pin
+  // broken. (What the message reads is the node, its predecessors and their entries, which the
+  // memo compares before it keeps a node's dependency findings: see `carryOver`.)
+  const cardless = predecessors.filter((_, k) => suppliers[k] === undefined).map((p) => graph.ids[p]);
   declared.forEach((dependency, i) => {
     if (supplied.has(dependency)) return;
+    // A dependency names a node id or a card id: the edge to add comes from that node, or from
+    // the node that pins that card (a card id with a hyphen or a slash is no node id at all).
+    const edge = isAttractorIdentifier(dependency)
+      ? `the edge ${dependency} -> ${node.id} (or one from the node that pins ${dependency})`
+      : `an edge into ${node.id} from the node that pins ${dependency}`;
+    const fix =
+      cardless.length === 0
+        ? `add ${edge} in ${file}, or remove the entry`
+        : `${listIds(cardless)} ${cardless.length === 1 ? 'sends' : 'send'} to ${node.id} with no card of the bundle, so ${cardless.length === 1 ? 'it supplies' : 'they supply'} nothing: if ${dependency} is meant, fix ${cardless.length === 1 ? 'its' : 'their'} pin; else add ${edge} in ${file}, or remove the entry`;
     out.push({
       code: 'bundle/missing-dependency',
       severity: 'error',
-      message: `${entry.ref} depends on "${dependency}", but no edge into node ${node.id} comes from it; add the edge ${dependency} -> ${node.id} in ${file}, or remove the entry.`,
+      message: `${entry.ref} depends on "${dependency}", but no edge into node ${node.id} comes from it; ${fix}.`,
       location: { file: entry.read.file, span: entry.read.locate(`dependencies[${i}]`, 'value'), cardRef: entry.ref, nodeId: node.id, path: `dependencies[${i}]` },
     });
   });
