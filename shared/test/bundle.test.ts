@@ -374,6 +374,22 @@ inputs: []
 outputs: []
 version: 1.0.0
 `,
+  'misfiled-card: a stale copy of a card the bundle holds is to be deleted, not renamed onto it': `
+//- topology.dot
+digraph g { a [card="a@1.0.0"]; }
+//- cards/a@1.0.0.json
+${card({ id: 'a', outputs: [['out', 'text']] })}
+//- cards/old/blueprint.yaml
+id: a
+#[0,2) warning bundle/misfiled-card: the bundle holds a@1.0.0 already in cards/a@1.0.0.json; this copy is unused, so delete it
+name: A
+type: agent
+action: act
+spec: ${spec}
+inputs: []
+outputs: []
+version: 1.0.0
+`,
 };
 
 describe('bundle resolution', () => {

@@ -362,7 +362,7 @@ export function loadBundle(files: readonly SourceFile[], options: LoadOptions = 
   const { cardFiles, cards } = stage;
   for (let i = 0; i < stage.perFile.length; i++) pushAll(diagnostics, stage.perFile[i]);
   pushAll(diagnostics, stage.versions);
-  for (const f of classified.reservedUnderCards) diagnostics.push(...misfiledCard(f, read(f, vocabulary)));
+  for (const f of classified.reservedUnderCards) diagnostics.push(...misfiledCard(f, read(f, vocabulary), cards));
 
   let resolution = memo?.resolution;
   if (memo && (!resolution || resolution.vocabulary !== vocabulary || resolution.parse !== parse || resolution.file !== file)) {
@@ -1083,18 +1083,22 @@ function namedFor(cardFiles: readonly CardEntry[], ref: string): CardEntry | und
 
 const misnamedCards = new WeakMap<readonly CardEntry[], Map<string, CardEntry>>();
 
-function misfiledCard(file: SourceFile, result: CardReadResult): Diagnostic[] {
+/**
+ * A `blueprint.yaml`/`extensions.yaml` under `cards/` that holds card fields (SPEC §1): never read
+ * as a card. When the bundle holds the card it would be (same `id@version`) in a card file, this
+ * one is a stale copy, and the advice is to delete it: renaming it would make two files claim
+ * one card (`bundle/digest-mismatch` when they differ), and no node lacks it.
+ */
+function misfiledCard(file: SourceFile, result: CardReadResult, cards: ReadonlyMap<string, CardEntry>): Diagnostic[] {
   const draft = result.draft;
   if (draft.id === undefined && draft.type === undefined && draft.inputs === undefined && draft.outputs === undefined) return [];
-  const name = draft.id && draft.version ? `${draft.id}@${draft.version}.yaml` : '<id>@<version>.yaml';
-  return [
-    {
-      code: 'bundle/misfiled-card',
-      severity: 'warning',
-      message: `${file.path} holds card fields, but a file named ${baseName(file.path)} is never read as a card, so nodes pinning it report a missing card; rename it to cards/${name}.`,
-      location: { file: file.path, span: result.locate('id', 'key') },
-    },
-  ];
+  const ref = typeof draft.id === 'string' && typeof draft.version === 'string' ? `${draft.id}@${draft.version}` : undefined;
+  const held = ref === undefined ? undefined : cards.get(ref);
+  const message =
+    held !== undefined
+      ? `${file.path} holds card fields for ${ref}, but a file named ${baseName(file.path)} is never read as a card, and the bundle holds ${ref} already in ${held.read.file}; this copy is unused, so delete it (or give it an id or version of its own and rename it).`
+      : `${file.path} holds card fields, but a file named ${baseName(file.path)} is never read as a card, so nodes pinning it report a missing card; rename it to cards/${ref ?? '<id>@<version>'}.yaml.`;
+  return [{ code: 'bundle/misfiled-card', severity: 'warning', message, location: { file: file.path, span: result.locate('id', 'key') } }];
 }
 
 // ---- edges ------------------------------------------------------------------------------
