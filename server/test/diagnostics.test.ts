@@ -100,7 +100,7 @@ digraph g {
           writer('acceptance-criteria') +
           `//- topology.dot
 digraph g {
-//[0,0) warning analysis/criteria-leak-unanchored
+//[0,7) warning analysis/criteria-leak-unanchored
   writer [card="writer@1.0.0"];
   reviewer [card="reviewer@1.0.0"];
   writer -> reviewer;
