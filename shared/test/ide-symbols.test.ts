@@ -235,6 +235,23 @@ inputs:
 version: 1.0.0`,
     folds: ['2-4', '3-4'],
   },
+  'a card: runs of comment lines, but not a # line inside a block scalar, nor a lone comment': {
+    file: 'cards/a@1.0.0.yaml',
+    fixture: `
+//- cards/a@1.0.0.yaml
+# The writer: drafts the release notes
+# from the merged changes.
+id: a
+spec: |
+  # Heading of the spec
+  # still the spec
+  Writes notes.
+# one line only
+version: 1.0.0  # trailing
+  # indented, after it
+  # and one more`,
+    folds: ['1-2', '4-7', '10-11'],
+  },
 };
 
 describe('ide: document symbols', () => {

@@ -21,7 +21,7 @@
  */
 import type { DotToken } from '../syntax/dot-model';
 import { maxSubgraphDepth } from '../syntax/dot-parser';
-import { deref, type YamlEntry, type YamlNode } from '../syntax/yaml';
+import { deref, formatOf, type YamlEntry, type YamlNode } from '../syntax/yaml';
 import { isTopologyPath, textOf, topologyView, pinOf, declarationSpan, type TopologyView, isExtensionsPath } from './context';
 import { dataDocument, termKindOfField } from './data-tree';
 import { item } from './data-context';
@@ -400,7 +400,10 @@ function dataFolds(file: string, text: string): Fold[] {
   const multiline = lineBreakTest(text);
   const root = dataDocument(file, text).root;
   const pending: YamlNode[] = root !== undefined ? [root] : [];
+  /** Scalars that span lines: a `#` line inside one is no comment. */
+  const scalars: Span[] = [];
   for (let node = pending.pop(); node !== undefined; node = pending.pop()) {
+    if (node.kind === 'scalar' && multiline(node.span.start, node.span.end)) scalars.push(node.span);
     if (node.kind === 'alias' || node.kind === 'scalar') continue;
     if (node.kind === 'mapping') {
       for (const entry of node.entries.values()) {
@@ -416,5 +419,41 @@ function dataFolds(file: string, text: string): Fold[] {
       pending.push(child);
     }
   }
+  if (formatOf(file) === 'yaml') out.push(...yamlCommentFolds(text, scalars));
   return out.sort((a, b) => a.start - b.start || b.end - a.end);
+}
+
+/**
+ * Runs of two or more lines holding only a `#` comment, as a topology's `//` runs fold. A line
+ * inside a scalar that spans lines (a block scalar's `# heading`, a quoted string) is no comment.
+ */
+function yamlCommentFolds(text: string, scalars: readonly Span[]): Fold[] {
+  const out: Fold[] = [];
+  const inScalar = (offset: number): boolean => scalars.some((span) => span.start <= offset && offset < span.end);
+  let run: Span | undefined;
+  let lines = 0;
+  const close = (): void => {
+    if (run !== undefined && lines > 1) out.push({ start: run.start, end: run.end, kind: 'comment' });
+    run = undefined;
+    lines = 0;
+  };
+  for (const line of text.matchAll(/^[ \t]*(#[^\r\n]*)/gm)) {
+    const start = line.index + line[0].length - line[1].length;
+    const end = line.index + line[0].length;
+    if (inScalar(start)) {
+      close();
+      continue;
+    }
+    // (the next line: nothing but blanks and one line break between the run's end and here)
+    if (run !== undefined && /^[ \t]*(\r\n|\r|\n)[ \t]*$/.test(text.slice(run.end, start))) {
+      run = { start: run.start, end };
+      lines++;
+    } else {
+      close();
+      run = { start, end };
+      lines = 1;
+    }
+  }
+  close();
+  return out;
 }
