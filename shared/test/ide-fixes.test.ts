@@ -309,6 +309,15 @@ digraph g {
   start_step -> b;
 }`,
   },
+  'fix all on a topology whose only unusable ids are quoted: they are written bare': {
+    title: 'Fix all node ids (1 node)',
+    fixture: `
+//- topology.dot
+digraph g { "writer" -> b; b -> "writer"; }`,
+    expected: `
+//- topology.dot
+digraph g { writer -> b; b -> writer; }`,
+  },
   'exit and end are boundary ids too': {
     code: 'attractor/boundary-node-id',
     title: 'Rename node `end` to `end_step`',

@@ -261,9 +261,35 @@ const defaultsReading: ReadonlyMap<string, string> = new Map([
  * spelling the same name each time; the other occurrences of its parts are renamed as usual.
  */
 export function fixAllNodeIds(bundle: IdeBundle, file: string): CodeAction | undefined {
+  // Asked with every code action request on the topology (a client asks as the cursor moves):
+  // made once per bundle snapshot and file.
+  let byFile = fixAllMemo.get(bundle);
+  if (byFile === undefined) fixAllMemo.set(bundle, (byFile = new Map()));
+  if (byFile.has(file)) return byFile.get(file);
+  const action = makeFixAllNodeIds(bundle, file);
+  byFile.set(file, action);
+  return action;
+}
+
+const fixAllMemo = new WeakMap<IdeBundle, Map<string, CodeAction | undefined>>();
+
+/**
+ * True when the topology may have something for the fix-all to do: a node id Attractor cannot
+ * use, a quoted occurrence, or a parse error (a hyphenated graph or subgraph name, the only other
+ * thing it renames, is always one). Checked first, as on most topologies there is nothing.
+ */
+function mayFixNodeIds(view: TopologyView, graph: DotGraph): boolean {
+  if (view.parse.diagnostics.some((d) => d.code === 'dot/parse-error')) return true;
+  if (graph.nodes.some((n) => n.idError !== undefined || !isUsableNodeId(n.id))) return true;
+  const mentions = graph.mentions;
+  for (let m = 0; m < mentions.count; m++) if (view.text.charCodeAt(mentionStart(mentions, m)) === 34) return true;
+  return false;
+}
+
+function makeFixAllNodeIds(bundle: IdeBundle, file: string): CodeAction | undefined {
   const view = topologyView(bundle, file);
   const graph = view?.graph;
-  if (view === undefined || graph === undefined) return undefined;
+  if (view === undefined || graph === undefined || !mayFixNodeIds(view, graph)) return undefined;
   const taken = new Set(graph.nodes.map((n) => n.id));
   const edits = collectEdits();
   const nodeAt = occurrenceIndex(graph);
