@@ -29,10 +29,12 @@
  *   again, each followed (once its diagnostics have arrived) by one completion inside
  *   `card="…"`, timed: the first request against a new text, as someone typing meets it; and
  *   last (after the RSS is read), the same with text typed into the middle unit's label and a
- *   completion inside the pin on the next line ("completion right after the typing"), and that
- *   completion asked right after the change is sent, as an editor asks on a trigger character,
- *   timed from the change, with the server's default debounce (150 ms) so that the diagnostics
- *   come after it as they do in an editor ("completion as the typing arrives").
+ *   completion inside the pin on the next line ("completion right after the typing"), the code
+ *   actions there asked the same way, as VS Code asks for its light bulb when the cursor moves
+ *   ("code actions right after the typing"), and that completion asked right after the change
+ *   is sent, as an editor asks on a trigger character, timed from the change, with the server's
+ *   default debounce (150 ms) so that the diagnostics come after it as they do in an editor
+ *   ("completion as the typing arrives").
  *
  *   npm run bench:lsp
  *   npm run bench:lsp -- --sizes 300,900 --runs 10
@@ -84,6 +86,8 @@ interface Figures {
   readonly completionAfterMiddleEdit: readonly number[];
   /** The same asked right after the change, timed from the change (see `completionsAfterEdits`). */
   readonly completionAsTyped: readonly number[];
+  /** Code actions at the same place as `completionAfterMiddleEdit`, asked the same way. */
+  readonly codeActionAfterMiddleEdit: readonly number[];
   /** Mid-file edits (see the header): text typed into a label, a node added on its own line. */
   readonly middleTyped: readonly number[];
   readonly middleNode: readonly number[];
@@ -285,7 +289,7 @@ async function measure(entry: string, dir: string, nodes: number, runs: number, 
   // With `asTyped`, the completion is asked right after the change is sent, as an editor asks on
   // a trigger character, and timed from the change: before the edit's diagnostics, whatever the
   // server does with the change first.
-  const completionsAfterEdits = async (variant: string, position: Position, asTyped = false): Promise<number[]> => {
+  const completionsAfterEdits = async (variant: string, position: Position, asTyped = false, ask: 'completion' | 'codeAction' = 'completion'): Promise<number[]> => {
     const out: number[] = [];
     const there = rangeChange(topologyText, variant);
     const back = rangeChange(variant, topologyText);
@@ -298,7 +302,9 @@ async function measure(entry: string, dir: string, nodes: number, runs: number, 
       const diagnostics = arrival(from, (p) => p.uri === topologyUri && p.version === version);
       if (!asTyped) await diagnostics;
       const t1 = performance.now();
-      await connection.sendRequest('textDocument/completion', { textDocument: { uri: topologyUri }, position });
+      if (ask === 'completion') await connection.sendRequest('textDocument/completion', { textDocument: { uri: topologyUri }, position });
+      // (as VS Code asks for its light bulb when the cursor moves: the actions at the cursor, none of the diagnostics there)
+      else await connection.sendRequest('textDocument/codeAction', { textDocument: { uri: topologyUri }, range: { start: position, end: position }, context: { diagnostics: [], triggerKind: 2 } });
       if (i >= warmupEdits) out.push(performance.now() - (asTyped ? t0 : t1));
       await diagnostics;
     }
@@ -321,6 +327,7 @@ async function measure(entry: string, dir: string, nodes: number, runs: number, 
   if (!lines[middlePinLine].includes('card="')) throw new Error('bench-lsp: no pin on the line after the middle label');
   const typedLabel = topologyText.replace(middleLabel, middleLabel.replace('";', ' (edited)";'));
   const completionAfterMiddleEdit = await completionsAfterEdits(typedLabel, middlePin);
+  const codeActionAfterMiddleEdit = await completionsAfterEdits(typedLabel, middlePin, false, 'codeAction');
   // As an editor meets it, the diagnostics wait for the server's default debounce while the
   // completion is asked at once: the settings change to that debounce first.
   debounceMs = defaultDebounceMs;
@@ -333,7 +340,7 @@ async function measure(entry: string, dir: string, nodes: number, runs: number, 
   await connection.sendNotification('exit');
   await new Promise((resolve) => child.on('exit', resolve));
   connection.dispose();
-  return { nodes, initial, cardEdit, topologyEdit, completionAfterEdit, completionAfterMiddleEdit, completionAsTyped, middleTyped, middleNode, cardWarmup, topologyWarmup, completion, hover, rssMb: rss, peakMb: peak, middleRssMb: after.rss, middlePeakMb: after.peak };
+  return { nodes, initial, cardEdit, topologyEdit, completionAfterEdit, completionAfterMiddleEdit, completionAsTyped, codeActionAfterMiddleEdit, middleTyped, middleNode, cardWarmup, topologyWarmup, completion, hover, rssMb: rss, peakMb: peak, middleRssMb: after.rss, middlePeakMb: after.peak };
 }
 
 /**
@@ -383,11 +390,11 @@ function printRow(f: Figures, header: boolean): void {
 
 function printMiddle(f: Figures, header: boolean): void {
   const pair = (values: readonly number[]): string => `${percentile(values, 50).toFixed(1)} / ${percentile(values, 95).toFixed(1)}`;
-  const widths = [6, 30, 26, 30, 26, 32, 30];
+  const widths = [6, 30, 26, 30, 26, 32, 30, 33];
   const row = (cells: string[]): string => cells.map((c, i) => c.padStart(widths[i])).join('  ');
-  if (header) process.stdout.write(`${row(['nodes', 'completion right after an edit', 'text typed into a label', 'a node added on its own line', 'RSS MB (peak) after them', 'completion right after the typing', 'completion as the typing arrives'])}\n`);
+  if (header) process.stdout.write(`${row(['nodes', 'completion right after an edit', 'text typed into a label', 'a node added on its own line', 'RSS MB (peak) after them', 'completion right after the typing', 'completion as the typing arrives', 'code actions right after the typing'])}\n`);
   process.stdout.write(
-    `${row([String(f.nodes), pair(f.completionAfterEdit), pair(f.middleTyped), pair(f.middleNode), `${f.middleRssMb.toFixed(0)} (${f.middlePeakMb.toFixed(0)})`, pair(f.completionAfterMiddleEdit), pair(f.completionAsTyped)])}\n`,
+    `${row([String(f.nodes), pair(f.completionAfterEdit), pair(f.middleTyped), pair(f.middleNode), `${f.middleRssMb.toFixed(0)} (${f.middlePeakMb.toFixed(0)})`, pair(f.completionAfterMiddleEdit), pair(f.completionAsTyped), pair(f.codeActionAfterMiddleEdit)])}\n`,
   );
 }
 
