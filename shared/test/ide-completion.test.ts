@@ -335,6 +335,24 @@ digraph g {
     excludes: ['say "yes"'],
     inserts: { 'approved build': '\\"approved build\\"', approve: 'approve' },
   },
+  'after a value written as the condition\'s string (escaped in the DOT string): the conjunction, then keys, then values': {
+    fixture: `
+//- topology.dot
+digraph g { a -> c [label="approved build"]; a -> b [condition="preferred_label=\\"approved build\\" $0"]; }`,
+    includes: ['&&'],
+  },
+  'after a string value and &&: the keys': {
+    fixture: `
+//- topology.dot
+digraph g { a -> b [condition="preferred_label=\\"approved build\\" && $0"]; }`,
+    includes: ['outcome', 'preferred_label', 'context.'],
+  },
+  'after a string value, && and a key: its values': {
+    fixture: `
+//- topology.dot
+digraph g { a -> b [condition="preferred_label=\\"approved build\\" && outcome=$0"]; }`,
+    includes: ['success', 'fail'],
+  },
   'a half-typed value is not offered back as a value used in the graph': {
     fixture: `
 //- topology.dot

@@ -274,7 +274,10 @@ function portItems(
  * hold the `=` that follows, so the condition is written as a string, closed by the user.
  */
 function conditionCompletion(graph: DotGraph | undefined, text: string, contentStart: number, offset: number, quoted: boolean): CompletionResult | undefined {
-  const typed = text.slice(contentStart, offset);
+  // In a DOT string the condition's own quotes are written `\"`: read as a blank and a quote,
+  // which keeps every offset where it is (a string value inserted here is written so).
+  const raw = text.slice(contentStart, offset);
+  const typed = quoted ? raw.replaceAll('\\"', ' "') : raw;
   const tokens = tokenizeCondition(typed);
   const last = tokens[tokens.length - 1];
   const touching = last !== undefined && last.end === typed.length;
