@@ -292,7 +292,23 @@ spec: ${spec}
 inputs: [{ name: in, type: text }]
 outputs: []
 dependencies: [intent-router]
-#              ^^^^^^^^^^^^^ error bundle/missing-dependency: classify sends to b with no card of the bundle, so it supplies nothing: if intent-router is meant, fix its pin; else add an edge into b from the node that pins intent-router in topology.dot, or remove the entry.
+#              ^^^^^^^^^^^^^ error bundle/missing-dependency: classify sends to b with no card of the bundle, so it supplies nothing: if it should run intent-router, pin it to that card; else add an edge into b from the node that pins intent-router in topology.dot, or remove the entry.
+version: 1.0.0
+`,
+  'dependencies: the dependency is the predecessor itself, whose pin finds no card': `
+//- topology.dot
+digraph g { writer [card="writer@9.9.9"]; b [card="b@1.0.0"]; writer -> b; }
+//                       ^^^^^^^^^^^^^^ error bundle/missing-card
+//- cards/b@1.0.0.yaml
+id: b
+name: B
+type: agent
+action: act
+spec: ${spec}
+inputs: [{ name: in, type: text }]
+outputs: []
+dependencies: [writer]
+#              ^^^^^^ error bundle/missing-dependency: b@1.0.0 depends on "writer", and node writer sends to b, but it has no card of the bundle, so it supplies nothing; pin writer to a card the bundle holds.
 version: 1.0.0
 `,
   'dependencies: a node fed by another node that pins the same card is told to pin another card': `

@@ -1290,14 +1290,16 @@ function checkDependencies(
     const edge = isAttractorIdentifier(dependency)
       ? `the edge ${dependency} -> ${node.id} (or one from the node that pins ${dependency})`
       : `an edge into ${node.id} from the node that pins ${dependency}`;
-    const fix =
-      cardless.length === 0
-        ? `add ${edge} in ${file}, or remove the entry`
-        : `${listIds(cardless)} ${cardless.length === 1 ? 'sends' : 'send'} to ${node.id} with no card of the bundle, so ${cardless.length === 1 ? 'it supplies' : 'they supply'} nothing: if ${dependency} is meant, fix ${cardless.length === 1 ? 'its' : 'their'} pin; else add ${edge} in ${file}, or remove the entry`;
+    const one = cardless.length === 1;
+    const message = cardless.includes(dependency)
+      ? `${entry.ref} depends on "${dependency}", and node ${dependency} sends to ${node.id}, but it has no card of the bundle, so it supplies nothing; pin ${dependency} to a card the bundle holds.`
+      : cardless.length > 0
+        ? `${entry.ref} depends on "${dependency}", but no edge into node ${node.id} comes from it. ${listIds(cardless)} ${one ? 'sends' : 'send'} to ${node.id} with no card of the bundle, so ${one ? 'it supplies' : 'they supply'} nothing: if ${one ? 'it' : 'one of them'} should run ${dependency}, pin ${one ? 'it' : 'that node'} to that card; else add ${edge} in ${file}, or remove the entry.`
+        : `${entry.ref} depends on "${dependency}", but no edge into node ${node.id} comes from it; add ${edge} in ${file}, or remove the entry.`;
     out.push({
       code: 'bundle/missing-dependency',
       severity: 'error',
-      message: `${entry.ref} depends on "${dependency}", but no edge into node ${node.id} comes from it; ${fix}.`,
+      message,
       location: { file: entry.read.file, span: entry.read.locate(`dependencies[${i}]`, 'value'), cardRef: entry.ref, nodeId: node.id, path: `dependencies[${i}]` },
     });
   });
