@@ -1577,6 +1577,19 @@ ${a1}`,
 //- cards/a@1.0.0.yaml
 ${a1}`,
   },
+  'a misfiled copy of a card the bundle holds elsewhere is not renamed (its finding says to delete it)': {
+    code: 'bundle/misfiled-card',
+    title: '',
+    titles: [],
+    fixture: `
+//- topology.dot
+digraph g { x [card="a@1.0.0"]; }
+//- cards/old-a.yaml
+${a1}
+//- cards/blueprint.yaml
+${a1}`,
+    expected: '',
+  },
 };
 
 describe('ide: quick fixes', () => {

@@ -1098,7 +1098,10 @@ function misfiledCard(file: SourceFile, result: CardReadResult, cards: ReadonlyM
     held !== undefined
       ? `${file.path} holds card fields for ${ref}, but a file named ${baseName(file.path)} is never read as a card, and the bundle holds ${ref} already in ${held.read.file}; this copy is unused, so delete it (or give it an id or version of its own and rename it).`
       : `${file.path} holds card fields, but a file named ${baseName(file.path)} is never read as a card, so nodes pinning it report a missing card; rename it to cards/${ref ?? '<id>@<version>'}.yaml.`;
-  return [{ code: 'bundle/misfiled-card', severity: 'warning', message, location: { file: file.path, span: result.locate('id', 'key') } }];
+  const location = { file: file.path, span: result.locate('id', 'key') };
+  if (held === undefined) return [{ code: 'bundle/misfiled-card', severity: 'warning', message, location }];
+  const related = [{ file: held.read.file, span: held.read.locate('id', 'value'), message: `the card file that holds ${ref}` }];
+  return [{ code: 'bundle/misfiled-card', severity: 'warning', message, location, related }];
 }
 
 // ---- edges ------------------------------------------------------------------------------

@@ -1099,11 +1099,14 @@ function fixVersionBump(context: FixContext): CodeAction[] {
   return [quickFix(`Set the version to \`${target}\` (the lowest that covers a ${level} change)`, edits.result(), true)];
 }
 
-function fixFileName(context: FixContext): CodeAction[] {
+function fixFileName(context: FixContext, diagnostic: Diagnostic): CodeAction[] {
   const held = cardAt(context.bundle, context.file);
   const id = typeof held?.draft.id === 'string' ? held.draft.id : undefined;
   const version = typeof held?.draft.version === 'string' ? held.draft.version : undefined;
   if (id === undefined || version === undefined || held?.id === undefined || held.version === undefined) return [];
+  // A misfiled copy of a card the bundle holds in a card file (the finding points at that file)
+  // is stale: the finding says to delete it, and renamed it would be a second file claiming the card.
+  if (diagnostic.code === 'bundle/misfiled-card' && (diagnostic.related?.length ?? 0) > 0) return [];
   const to = expectedCardPath(context.file, id, version);
   if (to === undefined || context.bundle.files.has(to)) return [];
   return [quickFix(`Rename the file to \`${to}\``, { changes: [], renames: [{ from: context.file, to }] }, true)];
