@@ -318,6 +318,17 @@ digraph g { "writer" -> b; b -> "writer"; }`,
 //- topology.dot
 digraph g { writer -> b; b -> writer; }`,
   },
+  'fix all reaches a hyphenated subgraph name after the graph, which reads as no parse error': {
+    title: 'Fix all graph names (1 graph name)',
+    fixture: `
+//- topology.dot
+digraph g { a }
+subgraph s-x { b }`,
+    expected: `
+//- topology.dot
+digraph g { a }
+subgraph s_x { b }`,
+  },
   'exit and end are boundary ids too': {
     code: 'attractor/boundary-node-id',
     title: 'Rename node `end` to `end_step`',

@@ -275,11 +275,12 @@ const fixAllMemo = new WeakMap<IdeBundle, Map<string, CodeAction | undefined>>()
 
 /**
  * True when the topology may have something for the fix-all to do: a node id Attractor cannot
- * use, a quoted occurrence, or a parse error (a hyphenated graph or subgraph name, the only other
- * thing it renames, is always one). Checked first, as on most topologies there is nothing.
+ * use, a quoted occurrence, a parse error, or text after the graph (a hyphenated graph or
+ * subgraph name, the only other thing it renames, is a parse error inside the graph, and after
+ * it a `dot/unsupported` that reads nothing). Checked first, as on most topologies there is nothing.
  */
 function mayFixNodeIds(view: TopologyView, graph: DotGraph): boolean {
-  if (view.parse.diagnostics.some((d) => d.code === 'dot/parse-error')) return true;
+  if (view.parse.trailing !== undefined || view.parse.diagnostics.some((d) => d.code === 'dot/parse-error')) return true;
   if (graph.nodes.some((n) => n.idError !== undefined || !isUsableNodeId(n.id))) return true;
   const mentions = graph.mentions;
   for (let m = 0; m < mentions.count; m++) if (view.text.charCodeAt(mentionStart(mentions, m)) === 34) return true;
