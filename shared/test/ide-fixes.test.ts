@@ -1444,6 +1444,23 @@ ${cardWith('a', 'cannot:\n  - json\n  - never pushes to ma$0in').replace(/\n/g, 
 //- cards/a@1.0.0.yaml
 ${cardWith('a', 'cannot:\n  - json\nwill_not: ["never pushes to main"]').replace(/\n/g, '\r\n')}`,
   },
+  'the last sentence of a block cannot list that ends the file moves to will_not, with no blank line': {
+    code: 'card/unknown-term',
+    title: 'Move the sentence to `will_not`',
+    fixture: `
+//- cards/a@1.0.0.yaml
+${cardWith('a', '')}
+cannot:
+  - json
+  - never pushes to ma$0in`,
+    expected: `
+//- cards/a@1.0.0.yaml
+${cardWith('a', '')}
+cannot:
+  - json
+will_not: ["never pushes to main"]
+`,
+  },
   'the last sentence of a flow cannot list moves to will_not': {
     code: 'card/unknown-term',
     title: 'Move the sentence to `will_not`',

@@ -997,7 +997,9 @@ function moveBetweenLists(context: FixContext, data: DataContext, path: string, 
   const target = data.root.entries.has(to) ? to : [...data.root.entries.keys()].find((k) => wireField(k) === to) ?? to;
   const addition = addToList(data.text, data.format, data.root, target, newScalar(removal.value, data.format), after);
   const removed = removal.edit;
-  if (overlaps(addition.span, removed.span)) {
+  // (at the end of the file the removed item ends where the new list goes: the same case)
+  const atRemovedEnd = addition.span.start === removed.span.end && addition.span.end === removed.span.end && removed.span.end === data.text.length;
+  if (overlaps(addition.span, removed.span) || atRemovedEnd) {
     // The new list goes after the old one, whose end is inside what the removal takes away when
     // the item moved is its last. A block item goes with its whole line: the new list, which
     // starts a line of its own, goes at the end of the line before. Else it follows what the
@@ -1007,6 +1009,8 @@ function moveBetweenLists(context: FixContext, data: DataContext, path: string, 
     const lineBreak = text.charCodeAt(removed.span.start - 1) === 10 ? (text.charCodeAt(removed.span.start - 2) === 13 ? 2 : 1) : 0;
     if (lineBreak > 0 && /^\r?\n/.test(addition.newText)) {
       const at = removed.span.start - lineBreak;
+      // (the item ends the file: its line break before goes too, and the file still ends without one)
+      if (atRemovedEnd && removed.newText.length === 0) return single(context.file, { start: at, end: removed.span.end }, addition.newText);
       return { changes: [{ file: context.file, edits: [{ span: { start: at, end: at }, newText: addition.newText }, removed] }] };
     }
     return single(context.file, removed.span, `${removed.newText}${addition.newText}`);
