@@ -47,6 +47,11 @@ function check(source: string): void {
 const a = card({ id: 'a', outputs: [['out', 'text']] });
 const b = card({ id: 'b', inputs: [['in', 'text']], dependencies: ['a'] });
 
+/** Card b in YAML, fed by an edge, with `dependencies` as written and the annotation line that follows it. */
+function bDepending(dependencies: string, annotation: string): string {
+  return `id: b\nname: B\ntype: agent\naction: act\nspec: ${spec}\ninputs: [{ name: in, type: text }]\noutputs: []\ndependencies: ${dependencies}\n${annotation}\nversion: 1.0.0`;
+}
+
 const cases: Record<string, string> = {
   'a clean two-node bundle has no bundle findings': `
 //- topology.dot
@@ -251,16 +256,7 @@ digraph g { a [card="a@1.0.0"]; b [card="b@1.0.0"]; a -> b; }
 //- cards/a@1.0.0.json
 ${a}
 //- cards/b@1.0.0.yaml
-id: b
-name: B
-type: agent
-action: act
-spec: ${spec}
-inputs: [{ name: in, type: text }]
-outputs: []
-dependencies: [ghost]
-#              ^^^^^ error bundle/missing-dependency: ghost
-version: 1.0.0
+${bDepending('[ghost]', '#              ^^^^^ error bundle/missing-dependency: ghost')}
 `,
   'dependencies: a card id that is no node id asks for an edge from the node that pins it': `
 //- topology.dot
@@ -268,48 +264,21 @@ digraph g { a [card="a@1.0.0"]; b [card="b@1.0.0"]; a -> b; }
 //- cards/a@1.0.0.json
 ${a}
 //- cards/b@1.0.0.yaml
-id: b
-name: B
-type: agent
-action: act
-spec: ${spec}
-inputs: [{ name: in, type: text }]
-outputs: []
-dependencies: [a, intent-router]
-#                 ^^^^^^^^^^^^^ error bundle/missing-dependency: add an edge into b from the node that pins intent-router in topology.dot, or remove the entry.
-version: 1.0.0
+${bDepending('[a, intent-router]', '#                 ^^^^^^^^^^^^^ error bundle/missing-dependency: add an edge into b from the node that pins intent-router in topology.dot, or remove the entry.')}
 `,
   'dependencies: a predecessor whose pin is broken is named as the one that may be meant': `
 //- topology.dot
 digraph g { classify [card="intent-router@1.1.0"]; b [card="b@1.0.0"]; classify -> b; }
 //                         ^^^^^^^^^^^^^^^^^^^^^ error bundle/missing-card
 //- cards/b@1.0.0.yaml
-id: b
-name: B
-type: agent
-action: act
-spec: ${spec}
-inputs: [{ name: in, type: text }]
-outputs: []
-dependencies: [intent-router]
-#              ^^^^^^^^^^^^^ error bundle/missing-dependency: classify sends to b with no card of the bundle, so it supplies nothing: if it should run intent-router, pin it to that card; else add an edge into b from the node that pins intent-router in topology.dot, or remove the entry.
-version: 1.0.0
+${bDepending('[intent-router]', '#              ^^^^^^^^^^^^^ error bundle/missing-dependency: classify sends to b with no card of the bundle, so it supplies nothing: if it should run intent-router, pin it to that card; else add an edge into b from the node that pins intent-router in topology.dot, or remove the entry.')}
 `,
   'dependencies: the dependency is the predecessor itself, whose pin finds no card': `
 //- topology.dot
 digraph g { writer [card="writer@9.9.9"]; b [card="b@1.0.0"]; writer -> b; }
 //                       ^^^^^^^^^^^^^^ error bundle/missing-card
 //- cards/b@1.0.0.yaml
-id: b
-name: B
-type: agent
-action: act
-spec: ${spec}
-inputs: [{ name: in, type: text }]
-outputs: []
-dependencies: [writer]
-#              ^^^^^^ error bundle/missing-dependency: b@1.0.0 depends on "writer", and node writer sends to b, but it has no card of the bundle, so it supplies nothing; pin writer to a card the bundle holds.
-version: 1.0.0
+${bDepending('[writer]', '#              ^^^^^^ error bundle/missing-dependency: b@1.0.0 depends on "writer", and node writer sends to b, but it has no card of the bundle, so it supplies nothing; pin writer to a card the bundle holds.')}
 `,
   'dependencies: a node fed by another node that pins the same card is told to pin another card': `
 //- topology.dot
