@@ -29,17 +29,18 @@
  *   collection, and one that settles between the two lines keeps what it had.
  *
  * Read from the server during `npm run bench:lsp`: once loaded, a 2,000-node bundle's full
- * collections keep 30–38 MB, a 5,000-node one's 58–76 MB. At 2,000 nodes the fixed factor would cost 5–10 ms
- * on a mid-file edit (measured with `DARKPRINT_SERVER_NODE_ARGS=--heap-growing-percent=50`), which
- * that size's latency target cannot spare, and its RSS is under the budget without it.
+ * collections keep 30–38 MB, a 5,000-node one's 58–76 MB. At 2,000 nodes the fixed factor would
+ * cost 5–10 ms on a mid-file edit (measured with `DARKPRINT_SERVER_NODE_ARGS=
+ * --heap-growing-percent=50`), which that size's latency target cannot spare, and its RSS is under
+ * the budget without it.
  *
  * A heap flag given to the server's node (`--heap-growing-percent`, `--max-old-space-size`,
- * `--max-heap-size`, `--optimize-for-size`, on its command line or in NODE_OPTIONS) wins: the policy then stays off.
- * It stays off under Electron too (VS Code desktop starts the server with its own runtime unless
- * told otherwise): Node keeps V8's flags open to change after start, which `setFlagsFromString`
- * relies on, but a V8 embedded elsewhere may freeze them, and changing a frozen flag is a fatal
- * error no `try` can catch (nw.js, for one, fails so). There the heap grows as V8 chooses, as it
- * did before the policy.
+ * `--max-heap-size`, `--optimize-for-size`, on its command line or in NODE_OPTIONS) wins: the
+ * policy then stays off. It stays off under Electron too (VS Code desktop starts the server with
+ * its own runtime unless told otherwise): Node keeps V8's flags open to change after start, which
+ * `setFlagsFromString` relies on, but a V8 embedded elsewhere may freeze them, and changing a
+ * frozen flag is a fatal error no `try` can catch (nw.js, for one, fails so). There the heap
+ * grows as V8 chooses, as it did before the policy.
  *
  * What a collection kept is read when Node reports the collection (a `gc` performance entry,
  * delivered soon after): the heap's used size without the young generation, which is garbage

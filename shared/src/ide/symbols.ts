@@ -254,30 +254,12 @@ function topologyFolds(view: TopologyView): Fold[] {
       if (multiline(start, t.span.end)) out.push({ start, end: t.span.end, kind: 'block' });
     }
   }
-  let run: Span | undefined;
-  let runLines = 0;
+  const lineComments: Span[] = [];
   for (const t of view.parse.tokens) {
-    if (t.kind === 'block-comment') {
-      if (multiline(t.span.start, t.span.end)) out.push({ start: t.span.start, end: t.span.end, kind: 'comment' });
-      continue;
-    }
-    if (t.kind !== 'line-comment' && t.kind !== 'hash-comment') {
-      if (run !== undefined && runLines > 1) out.push({ start: run.start, end: run.end, kind: 'comment' });
-      run = undefined;
-      runLines = 0;
-      continue;
-    }
-    const between = run !== undefined ? text.slice(run.end, t.span.start) : '';
-    if (run !== undefined && /^[ \t]*(\r\n|\r|\n)[ \t]*$/.test(between)) {
-      run = { start: run.start, end: t.span.end };
-      runLines++;
-    } else {
-      if (run !== undefined && runLines > 1) out.push({ start: run.start, end: run.end, kind: 'comment' });
-      run = t.span;
-      runLines = 1;
-    }
+    if (t.kind === 'block-comment' && multiline(t.span.start, t.span.end)) out.push({ start: t.span.start, end: t.span.end, kind: 'comment' });
+    if (t.kind === 'line-comment' || t.kind === 'hash-comment') lineComments.push(t.span);
   }
-  if (run !== undefined && runLines > 1) out.push({ start: run.start, end: run.end, kind: 'comment' });
+  out.push(...commentRuns(text, lineComments));
   return out.sort((a, b) => a.start - b.start || b.end - a.end);
 }
 
@@ -419,38 +401,41 @@ function dataFolds(file: string, text: string): Fold[] {
       pending.push(child);
     }
   }
-  if (formatOf(file) === 'yaml') out.push(...yamlCommentFolds(text, scalars));
+  if (formatOf(file) === 'yaml') out.push(...commentRuns(text, yamlLineComments(text, scalars)));
   return out.sort((a, b) => a.start - b.start || b.end - a.end);
 }
 
 /**
- * Runs of two or more lines holding only a `#` comment, as a topology's `//` runs fold. A line
- * inside a scalar that spans lines (a block scalar's `# heading`, a quoted string) is no comment.
+ * The `#` comments of a YAML text that stand alone on their lines. A `#` line inside a scalar
+ * that spans lines (a block scalar's `# heading`) is no comment.
  */
-function yamlCommentFolds(text: string, scalars: readonly Span[]): Fold[] {
+function yamlLineComments(text: string, scalars: readonly Span[]): Span[] {
+  const out: Span[] = [];
+  for (const line of text.matchAll(/^[ \t]*(#[^\r\n]*)/gm)) {
+    const start = line.index + line[0].length - line[1].length;
+    if (!scalars.some((span) => span.start <= start && start < span.end)) out.push({ start, end: line.index + line[0].length });
+  }
+  return out;
+}
+
+/**
+ * Runs of two or more comments on consecutive lines, nothing but blanks between them (a
+ * topology's `//` and `#` lines, a YAML file's `#` lines), each run one fold.
+ */
+function commentRuns(text: string, comments: readonly Span[]): Fold[] {
   const out: Fold[] = [];
-  const inScalar = (offset: number): boolean => scalars.some((span) => span.start <= offset && offset < span.end);
   let run: Span | undefined;
   let lines = 0;
   const close = (): void => {
     if (run !== undefined && lines > 1) out.push({ start: run.start, end: run.end, kind: 'comment' });
-    run = undefined;
-    lines = 0;
   };
-  for (const line of text.matchAll(/^[ \t]*(#[^\r\n]*)/gm)) {
-    const start = line.index + line[0].length - line[1].length;
-    const end = line.index + line[0].length;
-    if (inScalar(start)) {
-      close();
-      continue;
-    }
-    // (the next line: nothing but blanks and one line break between the run's end and here)
-    if (run !== undefined && /^[ \t]*(\r\n|\r|\n)[ \t]*$/.test(text.slice(run.end, start))) {
-      run = { start: run.start, end };
+  for (const comment of comments) {
+    if (run !== undefined && /^[ \t]*(\r\n|\r|\n)[ \t]*$/.test(text.slice(run.end, comment.start))) {
+      run = { start: run.start, end: comment.end };
       lines++;
     } else {
       close();
-      run = { start, end };
+      run = comment;
       lines = 1;
     }
   }
