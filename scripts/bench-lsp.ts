@@ -84,7 +84,7 @@ interface Figures {
   readonly completionAfterEdit: readonly number[];
   /** The same after text typed in the middle of the topology (the label edit below), inside a pin on the next line. */
   readonly completionAfterMiddleEdit: readonly number[];
-  /** The same asked right after the change, timed from the change (see `completionsAfterEdits`). */
+  /** The same asked right after the change, timed from the change (see `requestsAfterEdits`). */
   readonly completionAsTyped: readonly number[];
   /** Code actions at the same place as `completionAfterMiddleEdit`, asked the same way. */
   readonly codeActionAfterMiddleEdit: readonly number[];
@@ -288,8 +288,8 @@ async function measure(entry: string, dir: string, nodes: number, runs: number, 
   // alternates between its text and `variant`; `position` reads the same in both.
   // With `asTyped`, the completion is asked right after the change is sent, as an editor asks on
   // a trigger character, and timed from the change: before the edit's diagnostics, whatever the
-  // server does with the change first.
-  const completionsAfterEdits = async (variant: string, position: Position, asTyped = false, ask: 'completion' | 'codeAction' = 'completion'): Promise<number[]> => {
+  // server does with the change first. `ask` names the request (code actions, the same way).
+  const requestsAfterEdits = async (variant: string, position: Position, asTyped = false, ask: 'completion' | 'codeAction' = 'completion'): Promise<number[]> => {
     const out: number[] = [];
     const there = rangeChange(topologyText, variant);
     const back = rangeChange(variant, topologyText);
@@ -310,7 +310,7 @@ async function measure(entry: string, dir: string, nodes: number, runs: number, 
     }
     return out;
   };
-  const completionAfterEdit = await completionsAfterEdits(brokenTopology, { line: pinLine, character: pinCharacter });
+  const completionAfterEdit = await requestsAfterEdits(brokenTopology, { line: pinLine, character: pinCharacter });
   // The mid-file edits come last, so that the figures above are taken as in earlier sessions (their
   // garbage would otherwise be collected during the completions and hovers). The middle unit's
   // cluster label: `label="unit K";`.
@@ -326,15 +326,15 @@ async function measure(entry: string, dir: string, nodes: number, runs: number, 
   const middlePin = { line: middlePinLine, character: lines[middlePinLine].indexOf('card="') + 'card="'.length + 3 };
   if (!lines[middlePinLine].includes('card="')) throw new Error('bench-lsp: no pin on the line after the middle label');
   const typedLabel = topologyText.replace(middleLabel, middleLabel.replace('";', ' (edited)";'));
-  const completionAfterMiddleEdit = await completionsAfterEdits(typedLabel, middlePin);
-  const codeActionAfterMiddleEdit = await completionsAfterEdits(typedLabel, middlePin, false, 'codeAction');
+  const completionAfterMiddleEdit = await requestsAfterEdits(typedLabel, middlePin);
+  const codeActionAfterMiddleEdit = await requestsAfterEdits(typedLabel, middlePin, false, 'codeAction');
   // As an editor meets it, the diagnostics wait for the server's default debounce while the
   // completion is asked at once: the settings change to that debounce first.
   debounceMs = defaultDebounceMs;
   const asked = new Promise<void>((resolve) => (configured = resolve));
   await connection.sendNotification('workspace/didChangeConfiguration', { settings: null });
   await asked;
-  const completionAsTyped = await completionsAfterEdits(typedLabel, middlePin, true);
+  const completionAsTyped = await requestsAfterEdits(typedLabel, middlePin, true);
 
   await connection.sendRequest('shutdown');
   await connection.sendNotification('exit');
