@@ -138,11 +138,25 @@ const fixers: ReadonlyMap<DiagnosticCode, Fixer> = new Map<DiagnosticCode, Fixer
 
 // ---------------------------------------------------------------------- node ids
 
-/** Why a node's id needs renaming for Attractor, or undefined when it is usable as written. */
+/** True when a node's id needs renaming for Attractor: not usable, or written quoted somewhere. */
 function unusable(view: TopologyView, node: DotNode): boolean {
   if (node.idError !== undefined || !isUsableNodeId(node.id)) return true;
-  return view.graph !== undefined && nodeOccurrences(view.graph, node.id).some((o) => view.text.charCodeAt(o.start) === 34);
+  return view.graph !== undefined && quotedNodes(view.graph, view.text).has(node);
 }
+
+/** The nodes written quoted at least once, read from the mentions in one pass (per graph). */
+function quotedNodes(graph: DotGraph, text: string): ReadonlySet<DotNode> {
+  let quoted = quotedCache.get(graph);
+  if (quoted === undefined) {
+    const found = new Set<DotNode>();
+    const mentions = graph.mentions;
+    for (let m = 0; m < mentions.count; m++) if (text.charCodeAt(mentionStart(mentions, m)) === 34) found.add(graph.nodes[mentionNode(mentions, m)]);
+    quotedCache.set(graph, (quoted = found));
+  }
+  return quoted;
+}
+
+const quotedCache = new WeakMap<DotGraph, ReadonlySet<DotNode>>();
 
 /**
  * The fixes for an unusable node id. When the diagnostic's occurrence is part of a glued
@@ -274,17 +288,14 @@ export function fixAllNodeIds(bundle: IdeBundle, file: string): CodeAction | und
 const fixAllMemo = new WeakMap<IdeBundle, Map<string, CodeAction | undefined>>();
 
 /**
- * True when the topology may have something for the fix-all to do: a node id Attractor cannot
- * use, a quoted occurrence, a parse error, or text after the graph (a hyphenated graph or
- * subgraph name, the only other thing it renames, is a parse error inside the graph, and after
- * it a `dot/unsupported` that reads nothing). Checked first, as on most topologies there is nothing.
+ * True when the topology may have something for the fix-all to do: an unusable node id, a parse
+ * error, or text after the graph (a hyphenated graph or subgraph name, the only other thing it
+ * renames, is a parse error inside the graph, and after it a `dot/unsupported` that reads
+ * nothing). Checked first, as on most topologies there is nothing, without reading tokens.
  */
 function mayFixNodeIds(view: TopologyView, graph: DotGraph): boolean {
   if (view.parse.trailing !== undefined || view.parse.diagnostics.some((d) => d.code === 'dot/parse-error')) return true;
-  if (graph.nodes.some((n) => n.idError !== undefined || !isUsableNodeId(n.id))) return true;
-  const mentions = graph.mentions;
-  for (let m = 0; m < mentions.count; m++) if (view.text.charCodeAt(mentionStart(mentions, m)) === 34) return true;
-  return false;
+  return graph.nodes.some((n) => unusable(view, n));
 }
 
 function makeFixAllNodeIds(bundle: IdeBundle, file: string): CodeAction | undefined {
