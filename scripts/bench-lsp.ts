@@ -23,6 +23,9 @@
  *   state a long-running server is in. Ten edits do not cover all of it: the next twenty or so
  *   of each kind are still slower at times, and they are measured (`--warmup 30` leaves them
  *   out too, to see the steady state alone);
+ * - where the mid-file edits' time goes, in a third table: the server's part (from the change
+ *   sent to the first bytes the server writes after it) and its reply's (from there to the
+ *   publication read and parsed here), each p50/p95 (the two need not add up at p95);
  * - completion inside `card="…"`, hover on a node id (p50/p95);
  * - the server's RSS after those runs (and its peak), and again after the mid-file edits;
  * - completion right after an edit, in the second table: the topology edit above again and
@@ -67,6 +70,18 @@ import {
 } from 'vscode-languageserver-protocol/node';
 import { generateBundle } from './generate-bundle';
 
+/**
+ * One edit's time in two parts: `server`, from the change sent to the first bytes the server
+ * writes after it (its work on the edit, up to the start of its publication), and `reply`, from
+ * there to the publication handled here (the rest of it through the pipe, and this client's
+ * reading and parsing of it). The first bytes after a change are the topology's publication in
+ * the mid-file edits, where no other file's diagnostics change and the server logs nothing.
+ */
+interface Split {
+  readonly server: number;
+  readonly reply: number;
+}
+
 /** What the benchmark reads of one `publishDiagnostics`. */
 interface Arrival {
   readonly uri: string;
@@ -91,6 +106,9 @@ interface Figures {
   /** Mid-file edits (see the header): text typed into a label, a node added on its own line. */
   readonly middleTyped: readonly number[];
   readonly middleNode: readonly number[];
+  /** Where each mid-file edit's time went (see `Split`), in the order of the two lists above. */
+  readonly middleTypedSplit: readonly Split[];
+  readonly middleNodeSplit: readonly Split[];
   /** The warm-up edits, timed alike (see `warmupEdits`). */
   readonly cardWarmup: readonly number[];
   readonly topologyWarmup: readonly number[];
@@ -148,6 +166,8 @@ async function main(args: readonly string[]): Promise<number> {
     }
     process.stdout.write('\nThen: completion right after each topology edit, and mid-file topology edits (in the cluster of the middle unit), p50/p95 ms:\n');
     for (const f of results) printMiddle(f, f === results[0]);
+    process.stdout.write('\nWhere the mid-file edits\' time goes, p50/p95 ms: the server (the change sent → the first bytes it writes after it), then its reply (→ the publication read and parsed here):\n');
+    for (const f of results) printSplit(f, f === results[0]);
     process.stdout.write(`\nload average during the run: ${loadavg().map((l) => l.toFixed(2)).join(', ')} (${runs} runs per figure, after ${warmupEdits} warm-up edits of each kind)\n`);
     return 0;
   } finally {
@@ -160,6 +180,11 @@ async function measure(entry: string, dir: string, nodes: number, runs: number, 
   // DARKPRINT_SERVER_NODE_ARGS passes flags to the server's node (e.g. `--cpu-prof` to profile it).
   const nodeArgs = (process.env.DARKPRINT_SERVER_NODE_ARGS ?? '').split(' ').filter((a) => a !== '');
   const child = spawn(process.execPath, [...nodeArgs, entry, '--stdio'], { stdio: ['pipe', 'pipe', 'inherit'] });
+  // (registered before the reader's: it sees each chunk first)
+  let firstByte: { at: number } | undefined;
+  child.stdout!.on('data', () => {
+    if (firstByte !== undefined && firstByte.at < 0) firstByte.at = performance.now();
+  });
   const connection: ProtocolConnection = createProtocolConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));
   // Each publication is kept as what the waits below ask about, not as the whole list: a client
   // that held every list of thousands of diagnostics would time its own garbage collection.
@@ -250,21 +275,26 @@ async function measure(entry: string, dir: string, nodes: number, runs: number, 
     (i < warmupEdits ? cardWarmup : cardEdit).push(Math.max(a, b) - t0);
   }
   /** Alternates the topology between `variant` and its text: the times of the warm-up edits, then of the rest. */
-  const topologyEdits = async (variant: string): Promise<{ warmup: number[]; measured: number[] }> => {
+  const topologyEdits = async (variant: string): Promise<{ warmup: number[]; measured: number[]; split: Split[] }> => {
     const warmup: number[] = [];
     const measured: number[] = [];
+    const split: Split[] = [];
     const there = rangeChange(topologyText, variant);
     const back = rangeChange(variant, topologyText);
     for (let i = 0; i < warmupEdits + runs * 2; i++) {
       const from = arrivals.length;
+      const first = { at: -1 };
+      firstByte = first;
       const t0 = performance.now();
       topologyVersion++;
       await connection.sendNotification('textDocument/didChange', { textDocument: { uri: topologyUri, version: topologyVersion }, contentChanges: [i % 2 === 0 ? there : back] });
       const version = topologyVersion;
       const at = await arrival(from, (p) => p.uri === topologyUri && p.version === version);
+      firstByte = undefined;
       (i < warmupEdits ? warmup : measured).push(at - t0);
+      if (i >= warmupEdits && first.at >= 0) split.push({ server: first.at - t0, reply: at - first.at });
     }
-    return { warmup, measured };
+    return { warmup, measured, split };
   };
   const { warmup: topologyWarmup, measured: topologyEdit } = await topologyEdits(brokenTopology);
   // The topology is back to its original text: complete inside a pin and hover on a node id.
@@ -316,8 +346,8 @@ async function measure(entry: string, dir: string, nodes: number, runs: number, 
   // cluster label: `label="unit K";`.
   const middleLabel = `label="unit ${Math.floor(Math.ceil(nodes / 10) / 2)}";`;
   if (!topologyText.includes(middleLabel)) throw new Error(`bench-lsp: the topology has no ${middleLabel}`);
-  const { measured: middleTyped } = await topologyEdits(topologyText.replace(middleLabel, middleLabel.replace('";', ' (edited)";')));
-  const { measured: middleNode } = await topologyEdits(topologyText.replace(middleLabel, `${middleLabel}\n    bench_middle [card="missing-card@1.0.0"];`));
+  const { measured: middleTyped, split: middleTypedSplit } = await topologyEdits(topologyText.replace(middleLabel, middleLabel.replace('";', ' (edited)";')));
+  const { measured: middleNode, split: middleNodeSplit } = await topologyEdits(topologyText.replace(middleLabel, `${middleLabel}\n    bench_middle [card="missing-card@1.0.0"];`));
   const after = memoryOf(child.pid!);
   // Completion right after text is typed into the middle unit's label: inside the pin of the
   // node on the next line, whose place reads the same in both texts.
@@ -340,7 +370,7 @@ async function measure(entry: string, dir: string, nodes: number, runs: number, 
   await connection.sendNotification('exit');
   await new Promise((resolve) => child.on('exit', resolve));
   connection.dispose();
-  return { nodes, initial, cardEdit, topologyEdit, completionAfterEdit, completionAfterMiddleEdit, completionAsTyped, codeActionAfterMiddleEdit, middleTyped, middleNode, cardWarmup, topologyWarmup, completion, hover, rssMb: rss, peakMb: peak, middleRssMb: after.rss, middlePeakMb: after.peak };
+  return { nodes, initial, cardEdit, topologyEdit, completionAfterEdit, completionAfterMiddleEdit, completionAsTyped, codeActionAfterMiddleEdit, middleTyped, middleNode, middleTypedSplit, middleNodeSplit, cardWarmup, topologyWarmup, completion, hover, rssMb: rss, peakMb: peak, middleRssMb: after.rss, middlePeakMb: after.peak };
 }
 
 /**
@@ -396,6 +426,15 @@ function printMiddle(f: Figures, header: boolean): void {
   process.stdout.write(
     `${row([String(f.nodes), pair(f.completionAfterEdit), pair(f.middleTyped), pair(f.middleNode), `${f.middleRssMb.toFixed(0)} (${f.middlePeakMb.toFixed(0)})`, pair(f.completionAfterMiddleEdit), pair(f.completionAsTyped), pair(f.codeActionAfterMiddleEdit)])}\n`,
   );
+}
+
+function printSplit(f: Figures, header: boolean): void {
+  const pair = (values: readonly number[]): string => `${percentile(values, 50).toFixed(1)} / ${percentile(values, 95).toFixed(1)}`;
+  const widths = [6, 30, 30, 30, 30];
+  const row = (cells: string[]): string => cells.map((c, i) => c.padStart(widths[i])).join('  ');
+  if (header) process.stdout.write(`${row(['nodes', 'label typed: server', 'label typed: reply', 'node added: server', 'node added: reply'])}\n`);
+  const parts = (split: readonly Split[]): string[] => [pair(split.map((s) => s.server)), pair(split.map((s) => s.reply))];
+  process.stdout.write(`${row([String(f.nodes), ...parts(f.middleTypedSplit), ...parts(f.middleNodeSplit)])}\n`);
 }
 
 main(process.argv.slice(2)).then(
