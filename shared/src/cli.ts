@@ -32,33 +32,57 @@ interface Io {
   err(text: string): void;
 }
 
+/** Set once standard output's reader has gone (see `quietOnClosedStdout`): what is left to print is dropped. */
+let stdoutClosed = false;
+
 const processIo: Io = {
-  out: (t) => process.stdout.write(t),
+  out: (t) => {
+    if (!stdoutClosed) process.stdout.write(t);
+  },
   err: (t) => process.stderr.write(t),
 };
+
+/**
+ * A reader that stops early (`darkprint validate | head -1`) closes the pipe, and the writes
+ * left fail with EPIPE, which would end the process with a stack trace. Nobody reads on, so the
+ * rest of the output is dropped and the command ends as it would have (its exit code too), as
+ * command-line tools do. Other write errors stay errors.
+ */
+export function quietOnClosedStdout(): void {
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+    stdoutClosed = true;
+  });
+}
 
 class UsageError extends Error {}
 
 const usage = `darkprint: check, analyse and explain DarkPrint blueprint bundles.
 
 Usage:
-  darkprint validate <dir> [--format text|json] [--ignore code,...] [--severity code=level,...]
-  darkprint report <dir> [--format text|json]
+  darkprint validate [<dir>] [--format text|json] [--ignore code,...] [--severity code=level,...]
+  darkprint report [<dir>] [--format text|json]
   darkprint explain <code|term>
-  darkprint export <dir> --attractor [--out <file>]
+  darkprint export [<dir>] --attractor [--out <file>]
   darkprint import <pipeline.dot> --as <handle> --out <dir>
+
+<dir> is the bundle folder, the one that holds topology.dot; the current folder when left out.
 
 validate  prints every finding (file:line:column: severity code: message); exits 1 when any is an error.
 report    prints the analysis: security level with its rationale, autonomy with both readings,
-          phase coverage, and the risk markers with the nodes they fall on.
+          phase coverage, and the risk markers with the nodes they fall on (whatever the
+          bundle's errors: the analysis reads them too; exits 1 only when the topology is no
+          directed graph).
 explain   describes a diagnostic code (e.g. bundle/prohibition-violated) or a vocabulary term (e.g. validation).
 export    compiles the bundle to an Attractor pipeline, on stdout or into --out; refuses (exit 1) a
           bundle with a finding that stops storage or a node without a card.
 import    reads an Attractor pipeline into a new draft bundle in --out (a folder that must not exist
           or be empty); every card records --as as its author.
 
---ignore and --severity take codes or families (attractor/); levels are error, warning, info, off.
-Exit codes: 0 no error found, 1 errors found, 2 internal failure, 3 wrong invocation or unreadable path.
+--ignore and --severity take codes or families (attractor/), comma-separated or repeated; levels
+are error, warning, info, off.
+Exit codes: 0 no error found, 1 errors found or a refusal, 2 internal failure, 3 wrong invocation
+or unreadable path.
 `;
 
 export async function main(argv: readonly string[], io: Io = processIo): Promise<number> {
@@ -81,6 +105,8 @@ interface ParsedArgs {
 }
 
 const valueFlags = new Set(['format', 'ignore', 'severity', 'out', 'as']);
+/** Value flags that take a list, and may be given more than once (the lists add up). */
+const listFlags = new Set(['ignore', 'severity']);
 /** Flags that take no value. */
 const switchFlags = new Set(['attractor']);
 
@@ -117,7 +143,13 @@ function parseArgs(argv: readonly string[]): ParsedArgs {
       value = next;
       i++;
     }
-    flags.set(name, value);
+    if (listFlags.has(name) && flags.has(name)) {
+      // (repeated lists add up: `--ignore bundle/ --ignore card/` ignores both)
+      flags.set(name, `${flags.get(name)},${value}`);
+    } else {
+      if (flags.has(name)) throw new UsageError(`--${name} is given twice; give it once`);
+      flags.set(name, value);
+    }
   }
   return { positional, flags };
 }
@@ -176,8 +208,12 @@ function severityFlag(flags: Map<string, string>): Map<string, Severity | 'off'>
   return out;
 }
 
-async function loadFolder(dirArg: string | undefined): Promise<{ dir: string; result: LoadResult }> {
-  if (!dirArg) throw new UsageError('name the bundle folder, e.g. `darkprint validate path/to/bundle`');
+/**
+ * Reads and checks a bundle folder: `dirArg`, or the current folder when none is named (E§11's
+ * `validate [<dir>]`). Also gives the files read, whose texts place findings on lines.
+ */
+async function loadFolder(given: string | undefined): Promise<{ dir: string; result: LoadResult; files: readonly SourceFile[] }> {
+  const dirArg = given === undefined || given === '' ? '.' : given;
   const dir = path.resolve(dirArg);
   let stat;
   try {
@@ -190,7 +226,7 @@ async function loadFolder(dirArg: string | undefined): Promise<{ dir: string; re
   if (!files.some((f) => !f.path.includes('/') && /\.(dot|gv)$/i.test(f.path))) {
     throw new UsageError(`${escapeControl(dirArg)} is not a bundle: it holds no topology.dot`);
   }
-  return { dir, result: loadBundle(files, { folderName: path.basename(dir) }) };
+  return { dir, result: loadBundle(files, { folderName: path.basename(dir) }), files };
 }
 
 /** Reads the files the engine can use: root topology/manifest/vocabulary candidates, `ontology/`, and everything under `cards/`. */
@@ -268,18 +304,11 @@ async function validate(rest: string[], flags: Map<string, string>, io: Io): Pro
   const severity = severityFlag(flags);
   const unknown = unknownSelectors([...ignore, ...severity.keys()]);
   if (unknown.length) throw new UsageError(`unknown diagnostic code ${unknown.map(escapeControl).join(', ')}; \`darkprint explain <code>\` lists none by that name`);
-  const { dir, result } = await loadFolder(rest[0]);
+  const { dir, result, files } = await loadFolder(rest[0]);
   const diagnostics = sortDiagnostics(applyPolicy(result.diagnostics, { ignore, severity }));
-  const texts = new Map<string, LineIndex>();
-  const indexFor = (file: string): LineIndex | undefined => {
-    if (!texts.has(file)) {
-      const source = sourceText(result, file);
-      if (source !== undefined) texts.set(file, lineIndex(source));
-    }
-    return texts.get(file);
-  };
+  const indexFor = bundleIndex(result, files);
   if (format === 'json') {
-    io.out(`${JSON.stringify(jsonReport(diagnostics, result, indexFor), undefined, 2)}\n`);
+    io.out(`${escapeJsonControl(JSON.stringify(jsonReport(diagnostics, result, indexFor), undefined, 2))}\n`);
   } else {
     const rel = path.relative(process.cwd(), dir) || '.';
     for (const d of diagnostics) io.out(renderTextDiagnostic(d, rel, indexFor));
@@ -299,7 +328,7 @@ async function report(rest: string[], flags: Map<string, string>, io: Io): Promi
     return exitCodes.findings;
   }
   if (format === 'json') {
-    io.out(`${JSON.stringify({ digest: result.blueprint.digest, analysis: jsonAnalysis(result.analysis) }, undefined, 2)}\n`);
+    io.out(`${escapeJsonControl(JSON.stringify({ digest: result.blueprint.digest, analysis: jsonAnalysis(result.analysis) }, undefined, 2))}\n`);
   } else {
     io.out(renderReport(result));
   }
@@ -328,13 +357,21 @@ async function exportCommand(rest: string[], flags: Map<string, string>, io: Io)
   if (!flags.has('attractor')) throw new UsageError('export needs a target format: add --attractor (the only format this build writes)');
   const out = flags.get('out');
   if (out !== undefined) await checkOutputFile(out);
-  const { dir, result } = await loadFolder(rest[0]);
+  const { dir, result, files } = await loadFolder(rest[0]);
   const rel = path.relative(process.cwd(), dir) || '.';
-  const indexFor = bundleIndex(result);
+  const indexFor = bundleIndex(result, files);
   const outcome = exportAttractor(result);
   if (!outcome.ok) {
     for (const d of sortDiagnostics(outcome.blocking)) io.err(renderTextDiagnostic(d, rel, indexFor));
     for (const reason of outcome.reasons) io.err(`export: ${escapeControl(reason)}\n`);
+    // (a node without a card is refused, but why it has none, such as its card's own errors, is
+    // in the other errors: they follow, so that the refusal can be acted on without a second run)
+    const blocking = new Set(outcome.blocking);
+    const causes = sortDiagnostics(result.diagnostics.filter((d) => d.severity === 'error' && !blocking.has(d)));
+    if (causes.length > 0) {
+      io.err(`export: the bundle's other errors, which may be why:\n`);
+      for (const d of causes) io.err(renderTextDiagnostic(d, rel, indexFor));
+    }
     return exitCodes.findings;
   }
   for (const d of sortDiagnostics(outcome.diagnostics)) io.err(renderTextDiagnostic(d, rel, indexFor));
@@ -386,11 +423,12 @@ async function importCommand(rest: string[], flags: Map<string, string>, io: Io)
   return exitCodes.ok;
 }
 
-function bundleIndex(result: LoadResult): (file: string) => LineIndex | undefined {
+/** Line tables of the bundle's files, made when first asked (findings name files by their path in the bundle). */
+function bundleIndex(result: LoadResult, files: readonly SourceFile[]): (file: string) => LineIndex | undefined {
   const texts = new Map<string, LineIndex>();
   return (file) => {
     if (!texts.has(file)) {
-      const source = sourceText(result, file);
+      const source = sourceText(result, file, files);
       if (source !== undefined) texts.set(file, lineIndex(source));
     }
     return texts.get(file);
@@ -466,13 +504,29 @@ export function insideFolder(root: string, relative: string): string {
 
 // ---- rendering --------------------------------------------------------------------------
 
-function sourceText(result: LoadResult, file: string): string | undefined {
+/**
+ * The text a finding's span counts in: the file as the bundle read it, or, when no blueprint
+ * came of it (a topology that is no directed graph), as read from the folder (the same text).
+ */
+function sourceText(result: LoadResult, file: string, files: readonly SourceFile[]): string | undefined {
   const b = result.blueprint;
-  if (!b) return undefined;
-  if (b.topology.file.path === file) return b.topology.file.text;
-  if (b.manifestFile?.path === file) return b.manifestFile.text;
-  if (b.vocabularyFile?.path === file) return b.vocabularyFile.text;
-  return b.cardFiles.find((c) => c.read.file === file)?.read.text;
+  if (b !== undefined) {
+    if (b.topology.file.path === file) return b.topology.file.text;
+    if (b.manifestFile?.path === file) return b.manifestFile.text;
+    if (b.vocabularyFile?.path === file) return b.vocabularyFile.text;
+    const card = b.cardFiles.find((c) => c.read.file === file);
+    if (card !== undefined) return card.read.text;
+  }
+  return files.find((f) => f.path === file)?.text;
+}
+
+/**
+ * JSON text with DEL and the C1 controls (U+007F–U+009F) written as `\u` escapes, as
+ * `JSON.stringify` already writes the C0 ones: the same JSON value, and nothing in it that a
+ * terminal could take for a command (SPEC §10: output escapes control characters).
+ */
+export function escapeJsonControl(json: string): string {
+  return json.replace(/[\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 /** Replaces control characters (and DEL) by visible escapes so user text cannot drive the terminal. */
@@ -565,19 +619,21 @@ export function renderReport(result: LoadResult): string {
   lines.push(`  nodes     ${b.graph.ids.length}, edges ${b.edges.length}, cards ${b.cards.size}`);
   lines.push('');
   lines.push(`Security: level ${a.security.level} of 4 (raw ${a.security.raw})`);
-  lines.push(`  ${a.security.rationale}`);
+  // (node ids and terms are the user's text: escaped like the rest, SPEC §10)
+  const list = (items: readonly string[]): string => items.map(escapeControl).join(', ');
+  lines.push(`  ${escapeControl(a.security.rationale)}`);
   if (a.security.penalties.length === 0) lines.push('  No risk marker falls on any node.');
   for (const p of a.security.penalties) {
-    lines.push(`  ${p.marker}  −${p.weight.toFixed(2)}  on ${p.nodeIds.join(', ')}`);
+    lines.push(`  ${escapeControl(p.marker)}  −${p.weight.toFixed(2)}  on ${list(p.nodeIds)}`);
   }
   for (const f of a.security.findings) {
-    lines.push(`    ${f.nodeId}: ${f.marker} (${f.establishedBy}) ${escapeControl(f.explanation)}`);
+    lines.push(`    ${escapeControl(f.nodeId)}: ${escapeControl(f.marker)} (${f.establishedBy}) ${escapeControl(f.explanation)}`);
   }
   lines.push('');
   const au = a.autonomy;
   lines.push(`Autonomy: level ${au.level} (${au.label})`);
   lines.push(`  ${escapeControl(au.rationale)}`);
-  lines.push(`  staffing reading: ${au.staffingFraction} of nodes run unattended (${au.autonomousNodes} of ${au.totalNodes})`);
+  lines.push(`  staffing reading: ${au.autonomousNodes} of ${au.totalNodes} nodes run unattended (fraction ${au.staffingFraction})`);
   lines.push(
     au.control.totalNodes === 0
       ? '  control reading: the graph declares no control point'
@@ -586,15 +642,16 @@ export function renderReport(result: LoadResult): string {
   lines.push(`  dark factory: ${au.isDarkFactory ? 'yes' : 'no'}`);
   lines.push('');
   const pc = a.phaseCoverage;
-  lines.push(`Phase coverage: ${pc.covered.length ? pc.covered.join(', ') : 'none'} covered${pc.missing.length ? `; missing ${pc.missing.join(', ')}` : ''}`);
-  for (const [phase, ids] of Object.entries(pc.byPhase)) lines.push(`  ${phase.padEnd(15)} ${(ids as readonly string[]).join(', ') || '-'}`);
-  lines.push(`  ${'(no phase)'.padEnd(15)} ${pc.unphased.join(', ') || '-'}`);
+  lines.push(`Phase coverage: ${pc.covered.length ? list(pc.covered) : 'none'} covered${pc.missing.length ? `; missing ${list(pc.missing)}` : ''}`);
+  for (const [phase, ids] of Object.entries(pc.byPhase)) lines.push(`  ${escapeControl(phase).padEnd(15)} ${list(ids as readonly string[]) || '-'}`);
+  lines.push(`  ${'(no phase)'.padEnd(15)} ${list(pc.unphased) || '-'}`);
   return `${lines.join('\n')}\n`;
 }
 
 export type { Severity };
 
 if (require.main === module) {
+  quietOnClosedStdout();
   void main(process.argv.slice(2)).then((code) => {
     process.exitCode = code;
   });

@@ -6,35 +6,16 @@ import assert from 'node:assert/strict';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { insideFolder, main } from '../src/cli';
-import { parseFixture } from './support/fixture';
+import { insideFolder } from '../src/cli';
 import { assertSameButDigest } from './support/export-fixtures';
-
-interface Run {
-  code: number;
-  out: string;
-  err: string;
-}
-
-async function run(...argv: string[]): Promise<Run> {
-  let out = '';
-  let err = '';
-  const code = await main(argv, { out: (t) => (out += t), err: (t) => (err += t) });
-  return { code, out, err };
-}
+import { runCli as run, writeBundle as writeFixture } from './support/cli';
 
 const example = path.resolve(__dirname, '../../test-fixtures/example');
 let tmp: string;
 
 /** Writes a `//- path` fixture into a new folder under the temporary root. */
 function writeBundle(name: string, source: string): string {
-  const dir = path.join(tmp, name);
-  for (const f of parseFixture(source).files) {
-    const target = path.join(dir, f.path);
-    mkdirSync(path.dirname(target), { recursive: true });
-    writeFileSync(target, f.text);
-  }
-  return dir;
+  return writeFixture(path.join(tmp, name), source);
 }
 
 /** Every file and folder under `dir`, relative, sorted. */
@@ -67,12 +48,12 @@ version: 1.0.0
 const pipeline = `digraph escape_attempts {
   label="Escape attempts";
   start [shape=Mdiamond];
-  a [label="A", shape=box, prompt="One.", card="../../outside@1.0.0", dp_node="../../outside"];
-  b [label="B", shape=box, prompt="Two.", dp_node="/etc/passwd"];
+  ______outside [label="A", shape=box, prompt="One.", card="../../outside@1.0.0", dp_node="../../outside"];
+  _etc_passwd [label="B", shape=box, prompt="Two.", dp_node="/etc/passwd"];
   c [label="C", shape=box, prompt="Three.", card="acme/deep@1.0.0"];
   d [label="D", shape=box, prompt="Four.", card="x@1.0.0/../../../y"];
   exit [shape=Msquare];
-  start -> a -> b -> c -> d -> exit;
+  start -> ______outside -> _etc_passwd -> c -> d -> exit;
 }
 `;
 
@@ -87,7 +68,7 @@ describe('darkprint export / import (CLI)', () => {
   it('lists both verbs in its usage', async () => {
     const r = await run('--help');
     assert.equal(r.code, 0);
-    assert.match(r.out, /darkprint export <dir> --attractor \[--out <file>\]/);
+    assert.match(r.out, /darkprint export \[<dir>\] --attractor \[--out <file>\]/);
     assert.match(r.out, /darkprint import <pipeline\.dot> --as <handle> --out <dir>/);
   });
 

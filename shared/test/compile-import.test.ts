@@ -159,18 +159,22 @@ digraph "2nd pipeline" {
   draft_ [label="Draft again", shape=box, prompt="Draft it again."];
   x1 [label="One", shape=box, prompt="Pinned.", card="shared@1.0.0"];
   x2 [label="Two", shape=box, prompt="Pinned to the same card.", card="shared@1.0.0"];
-  x3 [label="Escape", shape=box, prompt="A card id that is a path.", card="../../x@1.0.0", dp_node="../../x"];
-  x4 [label="Keyword", shape=box, prompt="Was a keyword.", dp_node="graph"];
-  "x5" [label="Empty", shape=box, prompt="Had an empty id.", dp_node=""];
-  x6 [label="Clash", shape=box, prompt="Restores an id already taken.", dp_node="Draft"];
+  ______x [label="Escape", shape=box, prompt="A card id that is a path.", card="../../x@1.0.0", dp_node="../../x"];
+  n_graph [label="Keyword", shape=box, prompt="Was a keyword.", dp_node="graph"];
+  "n_" [label="Empty", shape=box, prompt="Had an empty id.", dp_node=""];
+  Draft_2 [label="Clash", shape=box, prompt="Restores an id already taken.", dp_node="Draft"];
   x7 [label="Bad record", shape=box, prompt="A dp_node that cannot be written.", dp_node="ends\\\\"];
-  Draft -> draft_ -> x1 -> x2 -> x3 -> x4 -> x5 -> x6 -> x7;
+  x8 [label="Foreign", shape=box, prompt="A record export never made of this node.", dp_node="Draft"];
+  x9 [label="Foreign empty", shape=box, prompt="An empty record on a named node.", dp_node=""];
+  Draft -> draft_ -> x1 -> x2 -> ______x -> n_graph -> n_ -> Draft_2 -> x7 -> x8 -> x9;
 }
 `,
     check: (r) => {
+      // (a dp_node names the node only where export would have written it as the node's id: x8
+      // and x9 keep theirs, as the pipeline's runner knows them)
       assert.deepEqual(
         r.cards.map((c) => `${c.nodeId} ${c.ref}`),
-        ['Draft draft@0.1.0', 'draft_ draft-2@0.1.0', 'x1 shared@1.0.0', '../../x x@0.1.0', 'graph graph@0.1.0', ' node@0.1.0', 'Draft_2 draft-3@0.1.0', 'x7 x7@0.1.0'],
+        ['Draft draft@0.1.0', 'draft_ draft-2@0.1.0', 'x1 shared@1.0.0', '../../x x@0.1.0', 'graph graph@0.1.0', ' node@0.1.0', 'Draft_2 draft-3@0.1.0', 'x7 x7@0.1.0', 'x8 x8@0.1.0', 'x9 x9@0.1.0'],
       );
       assert.match(r.dot, /^digraph n_2nd_pipeline \{\n/);
       assert.ok(r.dot.includes('  x2 [card="shared@1.0.0"];'), 'a second node pinning the same card gets no second card');
@@ -179,6 +183,23 @@ digraph "2nd pipeline" {
       assert.deepEqual(r.manifest, { slug: '2nd-pipeline', title: 'Ids and cards', summary: '', tags: [] });
       for (const c of r.cards) assert.match(c.file, /^cards\/[^/]+(\/[^/]+)?@[^/]+\.yaml$/);
       for (const c of r.cards) assert.ok(cardIdPattern.test(c.card.id), c.card.id);
+    },
+  },
+  {
+    name: 'card-id-clash',
+    source: `//- pipeline.dot
+digraph clash {
+  x [label="X", shape=box, prompt="Its card id comes from its name."];
+  y [label="Y", shape=hexagon, prompt="Pins card x, after the node above.", card="x@0.0.1"];
+  x -> y;
+}
+`,
+    check: (r) => {
+      // (a derived id takes no id a later node pins: two versions of card x could not be stored)
+      assert.deepEqual(
+        r.cards.map((c) => `${c.nodeId} ${c.ref}`),
+        ['x x-2@0.1.0', 'y x@0.0.1'],
+      );
     },
   },
   {

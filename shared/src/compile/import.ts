@@ -5,9 +5,17 @@
  * result is a draft: ports, dependencies and prohibitions are empty, `author` is who imported
  * it and `provenance` says where it came from.
  *
- * Two choices of ours where E leaves room: a node keeps the topology id its `dp_node` records
- * (so a DarkPrint export comes home under its own ids), and a pipeline with a parse error yields
- * an empty draft that the command refuses to write.
+ * Choices of ours where E leaves room:
+ * - a node keeps the topology id its `dp_node` records (so a DarkPrint export comes home under
+ *   its own ids), when that record is one export could have written for the node: made into
+ *   an Attractor id, it gives the node's id (maybe with export's `_2`, `_3`…), as the empty id
+ *   `""` gives `n_`. Any other `dp_node` (a foreign or hand-edited one, say `dp_node=""` on a
+ *   node `a`) is ignored: it would rename the node to something export never made of it;
+ * - a card id derived from a node's name is made unique against every card id the pipeline
+ *   pins, wherever the pinning node stands (E uniquifies the derived ids; against pins only
+ *   seen earlier, a later `card="x@0.0.1"` would make a second card `x`, two versions of one
+ *   card that the draft could not store);
+ * - a pipeline with a parse error yields an empty draft that the command refuses to write.
  */
 import type { Diagnostic, DiagnosticCode } from '../diagnostics';
 import type { Span } from '../text';
@@ -25,6 +33,7 @@ import {
   exitShape,
   isBoundaryNodeId,
   originalIdAttribute,
+  toIdentifier,
   typeRow,
   typesByShape,
 } from './attractor-table';
@@ -98,6 +107,15 @@ export function importAttractor(text: string, options: ImportOptions): ImportRes
   const newId = new Map<string, string>();
   const uniqueNodeId = uniqueNames('_');
   const usedCardIds = new Set<string>();
+  const isBoundary = (node: DotNode): boolean => {
+    const shape = value(node.attrs.get('shape'));
+    return shape === entryShape || shape === exitShape || isBoundaryNodeId(node.id);
+  };
+  // (every card id a kept node pins, first: a derived id never takes one, wherever its node stands)
+  for (const node of graph.nodes) {
+    const pinned = isBoundary(node) ? undefined : parseCardRef(value(node.attrs.get(cardAttribute)) ?? '');
+    if (pinned) usedCardIds.add(pinned.id);
+  }
   const uniqueCardId = uniqueNames('-');
   const refOfNode = new Map<string, string>();
   const cardByRef = new Map<string, ImportedCard>();
@@ -106,7 +124,7 @@ export function importAttractor(text: string, options: ImportOptions): ImportRes
   for (const node of graph.nodes) {
     const shapeAttribute = node.attrs.get('shape');
     const shape = value(shapeAttribute);
-    if (shape === entryShape || shape === exitShape || isBoundaryNodeId(node.id)) {
+    if (isBoundary(node)) {
       boundary.add(node.id);
       const prompt = node.attrs.get('prompt');
       if (prompt) {
@@ -121,7 +139,7 @@ export function importAttractor(text: string, options: ImportOptions): ImportRes
     }
     keptNodes.push(node);
     const recorded = value(node.attrs.get(originalIdAttribute));
-    const original = recorded !== undefined && isTopologyWritable(recorded) ? recorded : node.id;
+    const original = recorded !== undefined && recordsExportOf(recorded, node.id) && isTopologyWritable(recorded) ? recorded : node.id;
     const id = uniqueNodeId(original);
     newId.set(node.id, id);
 
@@ -309,3 +327,13 @@ function yamlKey(key: string): string {
   return /^[A-Za-z_][A-Za-z0-9_]*$/.test(key) ? key : yamlString(key);
 }
 
+/**
+ * True when `recorded` (a node's `dp_node`) is a topology id that export could have written as
+ * `id`: as an Attractor id (with export's `n_` before a boundary name), `id` itself or `id` with
+ * export's `_2`, `_3`… (see `attractorNodeIds` in ./emit.ts).
+ */
+function recordsExportOf(recorded: string, id: string): boolean {
+  const identifier = toIdentifier(recorded);
+  const base = isBoundaryNodeId(identifier) ? `n_${identifier}` : identifier;
+  return id === base || (id.startsWith(`${base}_`) && /^[1-9][0-9]*$/.test(id.slice(base.length + 1)));
+}
