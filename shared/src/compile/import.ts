@@ -16,6 +16,13 @@
  *   seen earlier, a later `card="x@0.0.1"` would make a second card `x`, two versions of one
  *   card that the draft could not store);
  * - a pipeline with a parse error yields an empty draft that the command refuses to write.
+ *
+ * Where E and SPEC §8 part, E wins (compatibility first), and SPEC §8's round trip
+ * (`export(import(export(B)))` is `export(B)` but for the digest line) holds for the bundles E
+ * lets it: a bundle whose title is blank exports no `label`, and import, as E says, takes the
+ * title from the graph name then, so the second export gains `label="<slug>"`; and a card type
+ * from the bundle's own vocabulary comes back as the core type its shape stands for, as a
+ * pipeline carries no vocabulary.
  */
 import type { Diagnostic, DiagnosticCode } from '../diagnostics';
 import type { Span } from '../text';
