@@ -191,6 +191,29 @@ export function startServer(connection: Connection, prepared?: PreparedTexts): v
       return relative !== undefined && relative.split('/').every(isSearchedFolderName);
     });
 
+  /**
+   * After a document closes: whether its bundle stays known. While a document of it is open,
+   * yes (`rescan` decides then); else only if the workspace scan finds it (in a searched folder,
+   * and a bundle root on disk). A bundle known only from the document that closed (outside the
+   * workspace folders, in a folder the scan skips, a topology open in a folder that is no root)
+   * is let go, with its diagnostics, as a fresh start would not show them.
+   */
+  const keptAfterClose = async (root: string): Promise<boolean> => {
+    for (const file of db.open.keys()) if (ownerOf(db, file)?.bundle.root === root) return true;
+    return searchedByScan(path.join(root, 'topology.dot')) && (await rootAbove(root, root)) === root;
+  };
+
+  /** Publishes a bundle after one of its documents closed, or lets it go (see `keptAfterClose`). */
+  const settleAfterClose = async (bundle: BundleState): Promise<void> => {
+    if (!db.bundles.has(bundle.root)) return;
+    if (await keptAfterClose(bundle.root)) {
+      schedule(bundle, 0);
+    } else {
+      publisher.forget(bundle.root);
+      removeBundle(db, bundle.root);
+    }
+  };
+
   const hasOpenTopology = (root: string): boolean => {
     for (const file of db.open.keys()) if (path.dirname(file) === root && /\.(dot|gv)$/i.test(file)) return true;
     return false;
@@ -456,7 +479,7 @@ export function startServer(connection: Connection, prepared?: PreparedTexts): v
       // whose watched-file event has not arrived yet).
       const owner = ownerOf(db, file);
       if (!owner) {
-        schedule(bundle, 0);
+        void onDisk(`settling ${file}`, () => settleAfterClose(bundle));
         return;
       }
       // (a publication still waiting from an edit made before the close would read the old disk text)
@@ -465,7 +488,7 @@ export function startServer(connection: Connection, prepared?: PreparedTexts): v
         try {
           setDiskFile(db, owner.bundle, owner.relative, await readText(file));
         } finally {
-          schedule(owner.bundle, 0);
+          await settleAfterClose(owner.bundle);
         }
       });
     } catch (error) {

@@ -466,6 +466,46 @@ describe('server: whole bundle folders on disk', function () {
     }
   });
 
+  it('a bundle known only from open documents is let go, its findings cleared, when the last one closes', async function () {
+    const dir = mkdtempSync(path.join(tmpdir(), 'darkprint-folders-'));
+    const write = (folder: string, source: string): void => {
+      for (const f of parseFixture(source).files) {
+        mkdirSync(path.dirname(path.join(dir, folder, f.path)), { recursive: true });
+        writeFileSync(path.join(dir, folder, f.path), f.text);
+      }
+    };
+    const mismatched = topology + writer() + reviewer('code');
+    write('elsewhere', mismatched); // outside the workspace folder
+    write('ws/node_modules/pkg', mismatched); // in a folder the scan skips
+    write('ws/two', mismatched); // found by the scan
+    mkdirSync(path.join(dir, 'ws/notes'));
+    const loose = 'digraph g {\n  lonely;\n}\n';
+    writeFileSync(path.join(dir, 'ws/notes/flow.dot'), loose); // a topology in a folder that is no root
+    const session = await startSession({ folders: [path.join(dir, 'ws')], settings: { debounceMs: 0 }, base: dir });
+    try {
+      await session.request('darkprint/report', { uri: session.uri('ws/two') });
+      const shown = (file: string): number => session.diagnostics.get(session.uri(file))?.diagnostics.length ?? 0;
+      for (const file of ['elsewhere/topology.dot', 'ws/node_modules/pkg/topology.dot', 'ws/notes/flow.dot']) {
+        const text = file.endsWith('flow.dot') ? loose : parseFixture(mismatched).files[0].text;
+        session.open(file, text);
+        await session.versionPublished(file, 1);
+        assert.ok(shown(file) > 0, `${file} is checked while open`);
+        session.close(file);
+        await session.until(() => shown(file) === 0, () => `${file}: its findings are cleared once it closes`);
+      }
+      // a bundle the scan finds keeps its findings after the close (published again, without a version)
+      session.open('ws/two/topology.dot', parseFixture(mismatched).files[0].text);
+      await session.versionPublished('ws/two/topology.dot', 1);
+      session.close('ws/two/topology.dot');
+      await session.until(() => session.diagnostics.get(session.uri('ws/two/topology.dot'))?.version === undefined, () => 'bundle two is published again after the close');
+      assert.ok(shown('ws/two/topology.dot') > 0, 'and still shows its findings');
+      assert.deepEqual(errorLogs(session), []);
+    } finally {
+      await session.shutdown();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('cards reached through a symbolic link are read, and a link back up is not followed round', async function () {
     const dir = mkdtempSync(path.join(tmpdir(), 'darkprint-folders-'));
     for (const f of parseFixture(topology + writer() + reviewer()).files) {
