@@ -293,9 +293,12 @@ function snapshotObject(
     lineIndex(relative: string): LineIndex {
       const text = files.get(relative)?.text;
       if (text === undefined) return lineIndex('');
+      // a file read from disk hides its byte order mark, as the editor that opens it will; an
+      // open document is as the editor sent it
+      const fromDisk = !uris.has(relative);
       let index = bundle.lineIndexes.get(relative);
-      if (index === undefined || index.text !== text) {
-        index = lineIndex(text);
+      if (index === undefined || index.text !== text || index.hidesMark !== fromDisk) {
+        index = lineIndex(text, fromDisk);
         bundle.lineIndexes.set(relative, index);
       }
       return index;

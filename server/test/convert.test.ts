@@ -16,7 +16,7 @@ import { isBundleFile, isRootMarker } from '../src/workspace';
 import { repoRoot } from './support/lsp-client';
 
 describe('server: position conversion', function () {
-  const offsets: { text: string; line: number; character: number; offset: number; why: string }[] = [
+  const offsets: { text: string; line: number; character: number; offset: number; why: string; hideMark?: boolean }[] = [
     { text: 'ab\ncd', line: 0, character: 1, offset: 1, why: 'inside a line' },
     { text: 'ab\ncd', line: 0, character: 2, offset: 2, why: 'the end of a line' },
     { text: 'ab\ncd', line: 0, character: 9, offset: 2, why: 'past the end of a line: its end, not the next line' },
@@ -28,22 +28,31 @@ describe('server: position conversion', function () {
     { text: 'ab\ncd', line: -1, character: 0, offset: 0, why: 'a negative line: the start' },
     { text: '\r\n\r\n', line: 1, character: 4, offset: 2, why: 'an empty CRLF line' },
     { text: '😀x', line: 0, character: 2, offset: 2, why: 'UTF-16 code units, as the LSP counts by default' },
+    { text: '\uFEFFid: a\nb', line: 0, character: 0, offset: 1, why: 'a file from disk: its first column is after the byte order mark', hideMark: true },
+    { text: '\uFEFFid: a\nb', line: 0, character: 4, offset: 5, why: 'a file from disk: the mark takes no column', hideMark: true },
+    { text: '\uFEFFid: a\nb', line: 0, character: 99, offset: 6, why: 'a file from disk: past the first line’s end', hideMark: true },
+    { text: '\uFEFFid: a\nb', line: 1, character: 1, offset: 8, why: 'a file from disk: later lines as they are', hideMark: true },
+    { text: '\uFEFFid: a\nb', line: -1, character: 0, offset: 1, why: 'a file from disk: a negative line is the start, after the mark', hideMark: true },
+    { text: '\uFEFFid: a\nb', line: 0, character: 4, offset: 4, why: 'a text an editor sent keeps its mark as a character' },
   ];
   for (const c of offsets) {
     it(`toOffset: ${c.why}`, function () {
-      assert.equal(toOffset(lineIndex(c.text), { line: c.line, character: c.character }), c.offset);
+      assert.equal(toOffset(lineIndex(c.text, c.hideMark), { line: c.line, character: c.character }), c.offset);
     });
   }
 
-  const ranges: { text: string; start: number; end: number; range: [number, number, number, number]; why: string }[] = [
+  const ranges: { text: string; start: number; end: number; range: [number, number, number, number]; why: string; hideMark?: boolean }[] = [
     { text: 'ab\ncd', start: 1, end: 4, range: [0, 1, 1, 1], why: 'across a line break' },
     { text: 'ab\r\ncd', start: 3, end: 3, range: [0, 2, 0, 2], why: 'an offset between CR and LF moves before the CR' },
     { text: 'ab\r\ncd', start: 0, end: 3, range: [0, 0, 0, 2], why: 'a span ending between CR and LF ends before the CR' },
     { text: 'ab', start: 1, end: 99, range: [0, 1, 0, 2], why: 'a span past the end is clamped' },
+    { text: '\uFEFFid: a\nb', start: 5, end: 6, range: [0, 4, 0, 5], why: 'a file from disk: the first line counts from after the mark', hideMark: true },
+    { text: '\uFEFFid: a\nb', start: 0, end: 1, range: [0, 0, 0, 0], why: 'a file from disk: the mark itself is empty at the start', hideMark: true },
+    { text: '\uFEFFid: a\nb', start: 7, end: 8, range: [1, 0, 1, 1], why: 'a file from disk: later lines as they are', hideMark: true },
   ];
   for (const c of ranges) {
     it(`toRange: ${c.why}`, function () {
-      const r = toRange(lineIndex(c.text), { start: c.start, end: c.end });
+      const r = toRange(lineIndex(c.text, c.hideMark), { start: c.start, end: c.end });
       assert.deepEqual([r.start.line, r.start.character, r.end.line, r.end.character], c.range);
     });
   }

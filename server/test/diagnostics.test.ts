@@ -506,6 +506,33 @@ describe('server: whole bundle folders on disk', function () {
     }
   });
 
+  it('a file on disk that starts with a byte order mark is placed as the editor shows it, without the mark', async function () {
+    const dir = mkdtempSync(path.join(tmpdir(), 'darkprint-folders-'));
+    const card = (id: string): string =>
+      `\uFEFFid: ${id}\nname: A\ntype: agent\naction: Do it.\nspec: A step that does one small thing and then stops for good.\ninputs: []\noutputs: []\nversion: 1.0.0\n`;
+    const topologyText = 'digraph g { a [card="alpha@1.0.0"]; }\n';
+    mkdirSync(path.join(dir, 'cards'));
+    writeFileSync(path.join(dir, 'topology.dot'), topologyText);
+    writeFileSync(path.join(dir, 'cards/alpha@1.0.0.yaml'), card('alpha'));
+    writeFileSync(path.join(dir, 'cards/orphan@1.0.0.yaml'), card('orphan'));
+    const session = await startSession({ folders: [dir], settings: { debounceMs: 0 } });
+    try {
+      session.open('topology.dot', topologyText);
+      await session.versionPublished('topology.dot', 1);
+      const orphan = session.uri('cards/orphan@1.0.0.yaml');
+      await session.until(() => (session.diagnostics.get(orphan)?.diagnostics ?? []).some((d) => d.code === 'bundle/orphan-card'), () => 'the orphan card is reported');
+      const where = (session.diagnostics.get(orphan)?.diagnostics ?? []).find((d) => d.code === 'bundle/orphan-card')!.range;
+      assert.deepEqual(where.start, { line: 0, character: 4 }, 'on `orphan`, counted as the editor shows the line `id: orphan`');
+      const pin = { line: 0, character: topologyText.indexOf('alpha@') + 2 };
+      const targets = await session.request<{ uri: string; range: { start: unknown; end: unknown } }[]>('textDocument/definition', { textDocument: { uri: session.uri('topology.dot') }, position: pin });
+      assert.deepEqual(targets.map((t) => [t.uri, t.range.start, t.range.end]), [[session.uri('cards/alpha@1.0.0.yaml'), { line: 0, character: 4 }, { line: 0, character: 9 }]]);
+      assert.deepEqual(errorLogs(session), []);
+    } finally {
+      await session.shutdown();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('cards reached through a symbolic link are read, and a link back up is not followed round', async function () {
     const dir = mkdtempSync(path.join(tmpdir(), 'darkprint-folders-'));
     for (const f of parseFixture(topology + writer() + reviewer()).files) {

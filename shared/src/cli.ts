@@ -406,7 +406,7 @@ async function importCommand(rest: string[], flags: Map<string, string>, io: Io)
   }
   const display = path.relative(process.cwd(), path.resolve(file)) || file;
   const result = importAttractor(text, { author, origin: path.basename(file), file: display });
-  const index = lineIndex(text);
+  const index = lineIndex(text, true);
   for (const d of result.diagnostics) io.err(renderTextDiagnostic(d, '', (f) => (f === display ? index : undefined)));
   if (!result.readable) {
     io.err(`import: ${escapeControl(file)} is not a readable DOT digraph, so nothing was written; fix the errors above and import again.\n`);
@@ -429,7 +429,7 @@ function bundleIndex(result: LoadResult, files: readonly SourceFile[]): (file: s
   return (file) => {
     if (!texts.has(file)) {
       const source = sourceText(result, file, files);
-      if (source !== undefined) texts.set(file, lineIndex(source));
+      if (source !== undefined) texts.set(file, lineIndex(source, true));
     }
     return texts.get(file);
   };

@@ -61,6 +61,14 @@ describe('darkprint validate / report (CLI)', () => {
     assert.deepEqual(found?.location, { file: 'topology.dot', line: 1, column: 1, endLine: 1, endColumn: 6 });
   });
 
+  it('counts columns as an editor shows them, without a byte order mark', async () => {
+    const card = (id: string): string =>
+      `\uFEFFid: ${id}\nname: A\ntype: agent\naction: Do it.\nspec: A step that does one small thing and then stops for good.\ninputs: []\noutputs: []\nversion: 1.0.0\n`;
+    const dir = writeBundle(path.join(tmp, 'bom'), `//- topology.dot\ndigraph g { a [card="alpha@1.0.0"]; }\n//- cards/alpha@1.0.0.yaml\n${card('alpha')}//- cards/orphan@1.0.0.yaml\n${card('orphan')}`);
+    const r = await run('validate', dir);
+    assert.match(r.out, /cards\/orphan@1\.0\.0\.yaml:1:5: warning bundle\/orphan-card: /);
+  });
+
   it('report escapes control characters in node ids and terms', async () => {
     const dir = writeBundle(path.join(tmp, 'ctl'), oneNodeBundle('evil\u001b[31mRED', 'Name\u001b[2Jx'));
     const r = await run('report', dir);

@@ -46,15 +46,25 @@ export function lineStarts(text: string): number[] {
 /** A reusable converter for one text. */
 export interface LineIndex {
   readonly text: string;
+  /** True when a byte order mark that starts `text` is left out of positions (see `lineIndex`). */
+  readonly hidesMark: boolean;
   positionAt(offset: number): Position;
   offsetAt(position: Position): number;
 }
 
-export function lineIndex(text: string): LineIndex {
+/**
+ * Positions in `text`. With `hideMark`, a byte order mark (U+FEFF) that starts the text takes no
+ * column: editors read a file saved "with BOM" without it, so for a file as read from disk, the
+ * first line's columns count from after the mark (offset 1 is 0:0, and so is the mark itself),
+ * as the editor shows them. A text an editor sent keeps its mark as a character, if it sent one.
+ */
+export function lineIndex(text: string, hideMark = false): LineIndex {
   let starts: number[] | undefined;
   const get = (): number[] => (starts ??= lineStarts(text));
+  const mark = hideMark && text.charCodeAt(0) === 0xfeff ? 1 : 0;
   return {
     text,
+    hidesMark: hideMark,
     positionAt(offset: number): Position {
       const s = get();
       const clamped = Math.max(0, Math.min(offset, text.length));
@@ -65,14 +75,15 @@ export function lineIndex(text: string): LineIndex {
         if (s[mid] <= clamped) lo = mid;
         else hi = mid - 1;
       }
-      return { line: lo, character: clamped - s[lo] };
+      return { line: lo, character: lo === 0 ? Math.max(0, clamped - mark) : clamped - s[lo] };
     },
     offsetAt(position: Position): number {
       const s = get();
-      if (position.line < 0) return 0;
+      if (position.line < 0) return mark;
       if (position.line >= s.length) return text.length;
+      const start = position.line === 0 ? mark : s[position.line];
       const lineEnd = position.line + 1 < s.length ? s[position.line + 1] : text.length;
-      return Math.max(s[position.line], Math.min(s[position.line] + position.character, lineEnd));
+      return Math.max(start, Math.min(start + position.character, lineEnd));
     },
   };
 }
