@@ -328,6 +328,29 @@ ${rest}
 `,
   },
   {
+    name: 'bad-type: an entry written as nothing (a `-` alone, as typed before the entry) stands on its `-`',
+    source: `
+//- cards/x@1.0.0.yaml
+id: x
+name: X
+type: agent
+action: run
+spec: ${spec}
+tools:
+  - git
+  -
+# ^ error card/bad-type: \`tools[1]\` is empty
+  - shell
+phase:
+  - testing
+  -${'  '}
+# ^ error card/bad-type: \`phase[1]\`
+inputs: []
+outputs: []
+version: 1.0.0
+`,
+  },
+  {
     name: 'bad-type: a required string of another type, on the value, with a quoting fix',
     source: `
 //- cards/x@1.0.0.yaml

@@ -396,8 +396,15 @@ function valueSpan(f: Field): Span {
   return written && written.end > written.start ? written : f.missingSpan;
 }
 
-function nodeValueSpan(node: YamlNode, fallback: Span): Span {
-  return node.span.end > node.span.start ? node.span : fallback;
+/**
+ * Where a value is written; for one written as nothing, the `-` of its list entry (`  -` on a
+ * line of its own, as typed before the entry's text), or else `fallback`.
+ */
+function nodeValueSpan(text: string, node: YamlNode, fallback: Span): Span {
+  if (node.span.end > node.span.start) return node.span;
+  let at = node.span.start;
+  while (at > 0 && (text.charCodeAt(at - 1) === 32 || text.charCodeAt(at - 1) === 9)) at--;
+  return at > 0 && text.charCodeAt(at - 1) === 45 /* - */ ? span(at - 1, at) : fallback;
 }
 
 const missingFixes: ReadonlyMap<string, string> = new Map([
@@ -471,7 +478,7 @@ function stringList(reader: Reader, f: Field, kind?: TermKind): string[] {
   value.items.forEach((node, i) => {
     const path = `${f.path}[${i}]`;
     const entry = deref(node);
-    const at = nodeValueSpan(node, value.span);
+    const at = nodeValueSpan(reader.text, node, value.span);
     if (!entry || entry.kind !== 'scalar' || typeof entry.value !== 'string') {
       reader.report('error', 'card/bad-type', `\`${path}\` is ${describe(entry)}, but each entry of \`${f.key}\` must be a string; write it as text or remove it.`, path, at);
       return;
@@ -498,7 +505,7 @@ function readPhases(reader: Reader, f: Field): string[] {
   const first = new Map<string, Span>();
   for (const { node, path } of entries) {
     const entry = deref(node);
-    const at = nodeValueSpan(node, f.missingSpan);
+    const at = nodeValueSpan(reader.text, node, f.missingSpan);
     if (!entry || entry.kind !== 'scalar' || typeof entry.value !== 'string') {
       reader.report('error', 'card/bad-type', `\`${path}\` is ${describe(entry)}, but a phase must be a string; write one of ${choices}.`, path, at);
       continue;
@@ -586,7 +593,7 @@ function readPorts(reader: Reader, f: Field, side: 'input' | 'output'): Port[] |
         'card/bad-type',
         `\`${path}\` is ${describe(port)}, but a port must be a mapping with \`name\` and \`type\`; write it as \`{ name: …, type: … }\`.`,
         path,
-        nodeValueSpan(node, value.span),
+        nodeValueSpan(reader.text, node, value.span),
       );
       return;
     }
@@ -710,7 +717,7 @@ function checkMisfiled(reader: Reader, f: Field): void {
       'card/prohibition-misfiled',
       `\`${entry.value}\` in \`${f.key}\` is a data type, and nothing checks \`${f.key}\`; move it to \`cannot\` so that every edge carrying \`${term.id}\` into this node is refused.`,
       `${f.path}[${i}]`,
-      nodeValueSpan(node, list.span),
+      nodeValueSpan(reader.text, node, list.span),
     );
   });
 }
@@ -735,7 +742,7 @@ function checkToolCommand(reader: Reader, type: string, params: { readonly [key:
   if (typeof command === 'string' && command.trim() !== '') return;
   const written = deref(paramsField.value);
   const entry = written?.kind === 'mapping' ? written.entries.get('tool_command') : undefined;
-  const at = entry ? nodeValueSpan(entry.value, entry.keySpan) : valueSpan(paramsField);
+  const at = entry ? nodeValueSpan(reader.text, entry.value, entry.keySpan) : valueSpan(paramsField);
   reader.report(
     'warning',
     'card/bad-type',
@@ -794,7 +801,7 @@ function readParams(reader: Reader, f: Field): { [key: string]: JsonValue } {
  */
 function toJson(walk: ParamsWalk, node: YamlNode, path: string, depth: number, fallback: Span): Converted | undefined {
   const reader = walk.reader;
-  const at = nodeValueSpan(node, fallback);
+  const at = nodeValueSpan(reader.text, node, fallback);
   const fail = (why: string): undefined => {
     reader.report('error', 'card/bad-type', `\`${path}\` cannot be stored as JSON: ${why}.`, path, at, {
       hint: '`params` is stored and hashed as JSON, so every value must survive a JSON round trip.',
