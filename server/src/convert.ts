@@ -9,6 +9,7 @@ import {
   DiagnosticSeverity,
   DiagnosticTag,
   FoldingRangeKind,
+  InsertTextFormat,
   MarkupKind,
   SymbolKind,
   type CodeAction as LspCodeAction,
@@ -67,6 +68,8 @@ export interface ClientSupport {
   readonly hierarchicalSymbols: boolean;
   /** The client takes a completion list's `itemDefaults.editRange` (LSP 3.17). */
   readonly completionEditRange: boolean;
+  /** The client takes completion items written as snippets (`completionItem.snippetSupport`). */
+  readonly snippets: boolean;
   /**
    * The client takes code actions as `CodeAction` literals (`codeActionLiteralSupport`, LSP 3.8);
    * without it a code action must be a `Command`, which the server runs (see `applyEditCommand`).
@@ -109,6 +112,7 @@ export const fullSupport: ClientSupport = {
   showDocument: true,
   hierarchicalSymbols: true,
   completionEditRange: true,
+  snippets: true,
   codeActionLiterals: true,
   preferredActions: true,
   applyEdit: true,
@@ -388,8 +392,10 @@ function compareSortText(a: string, b: string): number {
 }
 
 function toCompletionItem(item: CompletionItem, range: Range | undefined, sharedRange: boolean, support: ClientSupport): LspCompletionItem {
-  const newText = item.insertText ?? item.label;
+  const snippet = item.snippet !== undefined && support.snippets ? item.snippet : undefined;
+  const newText = snippet ?? item.insertText ?? item.label;
   const out: LspCompletionItem = { label: item.label, kind: toCompletionKind(item.kind, support.completionKinds) };
+  if (snippet !== undefined) out.insertTextFormat = InsertTextFormat.Snippet;
   if (item.detail !== undefined) out.detail = item.detail;
   if (item.documentation !== undefined) {
     out.documentation = support.documentationMarkdown ? { kind: MarkupKind.Markdown, value: item.documentation } : plainText(item.documentation);
@@ -400,8 +406,8 @@ function toCompletionItem(item: CompletionItem, range: Range | undefined, shared
     if (newText !== item.label) out.textEditText = newText;
   } else if (range) {
     out.textEdit = { range, newText };
-  } else if (item.insertText !== undefined) {
-    out.insertText = item.insertText;
+  } else if (snippet !== undefined || item.insertText !== undefined) {
+    out.insertText = newText;
   }
   return out;
 }

@@ -568,6 +568,7 @@ function clientSupport(capabilities: ClientCapabilities): ClientSupport {
     showDocument: capabilities.window?.showDocument?.support === true,
     hierarchicalSymbols: text?.documentSymbol?.hierarchicalDocumentSymbolSupport === true,
     completionEditRange: text?.completion?.completionList?.itemDefaults?.includes('editRange') === true,
+    snippets: text?.completion?.completionItem?.snippetSupport === true,
     codeActionLiterals: text?.codeAction?.codeActionLiteralSupport !== undefined,
     preferredActions: text?.codeAction?.isPreferredSupport === true,
     applyEdit: capabilities.workspace?.applyEdit === true,

@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { allDiagnosticCodes } from '../../shared/src/diagnostics';
 import { lineIndex } from '../../shared/src/text';
-import { CompletionItemKind } from 'vscode-languageserver';
+import { CompletionItemKind, InsertTextFormat } from 'vscode-languageserver';
 import type { CompletionResult, HoverResult } from '../../shared/src/ide/types';
 import { applyChanges, docsAnchor, fullSupport, toCompletionList, toHover, toOffset, toRange, type ClientSupport, type FileContext } from '../src/convert';
 import { readSettings } from '../src/settings';
@@ -202,6 +202,27 @@ describe('server: completion lists', function () {
         }
       });
     }
+  }
+});
+
+describe('server: completion snippets', function () {
+  // A JSON key before another member: `"model": $0,` for a client that takes snippets, the plain text for one that does not.
+  const text = '{\n  mo\n  "type": "agent"\n}\n';
+  const files: FileContext = { uri: (relative) => `file:///${relative}`, lineIndex: () => lineIndex(text), versions: new Map() };
+  const result: CompletionResult = { items: [{ label: 'model', kind: 'field', insertText: '"model": ', snippet: '"model": $0,' }], span: { start: 4, end: 6 } };
+  const inside = { line: 1, character: 4 };
+  const range = { start: { line: 1, character: 2 }, end: { line: 1, character: 4 } };
+  const forms = [
+    { name: 'a snippet in the shared edit range', support: fullSupport, position: inside, item: { insertTextFormat: InsertTextFormat.Snippet, textEditText: '"model": $0,' } },
+    { name: 'a snippet in an edit of its own', support: { ...fullSupport, completionEditRange: false }, position: inside, item: { insertTextFormat: InsertTextFormat.Snippet, textEdit: { range, newText: '"model": $0,' } } },
+    { name: 'a snippet as insert text, the cursor outside the replaced text', support: fullSupport, position: { line: 2, character: 0 }, item: { insertTextFormat: InsertTextFormat.Snippet, insertText: '"model": $0,' } },
+    { name: 'plain text for a client without snippets', support: { ...fullSupport, snippets: false }, position: inside, item: { textEditText: '"model": ' } },
+  ];
+  for (const form of forms) {
+    it(form.name, function () {
+      const list = toCompletionList(files, 'cards/a@1.0.0.json', form.position, result, form.support);
+      assert.deepEqual(list.items, [{ label: 'model', kind: CompletionItemKind.Field, ...form.item }]);
+    });
   }
 });
 

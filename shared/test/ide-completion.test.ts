@@ -22,6 +22,8 @@ interface CompletionCase {
   readonly details?: Readonly<Record<string, string>>;
   /** Filter texts by label (the label itself when the item has none). */
   readonly filters?: Readonly<Record<string, string>>;
+  /** Snippets by label (null: the item has none). */
+  readonly snippets?: Readonly<Record<string, string | null>>;
   readonly none?: true;
 }
 
@@ -54,6 +56,9 @@ function checkCompletion(c: CompletionCase): void {
   for (const [label, filter] of Object.entries(c.filters ?? {})) {
     const found: CompletionItem | undefined = result.items.find((i) => i.label === label);
     assert.equal(found?.filterText ?? found?.label, filter, `filter text of ${label}`);
+  }
+  for (const [label, snippet] of Object.entries(c.snippets ?? {})) {
+    assert.equal(result.items.find((i) => i.label === label)?.snippet ?? null, snippet, `snippet of ${label}`);
   }
   for (const [label, detail] of Object.entries(c.details ?? {})) {
     assert.equal(result.items.find((i) => i.label === label)?.detail, detail, `detail of ${label}`);
@@ -716,6 +721,109 @@ type: $0`,
     excludes: ['evaluative', 'human-in-the-loop', 'text'],
     replaces: '',
   },
+  'a value right after its key, before the value written, replaces that value': {
+    fixture: `
+//- cards/a@1.0.0.yaml
+id: a
+type:$0 validation  # the checker
+name: A`,
+    includes: ['agent'],
+    replaces: ' validation',
+    inserts: { agent: ' agent' },
+  },
+  'a list entry right after its dash, before the entry written, replaces it': {
+    fixture: `
+//- cards/a@1.0.0.yaml
+id: a
+tools:
+  -$0 git
+  - sql`,
+    includes: ['shell'],
+    excludes: ['sql'],
+    replaces: ' git',
+    inserts: { shell: ' shell' },
+  },
+  'a quoted entry written after the dash is replaced whole': {
+    fixture: `
+//- cards/a@1.0.0.yaml
+id: a
+tools:
+  - $0"git"`,
+    includes: ['shell'],
+    replaces: '"git"',
+  },
+  'in a flow list, before another entry, an entry of its own': {
+    fixture: `
+//- cards/a@1.0.0.yaml
+id: a
+risk_markers: [criteria-leak, $0"unbounded-loop"]`,
+    includes: ['arbitrary-code-execution'],
+    replaces: '',
+    inserts: { 'arbitrary-code-execution': 'arbitrary-code-execution, ' },
+  },
+  'no value after a key whose list is written below it': {
+    fixture: `
+//- cards/a@1.0.0.yaml
+id: a
+tools:$0
+  - git`,
+    none: true,
+  },
+  'no value after a key whose list is written below it at its own column': {
+    fixture: `
+//- cards/a@1.0.0.yaml
+id: a
+tools: $0
+# the tools
+- git`,
+    none: true,
+  },
+  'no value before a flow list written after the key': {
+    fixture: `
+//- cards/a@1.0.0.yaml
+id: a
+tools:$0 [git]`,
+    none: true,
+  },
+  'no field name at the start of a line already written': {
+    fixture: `
+//- cards/a@1.0.0.yaml
+id: a
+tools:
+$0  - git`,
+    none: true,
+  },
+  'a field name typed before its colon is replaced, the colon kept': {
+    fixture: `
+//- cards/a@1.0.0.yaml
+id: a
+na$0me: A`,
+    includes: ['name', 'type'],
+    replaces: 'name',
+    inserts: { type: 'type' },
+  },
+  'a JSON field name before another member comes with its comma, as a snippet': {
+    fixture: `
+//- cards/a@1.0.0.json
+{
+  "id": "a",
+  $0
+  "type": "agent"
+}`,
+    includes: ['model'],
+    inserts: { model: '"model": ' },
+    snippets: { model: '"model": $0,' },
+  },
+  'a JSON field name after the last member has no snippet': {
+    fixture: `
+//- cards/a@1.0.0.json
+{
+  "id": "a",
+  $0
+}`,
+    includes: ['model'],
+    snippets: { model: null },
+  },
   'a partly typed type is replaced': {
     fixture: `
 //- cards/a@1.0.0.yaml
@@ -986,6 +1094,25 @@ version: 1.0.0`,
     excludes: ['c', 'b'],
     details: { a: 'feeds node y from node x' },
   },
+  'dependencies offer a feeding node whose card the bundle lacks, last, saying so': {
+    fixture: `
+//- topology.dot
+digraph g {
+  x [card="a@1.0.0"];
+  ghost [card="ghost@1.0.0"];
+  y [card="b@1.0.0"];
+  x -> y;
+  ghost -> y;
+}
+//- cards/a@1.0.0.yaml
+${card({ id: 'a', outputs: [['out', 'text']] })}
+//- cards/b@1.0.0.yaml
+id: b
+dependencies: [$0]
+version: 1.0.0`,
+    first: ['a', 'ghost'],
+    details: { a: 'feeds node y from node x', ghost: 'feeds node y from node ghost; the bundle holds no card ghost' },
+  },
   'a JSON card completes terms inside quotes': {
     fixture: `
 //- cards/a@1.0.0.json
@@ -1093,6 +1220,31 @@ terms:
     broader: $0`,
     includes: ['acme/y'],
     excludes: ['acme/x'],
+  },
+  'broader never offers a term under the entry (a cycle)': {
+    fixture: `
+//- ontology/extensions.yaml
+terms:
+  - id: acme/crawler
+    kind: tool
+    label: Crawler
+    description: A tool.
+    since: "0.1.0"
+    broader: $0
+  - id: acme/deep-crawler
+    kind: tool
+    label: Deep crawler
+    description: A tool.
+    since: "0.1.0"
+    broader: acme/crawler
+  - id: acme/deeper
+    kind: tool
+    label: Deeper
+    description: A tool.
+    since: "0.1.0"
+    broader: acme/deep-crawler`,
+    includes: ['web-search'],
+    excludes: ['acme/crawler', 'acme/deep-crawler', 'acme/deeper'],
   },
   'an empty extensions file offers its one key': {
     fixture: `

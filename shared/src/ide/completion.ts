@@ -499,10 +499,14 @@ function cardCompletion(bundle: IdeBundle, file: string, text: string, offset: n
     const existing = listedValues(file, text, ['dependencies', item], offset);
     const suppliers = predecessorCards(bundle, file).filter((s) => !existing.has(s.id));
     const wrapList = slot.inline && slot.format === 'yaml';
+    // (a predecessor's pin that finds no card is still offered, last, saying so: the dependency
+    // names it rightly, and the missing card is what to fix)
+    const held = cardIndex(bundle).byId;
     const items = suppliers.map((s): CompletionItem => ({
       label: s.id,
       kind: 'card',
-      detail: `feeds node ${s.target} from node ${s.source}`,
+      detail: held.has(s.id) ? `feeds node ${s.target} from node ${s.source}` : `feeds node ${s.target} from node ${s.source}; the bundle holds no card ${s.id}`,
+      sortText: `${held.has(s.id) ? 0 : 1}${s.id}`,
       ...insertion(s.id, slot, wrapList, text),
     }));
     return { items, span: slot.span };
@@ -523,6 +527,8 @@ function insertion(value: string, slot: DataSlot, wrapList: boolean, text: strin
   if (slot.unclosedQuote !== undefined) return { insertText: `${value}${slot.unclosedQuote}` };
   // (a list is not written inside quotes)
   if (slot.quoted) return {};
+  // (in a flow list, before another entry: an entry of its own)
+  if (slot.beforeEntry === true) return { insertText: `${value}, ` };
   const space = spaceAfterMark(slot, text);
   if (wrapList) return { insertText: `${space}[${value}]` };
   return space !== '' ? { insertText: `${space}${value}` } : {};
@@ -573,7 +579,7 @@ function fieldCompletion(file: string, text: string, slot: DataSlot, offset: num
       ...(kind !== undefined ? { detail: `${kind}: ${kindInfo[kind].title}` } : {}),
       // The wire spellings first, aliases after.
       sortText: `${wireField(key) === key ? 0 : 1}${key}`,
-      insertText: keyInsertion(key, slot, text),
+      ...keyInsertion(key, slot, text),
     });
   }
   return { items, span: slot.span };
@@ -590,7 +596,7 @@ const portFields: readonly { readonly name: string; readonly inputsOnly: boolean
 function portFieldCompletion(slot: DataSlot, input: boolean, text: string, present: ReadonlySet<string>): CompletionResult {
   const items = portFields
     .filter((f) => (input || !f.inputsOnly) && !present.has(f.name))
-    .map((f, i): CompletionItem => ({ label: f.name, kind: 'field', detail: f.detail, sortText: String(i), insertText: keyInsertion(f.name, slot, text) }));
+    .map((f, i): CompletionItem => ({ label: f.name, kind: 'field', detail: f.detail, sortText: String(i), ...keyInsertion(f.name, slot, text) }));
   return { items, span: slot.span };
 }
 
@@ -620,13 +626,19 @@ function portKeysAt(file: string, text: string, list: string, offset: number): S
  * A key as inserted: with its `: ` (quoted in JSON), unless the colon is written already after the
  * word replaced; in quotes not closed on the line, with the closing quote.
  */
-function keyInsertion(key: string, slot: DataSlot, text: string): string {
+function keyInsertion(key: string, slot: DataSlot, text: string): { insertText: string; snippet?: string } {
   const colon = /^[ \t]*"?[ \t]*:/.test(text.slice(slot.span.end, slot.span.end + 64));
-  if (slot.unclosedQuote !== undefined) return colon ? `${key}${slot.unclosedQuote}` : `${key}${slot.unclosedQuote}: `;
-  if (slot.format === 'json') return slot.quoted || colon ? (slot.quoted ? key : JSON.stringify(key)) : `"${key}": `;
+  if (slot.unclosedQuote !== undefined) return { insertText: colon ? `${key}${slot.unclosedQuote}` : `${key}${slot.unclosedQuote}: ` };
+  if (slot.format === 'json') {
+    if (slot.quoted || colon) return { insertText: slot.quoted ? key : JSON.stringify(key) };
+    // Before another member (`"type": …` on a later line), the new one needs its comma: a client
+    // that takes snippets gets it after the place for the value, where the cursor goes.
+    const memberAfter = /^\s*"/.test(text.slice(slot.span.end, slot.span.end + 256));
+    return { insertText: `"${key}": `, ...(memberAfter ? { snippet: `"${key}": $0,` } : {}) };
+  }
   // (a quoted YAML key, as in a flow mapping written like JSON, is completed inside its quotes)
-  if (slot.quoted) return key;
-  return `${spaceAfterMark(slot, text)}${key}${colon ? '' : ': '}`;
+  if (slot.quoted) return { insertText: key };
+  return { insertText: `${spaceAfterMark(slot, text)}${key}${colon ? '' : ': '}` };
 }
 
 /** The card ids of the nodes that feed a node pinning this card, for its `dependencies`. */
@@ -668,7 +680,7 @@ function extensionsCompletion(bundle: IdeBundle, file: string, text: string, off
   if (path.length === 0 && slot.role === 'key') {
     const root = deref(dataDocument(file, text).root);
     const written = root?.kind === 'mapping' && [...root.entries.values()].some((e) => e.key === 'terms' && !(e.keySpan.start <= offset && offset <= e.keySpan.end));
-    return written ? undefined : { items: [{ label: 'terms', kind: 'field', detail: 'the local terms, a list', insertText: keyInsertion('terms', slot, text) }], span: slot.span };
+    return written ? undefined : { items: [{ label: 'terms', kind: 'field', detail: 'the local terms, a list', ...keyInsertion('terms', slot, text) }], span: slot.span };
   }
   const inEntry = path.length >= 2 && path[0] === 'terms' && path[1] === item;
   if (!inEntry) return undefined;
@@ -678,7 +690,7 @@ function extensionsCompletion(bundle: IdeBundle, file: string, text: string, off
     const present = new Set<string>();
     for (const e of entry?.entries.values() ?? []) if (!(e.keySpan.start <= offset && offset <= e.keySpan.end)) present.add(e.key);
     const keys = termEntryKeys.filter((key) => !present.has(key));
-    return { items: keys.map((key): CompletionItem => ({ label: key, kind: 'field', sortText: String(termEntryKeys.indexOf(key)).padStart(2, '0'), insertText: keyInsertion(key, slot, text) })), span: slot.span };
+    return { items: keys.map((key): CompletionItem => ({ label: key, kind: 'field', sortText: String(termEntryKeys.indexOf(key)).padStart(2, '0'), ...keyInsertion(key, slot, text) })), span: slot.span };
   }
   if (path.length !== 3 || slot.role !== 'value') return undefined;
   const vocabulary = vocabularyOf(bundle);
@@ -693,8 +705,8 @@ function extensionsCompletion(bundle: IdeBundle, file: string, text: string, off
     const own = scalarOf(entry, 'id');
     const items = vocabulary
       .terms(termKinds.find((k) => k === kind))
-      // (never the entry itself: a term cannot be broader than itself)
-      .filter((t) => !t.deprecated && t.kind !== 'phase' && t.id !== own)
+      // (never the entry itself, nor a term under it: a term cannot be broader than itself)
+      .filter((t) => !t.deprecated && t.kind !== 'phase' && (own === undefined || !vocabulary.isA(t.id, own)))
       .map((t): CompletionItem => ({ label: t.id, kind: 'term', detail: `${t.label} · ${t.kind}`, documentation: t.meaning, ...insertion(t.id, slot, false, text) }));
     return { items, span: slot.span };
   }

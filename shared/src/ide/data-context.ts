@@ -30,12 +30,125 @@ export interface DataSlot {
   /** YAML: the value of a key typed directly after `key:` (not in a list). */
   readonly inline: boolean;
   readonly format: 'yaml' | 'json';
+  /** YAML: inside a flow collection (`[…]`, `{…}`). */
+  readonly flow?: boolean;
+  /**
+   * YAML, in a flow list: another entry follows on the line (`[a, |b]`), so what is inserted
+   * goes in as an entry of its own, with its `, ` (see `fittedToLine`).
+   */
+  readonly beforeEntry?: boolean;
 }
 
 export function dataSlot(path: string, text: string, offset: number): DataSlot | undefined {
   const at = Math.max(0, Math.min(offset, text.length));
-  return formatOf(path) === 'json' ? jsonSlot(text, at) : yamlSlot(text, at);
+  if (formatOf(path) === 'json') return jsonSlot(text, at);
+  const slot = yamlSlot(text, at);
+  return slot === undefined ? undefined : fittedToLine(slot, text);
 }
+
+/**
+ * A YAML slot as what follows it on its line allows (the cursor right before written text: just
+ * after `key:` or `-`, or at the start of a line):
+ * - nothing follows but blanks or a comment, or a key is followed by its `:`: unchanged;
+ * - a value or list entry followed by one scalar takes that scalar into its span, so that the
+ *   item replaces it (`type:| validation`, `-| git`, `{type: |text}`);
+ * - in a flow list, an entry followed by another (`[a, |b]`) keeps its span and goes in as an
+ *   entry of its own (`beforeEntry`);
+ * - anything else (a key before written text, a value before a flow list or a `key: value`):
+ *   no slot, as no item could go in there whole;
+ * - the value of a key with nothing after it on its line, whose value is written below it
+ *   (`tools:` above its `- ` items, or above a deeper mapping): no slot either, as a value there
+ *   would be a second one.
+ */
+function fittedToLine(slot: DataSlot, text: string): DataSlot | undefined {
+  if (slot.quoted) return slot;
+  const lineEnd = lineEndOf(text, slot.span.end);
+  let from = slot.span.end;
+  while (from < lineEnd && isBlank(text.charCodeAt(from))) from++;
+  const comment = text.charCodeAt(from) === 35 && (from === 0 || isBlank(text.charCodeAt(from - 1)) || text.charCodeAt(from - 1) === 10 || text.charCodeAt(from - 1) === 13);
+  if (from >= lineEnd || comment) {
+    return slot.role === 'value' && slot.inline && slot.span.start === slot.span.end && valueBelow(text, slot.span.start) ? undefined : slot;
+  }
+  const rest = text.slice(from, lineEnd);
+  if (slot.flow === true) {
+    const c = rest.charCodeAt(0);
+    if (c === 44 || c === 93 || c === 125) return slot; // `,` `]` `}`: nothing else in this entry
+    if (slot.role !== 'key' && slot.path[slot.path.length - 1] === item) return { ...slot, beforeEntry: true };
+  }
+  if (slot.role === 'key') return from === slot.span.end && text.charCodeAt(from) === 58 /* : */ ? slot : undefined;
+  const length = scalarLength(rest, slot.flow === true);
+  return length === undefined ? undefined : { ...slot, span: { start: slot.span.start, end: from + length } };
+}
+
+/**
+ * The length of the one scalar `rest` holds (a plain or quoted scalar, then only blanks or a
+ * comment to the line's end, or in a flow collection up to its next `,`, `]` or `}`); undefined
+ * when it holds anything else (a collection, a `key: value`, a second scalar).
+ */
+function scalarLength(rest: string, inFlow: boolean): number | undefined {
+  const first = rest.charCodeAt(0);
+  let end: number;
+  if (first === 34 || first === 39) {
+    end = -1;
+    for (let i = 1; i < rest.length; i++) {
+      const c = rest.charCodeAt(i);
+      if (first === 34 && c === 92 /* \ */) i++;
+      else if (c === first) {
+        if (first === 39 && rest.charCodeAt(i + 1) === 39) i++; // '' inside single quotes
+        else {
+          end = i + 1;
+          break;
+        }
+      }
+    }
+    if (end < 0) return undefined;
+  } else {
+    // (a plain scalar starts with none of YAML's indicators)
+    if ('-?:,[]{}#&*!|>%@`'.includes(rest[0])) return undefined;
+    end = rest.length;
+    for (let i = 1; i < rest.length; i++) {
+      const c = rest.charCodeAt(i);
+      if (inFlow && (c === 44 || c === 93 || c === 125)) {
+        end = i;
+        break;
+      }
+      if (c === 35 && isBlank(rest.charCodeAt(i - 1))) {
+        end = i;
+        break;
+      }
+      // a `key: value` pair: no scalar
+      if (c === 58 && (i + 1 >= rest.length || isBlank(rest.charCodeAt(i + 1)))) return undefined;
+    }
+    while (end > 0 && isBlank(rest.charCodeAt(end - 1))) end--;
+  }
+  let after = end;
+  while (after < rest.length && isBlank(rest.charCodeAt(after))) after++;
+  if (after >= rest.length || rest.charCodeAt(after) === 35) return end;
+  const c = rest.charCodeAt(after);
+  return inFlow && (c === 44 || c === 93 || c === 125) ? end : undefined;
+}
+
+/**
+ * True when the key on the line holding `at` has its value written on the lines below: the next
+ * line with content (comments skipped) is indented deeper than the key, or is a `-` item at the
+ * key's own column.
+ */
+function valueBelow(text: string, at: number): boolean {
+  const start = lineStartOf(text, at);
+  const key = lineElements(text.slice(start, lineEndOf(text, at))).key;
+  if (key === undefined) return false;
+  for (let position = nextLine(text, lineEndOf(text, at)); position < text.length; ) {
+    const end = lineEndOf(text, position);
+    const line = text.slice(position, end);
+    position = nextLine(text, end);
+    const trimmed = line.trimStart();
+    if (trimmed === '' || trimmed.startsWith('#')) continue;
+    const indent = line.length - trimmed.length;
+    return indent > key.col || (indent === key.col && /^-(\s|$)/.test(trimmed));
+  }
+  return false;
+}
+
 
 // ---------------------------------------------------------------------- YAML
 
@@ -319,7 +432,7 @@ function flowSlot(text: string, open: number, offset: number, base: readonly str
       path.push(frame.kind === 'sequence' ? item : frame.key ?? '');
     }
     const quoting = quote !== undefined ? { quoted: true, ...(unclosed ? { unclosedQuote: quote } : {}) } : { quoted: false };
-    const common = { span, ...quoting, inline: false, format: 'yaml' as const };
+    const common = { span, ...quoting, inline: false, format: 'yaml' as const, flow: true };
     if (top.kind === 'sequence') return last === 58 ? undefined : { ...common, role: 'value', path: [...path, item] };
     if (top.expectKey) return { ...common, role: 'key', path };
     return { ...common, role: 'value', path: [...path, top.key ?? ''] };

@@ -45,6 +45,11 @@ export interface CompletionItem {
   /** Markdown. */
   readonly documentation?: string;
   readonly insertText?: string;
+  /**
+   * The same text as an LSP snippet (`$0` where the cursor goes), for a client that takes
+   * snippets; `insertText` (or the label) is what the others get.
+   */
+  readonly snippet?: string;
   readonly sortText?: string;
   readonly filterText?: string;
 }
