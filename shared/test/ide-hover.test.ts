@@ -70,6 +70,20 @@ risk_markers:
   - unbounded-lo$0op`,
     contains: ['Weight: 1.50 (inferred)', 'cycle'],
   },
+  'a local marker without a weight of its own says what it weighs instead': {
+    fixture: `
+//- ontology/extensions.yaml
+terms:
+  - id: acme/budget
+    kind: risk-marker
+    label: Budget
+    description: Spends money.
+    since: "0.1.0"
+    broader: execution-risk
+//- cards/a@1.0.0.yaml
+risk_markers: [acme/bud$0get]`,
+    contains: ['Weight: 0.00, what the analysis gives a marker with no weight of its own (declared)'],
+  },
   'a port type shows its broader chain': {
     fixture: `
 //- cards/a@1.0.0.yaml

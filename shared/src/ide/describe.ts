@@ -42,13 +42,25 @@ export function describeTerm(term: Term, vocabulary: Vocabulary): string {
   const lines: string[] = [`**${term.label}** ${code(term.id)} · ${term.kind} (${info.title})`, '', term.meaning, ''];
   const chain = vocabulary.ancestors(term.id).slice(1).map((t) => code(t.id));
   lines.push(chain.length > 0 ? `Under: ${chain.join(' → ')}` : term.broader !== undefined ? `Under: ${code(term.broader)} (not a known term)` : 'Under: nothing (the top of its hierarchy)');
-  if (term.kind === 'risk-marker' && term.arrival !== 'category') lines.push('', `Weight: ${markerWeight(term).toFixed(2)} (${term.arrival ?? 'declared'})`);
+  if (term.kind === 'risk-marker' && term.arrival !== 'category') lines.push('', markerWeightLine(term));
   if (term.deprecated !== undefined) {
     lines.push('', term.deprecated.replacedBy !== undefined ? `Deprecated: use ${code(term.deprecated.replacedBy)} instead.` : 'Deprecated, with no replacement.');
   }
   if (term.local !== undefined) lines.push('', `Local term, declared in ${code(term.local.file)}${term.local.since !== undefined ? ` since ${term.local.since}` : ''}.`);
   lines.push('', `*In a card* (${info.cardFields.map(code).join(', ')}): ${info.inCard}`, '', `*In the analysis:* ${analyzerRole(term, { vocabulary })}`);
   return lines.join('\n');
+}
+
+/**
+ * A marker's weight, and how the marker arrives: `Weight: 1.50 (inferred)`. A marker with no
+ * usable weight of its own (a local one without `defaultWeight`, or a negative one) weighs what
+ * the analysis gives such markers, and the line says so rather than showing that weight as its own.
+ */
+function markerWeightLine(term: Term): string {
+  const arrival = term.arrival ?? 'declared';
+  const own = term.defaultWeight !== undefined && Number.isFinite(term.defaultWeight) && term.defaultWeight >= 0;
+  const weight = markerWeight(term).toFixed(2);
+  return own ? `Weight: ${weight} (${arrival})` : `Weight: ${weight}, what the analysis gives a marker with no weight of its own (${arrival})`;
 }
 
 export function describeKind(kind: TermKind): string {
