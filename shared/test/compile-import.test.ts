@@ -163,18 +163,19 @@ digraph "2nd pipeline" {
   n_graph [label="Keyword", shape=box, prompt="Was a keyword.", dp_node="graph"];
   "n_" [label="Empty", shape=box, prompt="Had an empty id.", dp_node=""];
   Draft_2 [label="Clash", shape=box, prompt="Restores an id already taken.", dp_node="Draft"];
-  x7 [label="Bad record", shape=box, prompt="A dp_node that cannot be written.", dp_node="ends\\\\"];
+  ends_ [label="Bad record", shape=box, prompt="A dp_node that cannot be written.", dp_node="ends\\\\"];
   x8 [label="Foreign", shape=box, prompt="A record export never made of this node.", dp_node="Draft"];
   x9 [label="Foreign empty", shape=box, prompt="An empty record on a named node.", dp_node=""];
-  Draft -> draft_ -> x1 -> x2 -> ______x -> n_graph -> n_ -> Draft_2 -> x7 -> x8 -> x9;
+  Draft -> draft_ -> x1 -> x2 -> ______x -> n_graph -> n_ -> Draft_2 -> ends_ -> x8 -> x9;
 }
 `,
     check: (r) => {
       // (a dp_node names the node only where export would have written it as the node's id: x8
-      // and x9 keep theirs, as the pipeline's runner knows them)
+      // and x9 keep theirs, as the pipeline's runner knows them; ends_ keeps its own, its record
+      // being unwritable in a topology; every card id comes from the dp_node, as E says)
       assert.deepEqual(
         r.cards.map((c) => `${c.nodeId} ${c.ref}`),
-        ['Draft draft@0.1.0', 'draft_ draft-2@0.1.0', 'x1 shared@1.0.0', '../../x x@0.1.0', 'graph graph@0.1.0', ' node@0.1.0', 'Draft_2 draft-3@0.1.0', 'x7 x7@0.1.0', 'x8 x8@0.1.0', 'x9 x9@0.1.0'],
+        ['Draft draft@0.1.0', 'draft_ draft-2@0.1.0', 'x1 shared@1.0.0', '../../x x@0.1.0', 'graph graph@0.1.0', ' node@0.1.0', 'Draft_2 draft-3@0.1.0', 'ends_ ends@0.1.0', 'x8 draft-4@0.1.0', 'x9 node-2@0.1.0'],
       );
       assert.match(r.dot, /^digraph n_2nd_pipeline \{\n/);
       assert.ok(r.dot.includes('  x2 [card="shared@1.0.0"];'), 'a second node pinning the same card gets no second card');

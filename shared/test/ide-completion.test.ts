@@ -802,6 +802,39 @@ na$0me: A`,
     replaces: 'name',
     inserts: { type: 'type' },
   },
+  'a list entry’s first key typed before its colon is replaced, the colon kept': {
+    fixture: `
+//- cards/a@1.0.0.yaml
+id: a
+inputs:
+  - na$0me: candidate
+    type: json`,
+    includes: ['description', 'required'],
+    replaces: 'name',
+    inserts: { description: 'description' },
+  },
+  'no term inside a flow entry of several words': {
+    fixture: `
+//- cards/a@1.0.0.yaml
+id: a
+cannot: [pa$0ss a candidate, secret-access]`,
+    none: true,
+  },
+  'no term after a word of a flow entry of several words': {
+    fixture: `
+//- cards/a@1.0.0.yaml
+id: a
+cannot: [pass a$0 candidate]`,
+    none: true,
+  },
+  'no term at the end of a flow entry of several words being typed': {
+    fixture: `
+//- cards/a@1.0.0.yaml
+id: a
+cannot: [secret-access, pass a$0
+]`,
+    none: true,
+  },
   'a JSON field name before another member comes with its comma, as a snippet': {
     fixture: `
 //- cards/a@1.0.0.json

@@ -10,7 +10,8 @@
  *   its own ids), when that record is one export could have written for the node: made into
  *   an Attractor id, it gives the node's id (maybe with export's `_2`, `_3`…), as the empty id
  *   `""` gives `n_`. Any other `dp_node` (a foreign or hand-edited one, say `dp_node=""` on a
- *   node `a`) is ignored: it would rename the node to something export never made of it;
+ *   node `a`) names no node: it would rename the node to something export never made of it. The
+ *   card id is derived from the `dp_node` all the same, as E says;
  * - a card id derived from a node's name is made unique against every card id the pipeline
  *   pins, wherever the pinning node stands (E uniquifies the derived ids; against pins only
  *   seen earlier, a later `card="x@0.0.1"` would make a second card `x`, two versions of one
@@ -147,6 +148,8 @@ export function importAttractor(text: string, options: ImportOptions): ImportRes
     keptNodes.push(node);
     const recorded = value(node.attrs.get(originalIdAttribute));
     const original = recorded !== undefined && recordsExportOf(recorded, node.id) && isTopologyWritable(recorded) ? recorded : node.id;
+    // (E: a card id is derived from the `dp_node` whatever it holds, else from the node's id)
+    const named = recorded ?? node.id;
     const id = uniqueNodeId(original);
     newId.set(node.id, id);
 
@@ -159,7 +162,7 @@ export function importAttractor(text: string, options: ImportOptions): ImportRes
     }
     let cardId = pinned?.id;
     if (cardId === undefined) {
-      const base = cardIdFrom(original);
+      const base = cardIdFrom(named);
       do cardId = uniqueCardId(base);
       while (usedCardIds.has(cardId));
       usedCardIds.add(cardId);

@@ -49,11 +49,12 @@ export function dataSlot(path: string, text: string, offset: number): DataSlot |
 /**
  * A YAML slot as what follows it on its line allows (the cursor right before written text: just
  * after `key:` or `-`, or at the start of a line):
- * - nothing follows but blanks or a comment, or a key is followed by its `:`: unchanged;
+ * - nothing follows but blanks or a comment, or a key (or a list entry's first key) is followed
+ *   by its `:`: unchanged;
  * - a value or list entry followed by one scalar takes that scalar into its span, so that the
  *   item replaces it (`type:| validation`, `-| git`, `{type: |text}`);
- * - in a flow list, an entry followed by another (`[a, |b]`) keeps its span and goes in as an
- *   entry of its own (`beforeEntry`);
+ * - in a flow list, an entry right before another (`[a, |"b"]`) keeps its span and goes in as an
+ *   entry of its own (`beforeEntry`); a word of a flow entry of several words has no slot;
  * - anything else (a key before written text, a value before a flow list or a `key: value`):
  *   no slot, as no item could go in there whole;
  * - the value of a key with nothing after it on its line, whose value is written below it
@@ -62,6 +63,14 @@ export function dataSlot(path: string, text: string, offset: number): DataSlot |
  */
 function fittedToLine(slot: DataSlot, text: string): DataSlot | undefined {
   if (slot.quoted) return slot;
+  if (slot.flow === true) {
+    // A flow entry's text runs to its `,`: a word with more of that entry before it (`[pass a
+    // candidate, …]`, a sentence) is no place for a term.
+    let before = slot.span.start;
+    while (before > 0 && isBlank(text.charCodeAt(before - 1))) before--;
+    const opener = text.charCodeAt(before - 1);
+    if (!(before === 0 || opener === 91 || opener === 123 || opener === 44 || opener === 58 || opener === 10 || opener === 13)) return undefined;
+  }
   const lineEnd = lineEndOf(text, slot.span.end);
   let from = slot.span.end;
   while (from < lineEnd && isBlank(text.charCodeAt(from))) from++;
@@ -69,13 +78,18 @@ function fittedToLine(slot: DataSlot, text: string): DataSlot | undefined {
   if (from >= lineEnd || comment) {
     return slot.role === 'value' && slot.inline && slot.span.start === slot.span.end && valueBelow(text, slot.span.start) ? undefined : slot;
   }
+  // a word typed before its key's colon (`na|me: A`, `- na|me: x`): the key is replaced, the colon kept
+  if (slot.role !== 'value' && from === slot.span.end && text.charCodeAt(from) === 58 /* : */) return slot;
   const rest = text.slice(from, lineEnd);
   if (slot.flow === true) {
     const c = rest.charCodeAt(0);
     if (c === 44 || c === 93 || c === 125) return slot; // `,` `]` `}`: nothing else in this entry
-    if (slot.role !== 'key' && slot.path[slot.path.length - 1] === item) return { ...slot, beforeEntry: true };
+    // (more of the entry after a blank: a word of a sentence, as above)
+    if (from > slot.span.end || slot.role === 'key') return undefined;
+    // right before the next entry, written from the cursor on (`[a, |"b"]`): an entry of its own
+    if (slot.span.start === slot.span.end && slot.path[slot.path.length - 1] === item) return { ...slot, beforeEntry: true };
   }
-  if (slot.role === 'key') return from === slot.span.end && text.charCodeAt(from) === 58 /* : */ ? slot : undefined;
+  if (slot.role === 'key') return undefined;
   const length = scalarLength(rest, slot.flow === true);
   return length === undefined ? undefined : { ...slot, span: { start: slot.span.start, end: from + length } };
 }
