@@ -251,6 +251,25 @@ export function textSnapshotOf(db: Database, bundle: BundleState): Snapshot {
 }
 
 /** Every file of the bundle as the engine reads it now (open documents over disk), with the versions and URIs of the open ones. */
+/** The sources made from open documents' texts (see `fromEditor`). */
+const editorSources = new WeakSet<SourceFile>();
+
+function editorSource(path: string, text: string): SourceFile {
+  const source: SourceFile = { path, text };
+  editorSources.add(source);
+  return source;
+}
+
+/**
+ * True when a source is an open document's text as the editor sent it (positions count a byte
+ * order mark it starts with as a character), false for a file read from disk (the mark takes
+ * no column: see `Snapshot.lineIndex`). A disk source an open document has the same text as
+ * stands for it, unless the text starts with a mark.
+ */
+export function fromEditor(source: SourceFile): boolean {
+  return editorSources.has(source);
+}
+
 function currentFiles(db: Database, bundle: BundleState): { files: Map<string, SourceFile>; versions: Map<string, number>; uris: Map<string, string> } {
   const files = new Map<string, SourceFile>();
   const versions = new Map<string, number>();
@@ -263,7 +282,9 @@ function currentFiles(db: Database, bundle: BundleState): { files: Map<string, S
     let entry = bundle.openFiles.get(relative);
     if (!entry || entry.version !== document.version || entry.file.text !== document.text) {
       const disk = bundle.disk.get(relative);
-      entry = { version: document.version, file: disk && disk.text === document.text ? disk : { path: relative, text: document.text } };
+      // (a text with a byte order mark reads differently open and closed: never the disk's object)
+      const marked = document.text.charCodeAt(0) === 0xfeff;
+      entry = { version: document.version, file: disk && disk.text === document.text && !marked ? disk : editorSource(relative, document.text) };
       bundle.openFiles.set(relative, entry);
     }
     files.set(relative, entry.file);

@@ -27,7 +27,7 @@ import { applyPolicy, type Diagnostic } from '../../shared/src/diagnostics';
 import type { SourceFile } from '../../shared/src/bundle/model';
 import { classifyFiles } from '../../shared/src/bundle/classify';
 import { commonPrefixLength } from '../../shared/src/text';
-import { snapshotOf, type BundleState, type Database, type Snapshot } from './database';
+import { fromEditor, snapshotOf, type BundleState, type Database, type Snapshot } from './database';
 import { lspMessage, toLspDiagnostic, toRange, toSeverity, type ClientSupport } from './convert';
 import type { Settings } from './settings';
 
@@ -485,7 +485,9 @@ function createPrefixCache(): PrefixCache {
   const known: { now: SourceFile; before: SourceFile; length: number }[] = [];
   return (now, before) => {
     for (const entry of known) if (entry.now === now && entry.before === before) return entry.length;
-    const common = commonPrefixLength(now.text, before.text);
+    // a text that starts with a byte order mark reads from its first column on differently
+    // whether an editor sent it (the mark a character) or it was read from disk (no column)
+    const common = now.text.charCodeAt(0) === 0xfeff && fromEditor(now) !== fromEditor(before) ? 0 : commonPrefixLength(now.text, before.text);
     // two sources of the same text read the same however far a range reads (past the end too)
     const length = common === now.text.length && common === before.text.length ? Number.POSITIVE_INFINITY : common;
     known.push({ now, before, length });

@@ -526,6 +526,14 @@ describe('server: whole bundle folders on disk', function () {
       const pin = { line: 0, character: topologyText.indexOf('alpha@') + 2 };
       const targets = await session.request<{ uri: string; range: { start: unknown; end: unknown } }[]>('textDocument/definition', { textDocument: { uri: session.uri('topology.dot') }, position: pin });
       assert.deepEqual(targets.map((t) => [t.uri, t.range.start, t.range.end]), [[session.uri('cards/alpha@1.0.0.yaml'), { line: 0, character: 4 }, { line: 0, character: 9 }]]);
+      // an editor that keeps the mark in the text it sends counts it as a character; closed, the disk view again
+      const start = (): unknown => (session.diagnostics.get(orphan)?.diagnostics ?? []).find((d) => d.code === 'bundle/orphan-card')?.range.start;
+      session.open('cards/orphan@1.0.0.yaml', card('orphan'));
+      await session.versionPublished('cards/orphan@1.0.0.yaml', 1);
+      assert.deepEqual(start(), { line: 0, character: 5 }, 'open with the mark sent: after it');
+      session.close('cards/orphan@1.0.0.yaml');
+      await session.until(() => session.diagnostics.get(orphan)?.version === undefined, () => 'the card is published again after the close');
+      assert.deepEqual(start(), { line: 0, character: 4 }, 'closed: as the editor shows it');
       assert.deepEqual(errorLogs(session), []);
     } finally {
       await session.shutdown();
