@@ -13,7 +13,9 @@ import { generateBundle } from './generate-bundle';
 import { addBundle, createDatabase, setOpenDocument } from '../server/src/database';
 import { createPublisher } from '../server/src/publish';
 import { defaultSettings } from '../server/src/settings';
-import { fullSupport, type ClientSupport } from '../server/src/convert';
+import { docsLinker, fullSupport, type ClientSupport } from '../server/src/convert';
+
+const docsLink = docsLinker('file:///docs/diagnostics.md');
 
 const nodes = Number(process.env.NODES ?? 2000);
 const edits = Number(process.env.EDITS ?? 100);
@@ -30,7 +32,7 @@ const publisher = createPublisher({
   },
   settings: () => ({ ...defaultSettings, debounceMs: 0 }),
   support: () => support,
-  docsUrl: () => 'file:///docs/diagnostics.md',
+  docsLink: () => docsLink,
   log: (message) => process.stderr.write(`${message}\n`),
 });
 

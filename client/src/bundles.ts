@@ -6,6 +6,23 @@
  */
 import * as vscode from 'vscode';
 import { readManifest } from '../../shared/src/bundle/manifest';
+import { isRootMarker } from '../../shared/src/bundle/classify';
+
+/**
+ * The scheme of the compiled-file previews (./preview.ts): `darkprint-compiled:/<bundle
+ * folder>/<slug>.attractor.dot?<anchor uri>`, the query keeping the file the preview asks for.
+ */
+export const previewScheme = 'darkprint-compiled';
+
+/** The file a preview asks for (its query), or undefined for another URI or a broken one. */
+export function previewAnchor(uri: vscode.Uri): vscode.Uri | undefined {
+  if (uri.scheme !== previewScheme || uri.query === '') return undefined;
+  try {
+    return vscode.Uri.parse(uri.query, true);
+  } catch {
+    return undefined;
+  }
+}
 
 export interface BundleLocation {
   /** The bundle folder. */
@@ -28,31 +45,52 @@ export async function bundleOf(uri: vscode.Uri): Promise<BundleLocation | undefi
 }
 
 /**
- * The bundle of the active editor; otherwise the only bundle of the workspace; otherwise the one
- * the user picks. Undefined when there is none or the user cancels.
+ * The bundle of the active editor (of the file a preview shows, when the preview is active);
+ * otherwise the only bundle of the workspace; otherwise the one the user picks. Undefined when
+ * there is none or the user cancels.
  */
 export async function activeOrPickedBundle(preferred?: vscode.Uri): Promise<BundleLocation | undefined> {
-  const candidate = preferred ?? vscode.window.activeTextEditor?.document.uri;
+  const active = vscode.window.activeTextEditor?.document.uri;
+  const candidate = preferred ?? (active !== undefined ? (previewAnchor(active) ?? active) : undefined);
   if (candidate !== undefined && candidate.scheme === 'file') {
     const found = await bundleOf(candidate);
     if (found !== undefined) return found;
   }
-  const topologies = await vscode.workspace.findFiles('**/topology.dot', '**/node_modules/**', 200);
-  if (topologies.length === 0) {
+  const roots = await workspaceBundles();
+  if (roots.length === 0) {
     void vscode.window.showWarningMessage(
-      'No DarkPrint bundle is open: the workspace has no topology.dot. Open a bundle folder, or a file inside one, and run the command again.',
+      'No DarkPrint bundle is open: no folder of the workspace holds a topology.dot, a blueprint.yaml or a cards/ folder. Open a bundle folder, or a file inside one, and run the command again.',
     );
     return undefined;
   }
-  if (topologies.length === 1) {
-    const topology = topologies[0]!;
-    return { root: parentOf(topology), anchor: topology };
-  }
-  const items = topologies
-    .map((topology) => ({ label: vscode.workspace.asRelativePath(parentOf(topology)), topology }))
-    .sort((left, right) => left.label.localeCompare(right.label));
+  const located = async (root: vscode.Uri): Promise<BundleLocation> => ({ root, anchor: (await topologyOf(root)) ?? root });
+  if (roots.length === 1) return located(roots[0]!);
+  const items = roots.map((root) => ({ label: labelOf(root), root })).sort((left, right) => left.label.localeCompare(right.label));
   const picked = await vscode.window.showQuickPick(items, { placeHolder: 'Which bundle?' });
-  return picked === undefined ? undefined : { root: parentOf(picked.topology), anchor: picked.topology };
+  return picked === undefined ? undefined : located(picked.root);
+}
+
+/**
+ * Every bundle root of the workspace, as SPEC §1 defines one (a folder holding `topology.dot`, a
+ * `blueprint.yaml` or a `cards/` folder), never one inside another bundle's `cards/`.
+ */
+export async function workspaceBundles(): Promise<vscode.Uri[]> {
+  const found = await vscode.workspace.findFiles('**/{topology.dot,blueprint.yaml,blueprint.yml,blueprint.json,cards/*}', '**/node_modules/**', 5000);
+  const roots = new Map<string, vscode.Uri>();
+  for (const file of found) {
+    const parent = parentOf(file);
+    const root = basename(parent) === 'cards' && !isRootMarker(basename(file), false) ? parentOf(parent) : parent;
+    roots.set(root.toString(), root);
+  }
+  const all = [...roots.values()];
+  return all.filter((root) => !all.some((other) => other !== root && isInside(vscode.Uri.joinPath(other, 'cards'), root)));
+}
+
+/** How the picker names a bundle: its path in the workspace, or the workspace folder's name when the bundle is one. */
+function labelOf(root: vscode.Uri): string {
+  const folder = vscode.workspace.getWorkspaceFolder(root);
+  if (folder !== undefined && folder.uri.path === root.path) return folder.name;
+  return vscode.workspace.asRelativePath(root, (vscode.workspace.workspaceFolders?.length ?? 0) > 1);
 }
 
 /** The bundle's topology file: `topology.dot`, else its first `.dot`/`.gv` file by name. */
@@ -121,11 +159,7 @@ export async function readDirectory(uri: vscode.Uri): Promise<[string, vscode.Fi
 
 async function isBundleRoot(folder: vscode.Uri): Promise<boolean> {
   const entries = await readDirectory(folder);
-  return entries.some(
-    ([name, type]) =>
-      (type === vscode.FileType.File && (name === 'topology.dot' || name === 'blueprint.yaml')) ||
-      (type === vscode.FileType.Directory && name === 'cards'),
-  );
+  return entries.some(([name, type]) => (type === vscode.FileType.File || type === vscode.FileType.Directory) && isRootMarker(name, type === vscode.FileType.Directory));
 }
 
 async function isDirectory(uri: vscode.Uri): Promise<boolean> {

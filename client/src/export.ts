@@ -1,13 +1,14 @@
 /**
  * `DarkPrint: Export Attractor File…`: compiles the bundle through `darkprint/compiled` and writes
- * the text where the user says, `<slug>.attractor.dot` beside the bundle by default.
+ * the text where the user says, `<slug>.attractor.dot` in the bundle folder by default (beside
+ * it, for a bundle whose topology is not named `topology.dot`).
  *
  * Overwriting: the save dialog itself asks before it replaces a file (VS Code's native and simple
  * dialogs both do), so the command does not ask twice. A caller that passes the target directly
  * (tests, other extensions) skips the dialog, so then the command asks.
  */
 import * as vscode from 'vscode';
-import { activeOrPickedBundle, exists, slugOf } from './bundles';
+import { activeOrPickedBundle, basename, exists, parentOf, slugOf, topologyOf } from './bundles';
 import type { CompiledAnswer } from './protocol';
 
 export interface ExportDependencies {
@@ -29,7 +30,8 @@ export async function exportAttractor(dependencies: ExportDependencies, options:
   if (location === undefined) return undefined;
   const answer = await dependencies.compile(location.anchor);
   if (answer.kind === 'refused') {
-    const first = answer.reasons[0] ?? 'the language server gave no reason';
+    // (a reason ends with its own full stop: the sentence goes on after it without one)
+    const first = (answer.reasons[0] ?? 'the language server gave no reason').replace(/\.\s*$/, '');
     const more = answer.reasons.length > 1 ? ` (and ${answer.reasons.length - 1} more)` : '';
     const choice = await vscode.window.showErrorMessage(
       `The bundle cannot be exported yet: ${first}${more}. Fix it and export again.`,
@@ -41,8 +43,12 @@ export async function exportAttractor(dependencies: ExportDependencies, options:
   const slug = answer.slug ?? (await slugOf(location.root));
   let target = options.target;
   if (target === undefined) {
+    // Beside the topology by default, when it is `topology.dot`: a bundle whose topology has
+    // another name takes the first `.dot` by name as its topology, which an export could become.
+    const topology = await topologyOf(location.root);
+    const folder = topology !== undefined && basename(topology).toLowerCase() !== 'topology.dot' ? parentOf(location.root) : location.root;
     target = await vscode.window.showSaveDialog({
-      defaultUri: vscode.Uri.joinPath(location.root, `${slug}.attractor.dot`),
+      defaultUri: vscode.Uri.joinPath(folder, `${slug}.attractor.dot`),
       filters: { 'Attractor pipeline': ['dot', 'gv'] },
       saveLabel: 'Export',
       title: 'Export Attractor File',

@@ -19,7 +19,8 @@ import {
   type ServerOptions,
 } from 'vscode-languageclient/node';
 import { exportAttractor, type ExportOptions } from './export';
-import { importAttractor, type ImportOptions } from './import';
+import { importAttractor, importFindingsLifetime, type ImportOptions } from './import';
+import { workspaceBundles } from './bundles';
 import { createPreview, type PreviewController } from './preview';
 import {
   compiledRequest,
@@ -112,6 +113,8 @@ export function activate(context: vscode.ExtensionContext): DarkPrintApi {
   const preview = createPreview({ compile, coalesceMs });
   const reportView = createReport({ report, coalesceMs });
   context.subscriptions.push(
+    importFindingsLifetime(),
+    bundlePresence(),
     preview,
     reportView,
     createStatus({ report, coalesceMs, reportCommand: commands.report }),
@@ -128,6 +131,34 @@ export function activate(context: vscode.ExtensionContext): DarkPrintApi {
 
 export function deactivate(): Promise<void> | undefined {
   return client?.stop();
+}
+
+/**
+ * Keeps the context key `darkprint.hasBundle` (true while the workspace holds a bundle), which
+ * shows the commands that need one in the palette: read on activation, and again when a file
+ * that marks a bundle root is created or deleted, or the workspace folders change.
+ */
+function bundlePresence(): vscode.Disposable {
+  let reading: Promise<void> | undefined;
+  let again = false;
+  const refresh = (): void => {
+    if (reading !== undefined) {
+      again = true;
+      return;
+    }
+    reading = (async () => {
+      do {
+        again = false;
+        const found = (await workspaceBundles()).length > 0;
+        await vscode.commands.executeCommand('setContext', 'darkprint.hasBundle', found);
+      } while (again);
+    })()
+      .catch((error: unknown) => client?.error('Looking for DarkPrint bundles failed', error, false))
+      .finally(() => (reading = undefined));
+  };
+  const watcher = vscode.workspace.createFileSystemWatcher('**/{topology.dot,blueprint.yaml,blueprint.yml,blueprint.json,cards/*}', false, true, false);
+  refresh();
+  return vscode.Disposable.from(watcher, watcher.onDidCreate(refresh), watcher.onDidDelete(refresh), vscode.workspace.onDidChangeWorkspaceFolders(refresh));
 }
 
 /** Runs a command; a failure becomes an error message instead of a silent rejected promise. */

@@ -27,6 +27,21 @@ export interface ImportOutcome {
 
 const importDiagnostics = vscode.languages.createDiagnosticCollection('darkprint-import');
 
+/**
+ * The import's findings stand on the pipeline file until it is edited or closed: they describe
+ * the text that was imported, and nothing reads a pipeline again (it is no bundle), so an edit
+ * would leave them stale.
+ */
+export function importFindingsLifetime(): vscode.Disposable {
+  return vscode.Disposable.from(
+    importDiagnostics,
+    vscode.workspace.onDidChangeTextDocument((event) => {
+      if (event.contentChanges.length > 0) importDiagnostics.delete(event.document.uri);
+    }),
+    vscode.workspace.onDidCloseTextDocument((document) => importDiagnostics.delete(document.uri)),
+  );
+}
+
 /** Runs the import; resolves to what was written, or undefined when the user cancelled or it was refused. */
 export async function importAttractor(options: ImportOptions = {}): Promise<ImportOutcome | undefined> {
   const pipeline =

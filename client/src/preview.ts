@@ -8,10 +8,10 @@
  * the path names the tab, the query keeps the file the request is made for.
  */
 import * as vscode from 'vscode';
-import { activeOrPickedBundle, basename, isInside, parentOf, slugOf, type BundleLocation } from './bundles';
+import { activeOrPickedBundle, basename, isInside, parentOf, previewAnchor, previewScheme, slugOf, type BundleLocation } from './bundles';
 import type { CompiledAnswer } from './protocol';
 
-export const previewScheme = 'darkprint-compiled';
+export { previewScheme };
 
 export interface PreviewDependencies {
   readonly compile: (anchor: vscode.Uri) => Promise<CompiledAnswer>;
@@ -33,7 +33,7 @@ export function createPreview(dependencies: PreviewDependencies): PreviewControl
   const provider: vscode.TextDocumentContentProvider = {
     onDidChange: changed.event,
     async provideTextDocumentContent(uri) {
-      const anchor = anchorOf(uri);
+      const anchor = previewAnchor(uri);
       if (anchor === undefined) return '// This preview lost track of its bundle: close it and run the command again.\n';
       try {
         return render(await dependencies.compile(anchor), basename(parentOf(uri)));
@@ -77,13 +77,21 @@ export function createPreview(dependencies: PreviewDependencies): PreviewControl
   ];
 
   const open = async (target?: vscode.Uri): Promise<vscode.TextEditor | undefined> => {
-    const location = await activeOrPickedBundle(target ?? sourceOfActivePreview());
+    // (run from a preview, the command shows that preview's bundle: see `activeOrPickedBundle`)
+    const location = await activeOrPickedBundle(target);
     if (location === undefined) return undefined;
     const slug = await slugOf(location.root);
     const uri = vscode.Uri.joinPath(location.root, `${slug}.attractor.dot`).with({
       scheme: previewScheme,
       query: location.anchor.toString(),
     });
+    // a preview of the same bundle under another name (its slug has changed since) gives way
+    for (const [key, shown] of [...previews]) {
+      if (key !== uri.toString() && shown.root.toString() === location.root.toString()) {
+        previews.delete(key);
+        await closeTabsOf(vscode.Uri.parse(key));
+      }
+    }
     let document = await vscode.workspace.openTextDocument(uri);
     if (document.languageId !== 'darkprint-topology') {
       document = await vscode.languages.setTextDocumentLanguage(document, 'darkprint-topology');
@@ -103,19 +111,10 @@ export function createPreview(dependencies: PreviewDependencies): PreviewControl
   };
 }
 
-/** When the preview itself is active, the command re-targets the bundle it shows. */
-function sourceOfActivePreview(): vscode.Uri | undefined {
-  const active = vscode.window.activeTextEditor?.document.uri;
-  return active?.scheme === previewScheme ? anchorOf(active) : undefined;
-}
-
-function anchorOf(previewUri: vscode.Uri): vscode.Uri | undefined {
-  if (previewUri.query === '') return undefined;
-  try {
-    return vscode.Uri.parse(previewUri.query, true);
-  } catch {
-    return undefined;
-  }
+/** Closes every tab that shows `uri`. */
+async function closeTabsOf(uri: vscode.Uri): Promise<void> {
+  const tabs = vscode.window.tabGroups.all.flatMap((group) => group.tabs).filter((tab) => tab.input instanceof vscode.TabInputText && tab.input.uri.toString() === uri.toString());
+  if (tabs.length > 0) await vscode.window.tabGroups.close(tabs);
 }
 
 function render(answer: CompiledAnswer, bundleName: string): string {

@@ -192,6 +192,34 @@ export function toSeverity(severity: Severity): DiagnosticSeverity {
   }
 }
 
+/** A code's `codeDescription` link. */
+export type DocsLink = (code: string) => string;
+
+/**
+ * The links codes get to a diagnostics page at `url`: `<url>#<heading anchor>`, as GitHub and
+ * Markdown previews read it. For a page on this machine (a `file:` URL, as the docs beside the
+ * server are) whose text is given, `<url>#L<line>` of the code's heading instead: VS Code opens a
+ * file link at the line its `#L` fragment names, where it ignores a heading anchor and opens the
+ * page at its top. A code the page has no heading for keeps its anchor.
+ */
+export function docsLinker(url: string, pageText?: string): DocsLink {
+  const lines = new Map<string, number>();
+  if (url.startsWith('file:') && pageText !== undefined) {
+    const starts = lineIndex(pageText);
+    for (const match of pageText.matchAll(/^### `([^`]+)`/gm)) lines.set(match[1], starts.positionAt(match.index).line + 1);
+  }
+  const links = new Map<string, string>();
+  return (code) => {
+    let link = links.get(code);
+    if (link === undefined) {
+      const line = lines.get(code);
+      link = line !== undefined ? `${url}#L${line}` : `${url}#${docsAnchor(code)}`;
+      links.set(code, link);
+    }
+    return link;
+  };
+}
+
 /**
  * The heading anchor of a code in `docs/diagnostics.md` (`### \`dot/parse-error\`` →
  * `dotparse-error`), as GitHub and VS Code's Markdown preview compute it.
@@ -211,7 +239,8 @@ const anchors = new Map<string, string>();
 export interface DiagnosticContext {
   readonly files: FileContext;
   /** The diagnostics page, or undefined for no link. */
-  readonly docsUrl?: string;
+  /** The `codeDescription` link of a code (see `docsLinker`), if codes link anywhere. */
+  readonly docsLink?: DocsLink;
   readonly support: ClientSupport;
 }
 
@@ -234,7 +263,7 @@ export function toLspDiagnostic(d: Diagnostic, file: string, context: Diagnostic
     source: 'darkprint',
     message: lspMessage(d),
   };
-  if (context.docsUrl && context.support.codeDescription) out.codeDescription = { href: `${context.docsUrl}#${docsAnchor(d.code)}` };
+  if (context.docsLink !== undefined && context.support.codeDescription) out.codeDescription = { href: context.docsLink(d.code) };
   if (d.related && d.related.length > 0 && context.support.relatedInformation) {
     out.relatedInformation = d.related.map((r) => ({ location: toLocation(context.files, r), message: r.message }));
   }

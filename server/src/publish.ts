@@ -28,7 +28,7 @@ import type { SourceFile } from '../../shared/src/bundle/model';
 import { classifyFiles } from '../../shared/src/bundle/classify';
 import { commonPrefixLength } from '../../shared/src/text';
 import { fromEditor, snapshotOf, type BundleState, type Database, type Snapshot } from './database';
-import { lspMessage, toLspDiagnostic, toRange, toSeverity, type ClientSupport } from './convert';
+import { lspMessage, toLspDiagnostic, toRange, toSeverity, type ClientSupport, type DocsLink } from './convert';
 import type { Settings } from './settings';
 
 export interface PublisherOptions {
@@ -41,8 +41,8 @@ export interface PublisherOptions {
   readonly send: (params: PublishDiagnosticsParams, json: () => readonly Uint8Array[]) => void;
   readonly settings: () => Settings;
   readonly support: () => ClientSupport;
-  /** The diagnostics page `codeDescription` links point at, if any. */
-  readonly docsUrl: () => string | undefined;
+  /** How codes link to their docs (`codeDescription`), if they do; the same function while the docs are the same. */
+  readonly docsLink: () => DocsLink | undefined;
   readonly log: (message: string) => void;
 }
 
@@ -188,23 +188,23 @@ export function createPublisher(options: PublisherOptions): Publisher {
     shift = 0,
     beforeList: readonly Diagnostic[] = [],
   ): Converted => {
-    const docsUrl = options.docsUrl();
+    const docsLink = options.docsLink();
     const support = options.support();
     // the same object at the same place in the last publication (most of a long list, after an
     // edit): its entry there, without a lookup by object
     let kept = beforeList[at] === d ? before[at] : shift !== 0 && beforeList[at - shift] === d ? before[at - shift] : known?.get(d);
-    if (!kept || kept.file !== file || kept.docsUrl !== docsUrl || kept.support !== support || !sameInputs(snapshot, file, d, kept, prefixes)) {
+    if (!kept || kept.file !== file || kept.docsLink !== docsLink || kept.support !== support || !sameInputs(snapshot, file, d, kept, prefixes)) {
       const moved = (c: Converted | undefined): MovedConversion | undefined =>
-        c !== undefined && c.file === file && c.docsUrl === docsUrl && c.support === support ? movedConversion(snapshot, file, d, c) : undefined;
+        c !== undefined && c.file === file && c.docsLink === docsLink && c.support === support ? movedConversion(snapshot, file, d, c) : undefined;
       const reused = moved(before[at]) ?? (shift !== 0 ? moved(before[at - shift]) : undefined);
       if (reused !== undefined) {
         // (found by place, as the next publication will find it: not recorded by object)
         const inputs = inputsOf(snapshot, file, d);
-        kept = { file, docsUrl, support, source: inputs.source, read: inputs.read, related: inputs.related, lsp: reused.lsp, message: d.message, hint: d.hint, head: reused.head, tail: reused.tail };
+        kept = { file, docsLink, support, source: inputs.source, read: inputs.read, related: inputs.related, lsp: reused.lsp, message: d.message, hint: d.hint, head: reused.head, tail: reused.tail };
       } else {
-        const lsp = toLspDiagnostic(d, file, { files: snapshot, support, ...(docsUrl ? { docsUrl } : {}) });
+        const lsp = toLspDiagnostic(d, file, { files: snapshot, support, ...(docsLink !== undefined ? { docsLink } : {}) });
         const inputs = inputsOf(snapshot, file, d);
-        kept = { file, docsUrl, support, source: inputs.source, read: inputs.read, related: inputs.related, lsp, message: d.message, hint: d.hint, head: undefined, tail: undefined };
+        kept = { file, docsLink, support, source: inputs.source, read: inputs.read, related: inputs.related, lsp, message: d.message, hint: d.hint, head: undefined, tail: undefined };
         if (record) known?.set(d, kept);
       }
     }
@@ -329,7 +329,7 @@ export function createPublisher(options: PublisherOptions): Publisher {
 /** An LSP diagnostic and the inputs of its conversion. */
 interface Converted {
   readonly file: string;
-  readonly docsUrl: string | undefined;
+  readonly docsLink: DocsLink | undefined;
   readonly support: ClientSupport;
   /**
    * The source of `file` (its text's line index makes the range), as last checked: a check that

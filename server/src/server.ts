@@ -21,7 +21,7 @@
  * `createConnection` reads the transport from argv, except that on `--stdio` the server
  * brings its own writer, which writes diagnostics from their kept JSON: ./wire.ts).
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import {
@@ -50,7 +50,7 @@ import { addBundle, createDatabase, ownerOf, removeBundle, replaceDisk, setDiskF
 import { createPublisher, describe, type Publisher } from './publish';
 import { defaultSettings, mergeSettings, readSettings, type Settings } from './settings';
 import { findRoots, isBundleFile, isFolder, isRootMarker, isSearchedFolderName, readBundleFiles, readText, relativeTo, rootAbove } from './workspace';
-import { applyChanges, applyEditCommand, baseCompletionKinds, baseSymbolKinds, showLocationCommand, type ClientSupport } from './convert';
+import { applyChanges, applyEditCommand, baseCompletionKinds, baseSymbolKinds, docsLinker, showLocationCommand, type ClientSupport, type DocsLink } from './convert';
 import { guarded, registerHandlers, completionTriggers, type FileAt, type Lifecycle, type ServerContext } from './handlers';
 import { compiled, compiledRequest, report, reportRequest, type BundleParams } from './requests';
 import { createPreparedTexts, preparedEncoder, routeConsole, type PreparedTexts } from './wire';
@@ -102,6 +102,8 @@ export function startServer(connection: Connection, prepared?: PreparedTexts): v
   /** Open documents by the client's URI (any scheme), as the client last sent them. */
   const texts = new Map<string, { version: number; text: string }>();
   const defaultDocsUrl = findDocs();
+  /** The links of the docs page in use (made again when the page changes: see `docsLinker`). */
+  let docsLinks: { readonly url: string; readonly link: DocsLink } | undefined;
   const publisher: Publisher = createPublisher({
     db,
     send: (params, json) => {
@@ -110,7 +112,12 @@ export function startServer(connection: Connection, prepared?: PreparedTexts): v
     },
     settings: () => settings,
     support: () => support,
-    docsUrl: () => settings.docsUrl ?? defaultDocsUrl,
+    docsLink: () => {
+      const url = settings.docsUrl ?? defaultDocsUrl;
+      if (url === undefined) return undefined;
+      if (docsLinks?.url !== url) docsLinks = { url, link: docsLinker(url, readDocsPage(url)) };
+      return docsLinks.link;
+    },
     log,
   });
 
@@ -610,6 +617,16 @@ export function pathOf(uri: string): string | undefined {
   if (!uri.startsWith('file:')) return undefined;
   try {
     return path.resolve(fileURLToPath(uri));
+  } catch {
+    return undefined;
+  }
+}
+
+/** The text of a diagnostics page on this machine (a `file:` URL), or undefined. */
+function readDocsPage(url: string): string | undefined {
+  if (!url.startsWith('file:')) return undefined;
+  try {
+    return readFileSync(fileURLToPath(url), 'utf8');
   } catch {
     return undefined;
   }

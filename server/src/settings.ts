@@ -16,7 +16,8 @@ export interface Settings {
   readonly ignore: readonly string[];
   /**
    * Where `codeDescription` links point (`darkprint.docsUrl`): the diagnostics page, to which
-   * `#<anchor>` is appended. Undefined: the docs beside the server, when found.
+   * `#<anchor>` is appended (`#L<line>` for a page on this machine: see `docsLinker`).
+   * Undefined: the docs beside the server, when found.
    */
   readonly docsUrl?: string;
 }

@@ -5,6 +5,9 @@
  */
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
+import { isRootMarker } from '../../shared/src/bundle/classify';
+
+export { isRootMarker };
 
 /** Folders never searched for bundles. */
 const skippedFolders: ReadonlySet<string> = new Set(['node_modules', 'out', 'dist', 'coverage']);
@@ -14,8 +17,6 @@ const maximumFolders = 50_000;
 /** Larger files are not read (a card or topology is never this big). */
 export const maximumFileSize = 16 * 1024 * 1024;
 
-const topologyName = /^topology\.dot$/i;
-const manifestName = /^blueprint\.(ya?ml|json)$/i;
 const rootLevelFile = /\.(dot|gv)$|^(blueprint|extensions)\.(ya?ml|json)$/i;
 const dataFile = /\.(ya?ml|json)$/i;
 
@@ -24,10 +25,6 @@ export function isSearchedFolderName(name: string): boolean {
   return !name.startsWith('.') && !skippedFolders.has(name);
 }
 
-/** True when an entry of that name makes its folder a bundle root (SPEC §1). */
-export function isRootMarker(name: string, isDirectory: boolean): boolean {
-  return isDirectory ? name === 'cards' : topologyName.test(name) || manifestName.test(name);
-}
 
 /**
  * True when a path relative to a bundle root names a file the engine reads: a root-level

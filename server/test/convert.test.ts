@@ -10,7 +10,7 @@ import { allDiagnosticCodes } from '../../shared/src/diagnostics';
 import { lineIndex } from '../../shared/src/text';
 import { CompletionItemKind, InsertTextFormat } from 'vscode-languageserver';
 import type { CompletionResult, HoverResult } from '../../shared/src/ide/types';
-import { applyChanges, docsAnchor, fullSupport, toCompletionList, toHover, toOffset, toRange, type ClientSupport, type FileContext } from '../src/convert';
+import { applyChanges, docsAnchor, docsLinker, fullSupport, toCompletionList, toHover, toOffset, toRange, type ClientSupport, type FileContext } from '../src/convert';
 import { readSettings } from '../src/settings';
 import { isBundleFile, isRootMarker } from '../src/workspace';
 import { repoRoot } from './support/lsp-client';
@@ -95,6 +95,14 @@ describe('server: docs links', function () {
     const anchors = new Set([...docs.matchAll(/^### `([^`]+)`/gm)].map((m) => docsAnchor(m[1])));
     for (const code of allDiagnosticCodes) assert.ok(anchors.has(docsAnchor(code)), `${code} has a heading`);
     assert.equal(docsAnchor('bundle/prohibition-violated'), 'bundleprohibition-violated');
+  });
+  it('a code links to its heading: by anchor on the web, by line in a page on this machine', function () {
+    const page = '# Codes\n\n### `dot/parse-error`\n\ntext\n\n### `bundle/missing-card`\n';
+    assert.equal(docsLinker('https://x.test/d.md', page)('bundle/missing-card'), 'https://x.test/d.md#bundlemissing-card');
+    assert.equal(docsLinker('file:///d.md', page)('bundle/missing-card'), 'file:///d.md#L7');
+    assert.equal(docsLinker('file:///d.md', page)('dot/parse-error'), 'file:///d.md#L3');
+    assert.equal(docsLinker('file:///d.md', page)('card/bad-type'), 'file:///d.md#cardbad-type', 'a code the page lacks keeps its anchor');
+    assert.equal(docsLinker('file:///d.md')('dot/parse-error'), 'file:///d.md#dotparse-error', 'a page that could not be read: anchors');
   });
 });
 

@@ -17,7 +17,9 @@ import { addBundle, createDatabase, setOpenDocument, type Database } from '../sr
 import { createPublisher, type Publisher } from '../src/publish';
 import { commonPrefixLength } from '../../shared/src/text';
 import { defaultSettings } from '../src/settings';
-import { fullSupport, type ClientSupport } from '../src/convert';
+import { docsLinker, fullSupport, type ClientSupport } from '../src/convert';
+
+const docsLink = docsLinker('file:///docs/diagnostics.md');
 import { createPreparedTexts, preparedEncoder } from '../src/wire';
 import { reviewerCard, writerCard } from './support/cards';
 
@@ -185,7 +187,7 @@ function harness(files: ReadonlyMap<string, string>, open: readonly string[], ve
     },
     settings: () => ({ ...defaultSettings, debounceMs: 0 }),
     support: () => support,
-    docsUrl: () => 'file:///docs/diagnostics.md',
+    docsLink: () => docsLink,
     log: (message) => assert.fail(message),
   });
   const disk = new Map([...files].filter(([relative]) => !open.includes(relative)));

@@ -22,6 +22,15 @@ const manifestName = /^blueprint\.(ya?ml|json)$/i;
 const vocabularyName = /^extensions\.(ya?ml|json)$/i;
 const cardName = /\.(ya?ml|json)$/i;
 
+/**
+ * True when a folder entry of that name makes its folder a bundle root (SPEC §1): a
+ * `topology.dot` or `blueprint.(yaml|yml|json)` file (any case), or a `cards` folder. The
+ * language server's workspace scan and the VS Code client's bundle picker both ask this.
+ */
+export function isRootMarker(name: string, isDirectory: boolean): boolean {
+  return isDirectory ? name === 'cards' : /^topology\.dot$/i.test(name) || manifestName.test(name);
+}
+
 export function baseName(path: string): string {
   const i = path.lastIndexOf('/');
   return i >= 0 ? path.slice(i + 1) : path;
