@@ -231,6 +231,24 @@ describe('the DarkPrint extension in VS Code 1.100 (code-server)', function () {
     assert.equal(fs.readFileSync(target, 'utf8'), written);
   });
 
+  it('exports, run from the preview, the bundle the preview shows (no question which bundle)', async function () {
+    // (the workspace holds two bundles: asked from elsewhere, the command would ask which one)
+    const slug = readSlug(example);
+    const target = path.join(example, `${slug}.attractor.dot`);
+    fs.rmSync(target, { force: true });
+    await openFile(workbench, 'example/topology.dot', 'DarkPrint Topology');
+    await runCommand(workbench, commandTitles.preview);
+    const previewTab = page.locator('.tabs-container .tab').filter({ has: page.locator('.label-name', { hasText: `${slug}.attractor.dot` }) });
+    await previewTab.first().waitFor({ state: 'visible', timeout: stepTimeoutMs });
+    await previewTab.first().click();
+    await findInEditor(workbench, '__start', true);
+    await runCommand(workbench, 'Notifications: Clear All Notifications');
+    await runCommand(workbench, commandTitles.export);
+    await acceptSaveDialog(target);
+    await notification(workbench, `Exported the Attractor pipeline to example/${slug}.attractor.dot`);
+    assert.match(fs.readFileSync(target, 'utf8'), /__start/);
+  });
+
   it('imports an Attractor pipeline into an empty folder', async function () {
     const pipeline = path.join(scratch.workspace, 'pipeline.dot');
     fs.writeFileSync(
