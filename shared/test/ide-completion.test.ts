@@ -835,6 +835,57 @@ cannot: [secret-access, pass a$0
 ]`,
     none: true,
   },
+  'in a flow list, nothing typed yet before an entry after a blank: an entry of its own': {
+    fixture: `
+//- cards/a@1.0.0.yaml
+id: a
+phase: [$0 testing ]`,
+    includes: ['planning'],
+    excludes: ['testing'],
+    replaces: '',
+    inserts: { planning: 'planning, ' },
+  },
+  'in a flow list, after a comma and a blank, before the next entry: an entry of its own': {
+    fixture: `
+//- cards/a@1.0.0.yaml
+id: a
+phase: [testing, $0 planning]`,
+    includes: ['debugging'],
+    inserts: { debugging: 'debugging, ' },
+  },
+  'in a flow mapping, a value written after a blank is replaced': {
+    fixture: `
+//- cards/a@1.0.0.yaml
+id: a
+inputs: [{name: x, type:$0 json}]`,
+    includes: ['text'],
+    replaces: ' json',
+    inserts: { text: ' text' },
+  },
+  'no term for a word of a flow entry that runs over lines': {
+    fixture: `
+//- cards/a@1.0.0.yaml
+id: a
+cannot: [pass a
+  candi$0date, secret-access]`,
+    none: true,
+  },
+  'no term before a colon in a list of terms (it would make the entry a mapping)': {
+    fixture: `
+//- cards/a@1.0.0.yaml
+id: a
+phase:
+  - te$0st: x`,
+    none: true,
+  },
+  'no port key before a colon that text follows (one scalar, no key)': {
+    fixture: `
+//- cards/a@1.0.0.yaml
+id: a
+inputs:
+  - na$0me:candidate`,
+    none: true,
+  },
   'a JSON field name before another member comes with its comma, as a snippet': {
     fixture: `
 //- cards/a@1.0.0.json

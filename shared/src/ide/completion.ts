@@ -488,6 +488,8 @@ function cardCompletion(bundle: IdeBundle, file: string, text: string, offset: n
     if (portList) return portFieldCompletion(slot, path[0] === 'inputs', text, portKeysAt(file, text, path[0], offset));
     return undefined;
   }
+  // (a word before a key's colon is a key: a value there would make a mapping of a list entry)
+  if (slot.beforeColon === true) return undefined;
   const vocabulary = vocabularyOf(bundle);
   const kind = termKindOfField(path);
   if (kind !== undefined) {

@@ -37,6 +37,11 @@ export interface DataSlot {
    * goes in as an entry of its own, with its `, ` (see `fittedToLine`).
    */
   readonly beforeEntry?: boolean;
+  /**
+   * YAML: the word is followed by a key's `: ` (`- na|me: x`): it can only be replaced by a key,
+   * never by a list entry's value (see `fittedToLine`).
+   */
+  readonly beforeColon?: boolean;
 }
 
 export function dataSlot(path: string, text: string, offset: number): DataSlot | undefined {
@@ -64,12 +69,12 @@ export function dataSlot(path: string, text: string, offset: number): DataSlot |
 function fittedToLine(slot: DataSlot, text: string): DataSlot | undefined {
   if (slot.quoted) return slot;
   if (slot.flow === true) {
-    // A flow entry's text runs to its `,`: a word with more of that entry before it (`[pass a
-    // candidate, …]`, a sentence) is no place for a term.
+    // A flow entry's text runs to its `,`, across lines too: a word with more of that entry
+    // before it (`[pass a candidate, …]`, a sentence) is no place for a term.
     let before = slot.span.start;
-    while (before > 0 && isBlank(text.charCodeAt(before - 1))) before--;
+    while (before > 0 && (isBlank(text.charCodeAt(before - 1)) || text.charCodeAt(before - 1) === 10 || text.charCodeAt(before - 1) === 13)) before--;
     const opener = text.charCodeAt(before - 1);
-    if (!(before === 0 || opener === 91 || opener === 123 || opener === 44 || opener === 58 || opener === 10 || opener === 13)) return undefined;
+    if (!(before === 0 || opener === 91 || opener === 123 || opener === 44 || opener === 58)) return undefined;
   }
   const lineEnd = lineEndOf(text, slot.span.end);
   let from = slot.span.end;
@@ -78,15 +83,17 @@ function fittedToLine(slot: DataSlot, text: string): DataSlot | undefined {
   if (from >= lineEnd || comment) {
     return slot.role === 'value' && slot.inline && slot.span.start === slot.span.end && valueBelow(text, slot.span.start) ? undefined : slot;
   }
-  // a word typed before its key's colon (`na|me: A`, `- na|me: x`): the key is replaced, the colon kept
-  if (slot.role !== 'value' && from === slot.span.end && text.charCodeAt(from) === 58 /* : */) return slot;
+  // a word typed before its key's colon (`na|me: A`, `- na|me: x`): the key is replaced, the
+  // colon kept (a `:` followed by more text, as in `na|me:x`, makes one scalar, no key)
+  const colon = from === slot.span.end && text.charCodeAt(from) === 58 && (from + 1 >= lineEnd || isBlank(text.charCodeAt(from + 1)));
+  if (slot.role !== 'value' && colon) return { ...slot, beforeColon: true };
   const rest = text.slice(from, lineEnd);
   if (slot.flow === true) {
     const c = rest.charCodeAt(0);
     if (c === 44 || c === 93 || c === 125) return slot; // `,` `]` `}`: nothing else in this entry
-    // (more of the entry after a blank: a word of a sentence, as above)
-    if (from > slot.span.end || slot.role === 'key') return undefined;
-    // right before the next entry, written from the cursor on (`[a, |"b"]`): an entry of its own
+    // (a word being typed with more of its entry after a blank: a word of a sentence, as above)
+    if ((from > slot.span.end && slot.span.end > slot.span.start) || slot.role === 'key') return undefined;
+    // nothing typed yet, before the next entry (`[a, |"b"]`, `[| b ]`): an entry of its own
     if (slot.span.start === slot.span.end && slot.path[slot.path.length - 1] === item) return { ...slot, beforeEntry: true };
   }
   if (slot.role === 'key') return undefined;
