@@ -50,8 +50,9 @@ export async function bundleOf(uri: vscode.Uri): Promise<BundleLocation | undefi
  * there is none or the user cancels.
  */
 export async function activeOrPickedBundle(preferred?: vscode.Uri): Promise<BundleLocation | undefined> {
-  const active = vscode.window.activeTextEditor?.document.uri;
-  const candidate = preferred ?? (active !== undefined ? (previewAnchor(active) ?? active) : undefined);
+  // (a preview's URI, from its title-bar button or as the active editor, stands for its bundle)
+  const given = preferred ?? vscode.window.activeTextEditor?.document.uri;
+  const candidate = given !== undefined ? (previewAnchor(given) ?? given) : undefined;
   if (candidate !== undefined && candidate.scheme === 'file') {
     const found = await bundleOf(candidate);
     if (found !== undefined) return found;
@@ -70,17 +71,22 @@ export async function activeOrPickedBundle(preferred?: vscode.Uri): Promise<Bund
   return picked === undefined ? undefined : located(picked.root);
 }
 
+/** The folders the language server's scan skips (server/src/workspace.ts): bundles there are not the workspace's. */
+const skippedFolders = '{**/node_modules/**,**/out/**,**/dist/**,**/coverage/**,**/.*/**}';
+
 /**
  * Every bundle root of the workspace, as SPEC §1 defines one (a folder holding `topology.dot`, a
- * `blueprint.yaml` or a `cards/` folder), never one inside another bundle's `cards/`.
+ * `blueprint.yaml` or a `cards/` folder with a card in it, at any depth), never one inside
+ * another bundle's `cards/`, and none in a folder the server's scan skips.
  */
 export async function workspaceBundles(): Promise<vscode.Uri[]> {
-  const found = await vscode.workspace.findFiles('**/{topology.dot,blueprint.yaml,blueprint.yml,blueprint.json,cards/*}', '**/node_modules/**', 5000);
   const roots = new Map<string, vscode.Uri>();
-  for (const file of found) {
-    const parent = parentOf(file);
-    const root = basename(parent) === 'cards' && !isRootMarker(basename(file), false) ? parentOf(parent) : parent;
-    roots.set(root.toString(), root);
+  const add = (root: vscode.Uri): void => void roots.set(root.toString(), root);
+  for (const file of await vscode.workspace.findFiles('**/{topology.dot,blueprint.yaml,blueprint.yml,blueprint.json}', skippedFolders)) add(parentOf(file));
+  for (const card of await vscode.workspace.findFiles('**/cards/**/*.{yaml,yml,json}', skippedFolders)) {
+    // (the folder above the nearest `cards/` on the way up)
+    const at = card.path.lastIndexOf('/cards/');
+    if (at >= 0) add(card.with({ path: card.path.slice(0, at) || '/' }));
   }
   const all = [...roots.values()];
   return all.filter((root) => !all.some((other) => other !== root && isInside(vscode.Uri.joinPath(other, 'cards'), root)));

@@ -20,7 +20,7 @@ import {
 } from 'vscode-languageclient/node';
 import { exportAttractor, type ExportOptions } from './export';
 import { importAttractor, importFindingsLifetime, type ImportOptions } from './import';
-import { workspaceBundles } from './bundles';
+import { bundleOf, previewAnchor, workspaceBundles } from './bundles';
 import { createPreview, type PreviewController } from './preview';
 import {
   compiledRequest,
@@ -134,14 +134,21 @@ export function deactivate(): Promise<void> | undefined {
 }
 
 /**
- * Keeps the context key `darkprint.hasBundle` (true while the workspace holds a bundle), which
- * shows the commands that need one in the palette: read on activation, and again when a file
- * that marks a bundle root is created or deleted, or the workspace folders change.
+ * Keeps the context key `darkprint.hasBundle`, which shows the commands that need a bundle in
+ * the palette: true while the workspace holds a bundle, or the active editor's file lies in one
+ * (a bundle outside the workspace, or no folder open), or is a DarkPrint topology or preview.
+ * Read on activation, and again when a file that marks a bundle root is created or deleted,
+ * files are created, deleted or renamed in the editor (a folder moved in whole), the workspace
+ * folders change, or the active editor does.
  */
 function bundlePresence(): vscode.Disposable {
+  /** Whether the workspace holds a bundle: searched again only on file and folder events. */
+  let inWorkspace = false;
   let reading: Promise<void> | undefined;
   let again = false;
-  const refresh = (): void => {
+  let searchAgain = true;
+  const refresh = (search: boolean): void => {
+    searchAgain ||= search;
     if (reading !== undefined) {
       again = true;
       return;
@@ -149,16 +156,37 @@ function bundlePresence(): vscode.Disposable {
     reading = (async () => {
       do {
         again = false;
-        const found = (await workspaceBundles()).length > 0;
-        await vscode.commands.executeCommand('setContext', 'darkprint.hasBundle', found);
+        if (searchAgain) {
+          searchAgain = false;
+          inWorkspace = (await workspaceBundles()).length > 0;
+        }
+        await vscode.commands.executeCommand('setContext', 'darkprint.hasBundle', inWorkspace || (await activeInBundle()));
       } while (again);
     })()
       .catch((error: unknown) => client?.error('Looking for DarkPrint bundles failed', error, false))
       .finally(() => (reading = undefined));
   };
+  const search = (): void => refresh(true);
   const watcher = vscode.workspace.createFileSystemWatcher('**/{topology.dot,blueprint.yaml,blueprint.yml,blueprint.json,cards/*}', false, true, false);
-  refresh();
-  return vscode.Disposable.from(watcher, watcher.onDidCreate(refresh), watcher.onDidDelete(refresh), vscode.workspace.onDidChangeWorkspaceFolders(refresh));
+  search();
+  return vscode.Disposable.from(
+    watcher,
+    watcher.onDidCreate(search),
+    watcher.onDidDelete(search),
+    vscode.workspace.onDidCreateFiles(search),
+    vscode.workspace.onDidDeleteFiles(search),
+    vscode.workspace.onDidRenameFiles(search),
+    vscode.workspace.onDidChangeWorkspaceFolders(search),
+    vscode.window.onDidChangeActiveTextEditor(() => refresh(false)),
+  );
+}
+
+/** True when the active editor shows a DarkPrint topology or preview, or a file inside a bundle. */
+async function activeInBundle(): Promise<boolean> {
+  const document = vscode.window.activeTextEditor?.document;
+  if (document === undefined) return false;
+  if (document.languageId === 'darkprint-topology' || previewAnchor(document.uri) !== undefined) return true;
+  return document.uri.scheme === 'file' && (await bundleOf(document.uri)) !== undefined;
 }
 
 /** Runs a command; a failure becomes an error message instead of a silent rejected promise. */
