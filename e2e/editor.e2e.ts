@@ -207,10 +207,7 @@ describe('the DarkPrint extension in VS Code 1.100 (code-server)', function () {
   });
 
   it('exports the Attractor file beside the bundle, asking before it overwrites', async function () {
-    const slug = readSlug(example);
-    const target = path.join(example, `${slug}.attractor.dot`);
-    fs.rmSync(target, { force: true });
-    await openFile(workbench, 'example/topology.dot', 'DarkPrint Topology');
+    const { slug, target } = await startExport();
 
     await runCommand(workbench, commandTitles.export);
     await acceptSaveDialog(target);
@@ -233,10 +230,7 @@ describe('the DarkPrint extension in VS Code 1.100 (code-server)', function () {
 
   it('exports, run from the preview, the bundle the preview shows (no question which bundle)', async function () {
     // (the workspace holds two bundles: asked from elsewhere, the command would ask which one)
-    const slug = readSlug(example);
-    const target = path.join(example, `${slug}.attractor.dot`);
-    fs.rmSync(target, { force: true });
-    await openFile(workbench, 'example/topology.dot', 'DarkPrint Topology');
+    const { slug, target } = await startExport();
     await runCommand(workbench, commandTitles.preview);
     const previewTab = page.locator('.tabs-container .tab').filter({ has: page.locator('.label-name', { hasText: `${slug}.attractor.dot` }) });
     await previewTab.first().waitFor({ state: 'visible', timeout: stepTimeoutMs });
@@ -310,6 +304,15 @@ describe('the DarkPrint extension in VS Code 1.100 (code-server)', function () {
   // ---- helpers --------------------------------------------------------------------------
 
   /** The simple save dialog (a quick input holding the path): checks the default path, then accepts it. */
+  /** The example's slug and default export file, that file removed, and its topology open. */
+  async function startExport(): Promise<{ slug: string; target: string }> {
+    const slug = readSlug(example);
+    const target = path.join(example, `${slug}.attractor.dot`);
+    fs.rmSync(target, { force: true });
+    await openFile(workbench, 'example/topology.dot', 'DarkPrint Topology');
+    return { slug, target };
+  }
+
   async function acceptSaveDialog(expectedPath: string): Promise<void> {
     const input = page.locator('.quick-input-widget .quick-input-box input');
     await input.waitFor({ state: 'visible', timeout: stepTimeoutMs });

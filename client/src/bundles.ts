@@ -6,7 +6,7 @@
  */
 import * as vscode from 'vscode';
 import { readManifest } from '../../shared/src/bundle/manifest';
-import { isRootMarker } from '../../shared/src/bundle/classify';
+import { isRootMarker, rootMarkerFiles, skippedFolderNames } from '../../shared/src/bundle/classify';
 
 /**
  * The scheme of the compiled-file previews (./preview.ts): `darkprint-compiled:/<bundle
@@ -71,8 +71,11 @@ export async function activeOrPickedBundle(preferred?: vscode.Uri): Promise<Bund
   return picked === undefined ? undefined : located(picked.root);
 }
 
-/** The folders the language server's scan skips (server/src/workspace.ts): bundles there are not the workspace's. */
-const skippedFolders = '{**/node_modules/**,**/out/**,**/dist/**,**/coverage/**,**/.*/**}';
+/** The folders the language server's scan skips (hidden ones too): bundles there are not the workspace's. */
+const skippedFolders = `{${[...skippedFolderNames.map((name) => `**/${name}/**`), '**/.*/**'].join(',')}}`;
+
+/** The files whose creation or deletion can add or remove a bundle root (for a file watcher). */
+export const rootMarkersGlob = `**/{${rootMarkerFiles.join(',')},cards/*}`;
 
 /**
  * Every bundle root of the workspace, as SPEC §1 defines one (a folder holding `topology.dot`, a
@@ -82,7 +85,7 @@ const skippedFolders = '{**/node_modules/**,**/out/**,**/dist/**,**/coverage/**,
 export async function workspaceBundles(): Promise<vscode.Uri[]> {
   const roots = new Map<string, vscode.Uri>();
   const add = (root: vscode.Uri): void => void roots.set(root.toString(), root);
-  for (const file of await vscode.workspace.findFiles('**/{topology.dot,blueprint.yaml,blueprint.yml,blueprint.json}', skippedFolders)) add(parentOf(file));
+  for (const file of await vscode.workspace.findFiles(`**/{${rootMarkerFiles.join(',')}}`, skippedFolders)) add(parentOf(file));
   for (const card of await vscode.workspace.findFiles('**/cards/**/*.{yaml,yml,json}', skippedFolders)) {
     // (the folder above the nearest `cards/` on the way up)
     const at = card.path.lastIndexOf('/cards/');

@@ -20,7 +20,7 @@ import {
 } from 'vscode-languageclient/node';
 import { exportAttractor, type ExportOptions } from './export';
 import { importAttractor, importFindingsLifetime, type ImportOptions } from './import';
-import { bundleOf, previewAnchor, workspaceBundles } from './bundles';
+import { bundleOf, previewAnchor, rootMarkersGlob, workspaceBundles } from './bundles';
 import { createPreview, type PreviewController } from './preview';
 import {
   compiledRequest,
@@ -167,7 +167,7 @@ function bundlePresence(): vscode.Disposable {
       .finally(() => (reading = undefined));
   };
   const search = (): void => refresh(true);
-  const watcher = vscode.workspace.createFileSystemWatcher('**/{topology.dot,blueprint.yaml,blueprint.yml,blueprint.json,cards/*}', false, true, false);
+  const watcher = vscode.workspace.createFileSystemWatcher(rootMarkersGlob, false, true, false);
   search();
   return vscode.Disposable.from(
     watcher,

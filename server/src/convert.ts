@@ -30,6 +30,7 @@ import {
   type WorkspaceEdit as LspWorkspaceEdit,
 } from 'vscode-languageserver';
 import type { Diagnostic, Severity } from '../../shared/src/diagnostics';
+import { codeHeading } from '../../shared/src/diagnostics/render';
 import { lineIndex, type LineIndex, type Span } from '../../shared/src/text';
 import type {
   CodeAction,
@@ -203,16 +204,18 @@ export type DocsLink = (code: string) => string;
  * page at its top. A code the page has no heading for keeps its anchor.
  */
 export function docsLinker(url: string, pageText?: string): DocsLink {
+  /** The page's lines by their text, the first of each (1-based). */
   const lines = new Map<string, number>();
   if (url.startsWith('file:') && pageText !== undefined) {
-    const starts = lineIndex(pageText);
-    for (const match of pageText.matchAll(/^### `([^`]+)`/gm)) lines.set(match[1], starts.positionAt(match.index).line + 1);
+    pageText.split(/\r\n|\r|\n/).forEach((text, i) => {
+      if (!lines.has(text)) lines.set(text, i + 1);
+    });
   }
   const links = new Map<string, string>();
   return (code) => {
     let link = links.get(code);
     if (link === undefined) {
-      const line = lines.get(code);
+      const line = lines.get(codeHeading(code));
       link = line !== undefined ? `${url}#L${line}` : `${url}#${docsAnchor(code)}`;
       links.set(code, link);
     }

@@ -207,7 +207,8 @@ export function startServer(connection: Connection, prepared?: PreparedTexts): v
    */
   const keptAfterClose = async (root: string): Promise<boolean> => {
     for (const file of db.open.keys()) if (ownerOf(db, file)?.bundle.root === root) return true;
-    return searchedByScan(path.join(root, 'topology.dot')) && (await rootAbove(root, root)) === root;
+    const scanned = folders.some((folder) => path.resolve(folder) === root) || searchedByScan(root);
+    return scanned && (await rootAbove(root, root)) === root;
   };
 
   /** Publishes a bundle after one of its documents closed, or lets it go (see `keptAfterClose`). */

@@ -5,12 +5,10 @@
  */
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { isRootMarker } from '../../shared/src/bundle/classify';
+import { isRootMarker, isSearchedFolderName } from '../../shared/src/bundle/classify';
 
-export { isRootMarker };
+export { isRootMarker, isSearchedFolderName };
 
-/** Folders never searched for bundles. */
-const skippedFolders: ReadonlySet<string> = new Set(['node_modules', 'out', 'dist', 'coverage']);
 /** How deep below a workspace folder bundles are looked for, and how many folders at most. */
 const maximumDepth = 24;
 const maximumFolders = 50_000;
@@ -20,10 +18,6 @@ export const maximumFileSize = 16 * 1024 * 1024;
 const rootLevelFile = /\.(dot|gv)$|^(blueprint|extensions)\.(ya?ml|json)$/i;
 const dataFile = /\.(ya?ml|json)$/i;
 
-/** True when `findRoots` looks into a folder of that name (not hidden, not a build output or `node_modules`). */
-export function isSearchedFolderName(name: string): boolean {
-  return !name.startsWith('.') && !skippedFolders.has(name);
-}
 
 
 /**

@@ -23,12 +23,23 @@ const vocabularyName = /^extensions\.(ya?ml|json)$/i;
 const cardName = /\.(ya?ml|json)$/i;
 
 /**
- * True when a folder entry of that name makes its folder a bundle root (SPEC §1): a
- * `topology.dot` or `blueprint.(yaml|yml|json)` file (any case), or a `cards` folder. The
- * language server's workspace scan and the VS Code client's bundle picker both ask this.
+ * The files that make their folder a bundle root (SPEC §1), matched in any case; a `cards`
+ * folder does too. The language server's workspace scan and the VS Code client's bundle search
+ * both read these (and `skippedFolderNames`), so that they find the same bundles.
  */
+export const rootMarkerFiles: readonly string[] = ['topology.dot', 'blueprint.yaml', 'blueprint.yml', 'blueprint.json'];
+
+/** Folders no bundle is looked for in (build outputs, dependencies); hidden folders neither. */
+export const skippedFolderNames: readonly string[] = ['node_modules', 'out', 'dist', 'coverage'];
+
+/** True when a folder entry of that name makes its folder a bundle root (see `rootMarkerFiles`). */
 export function isRootMarker(name: string, isDirectory: boolean): boolean {
-  return isDirectory ? name === 'cards' : /^topology\.dot$/i.test(name) || manifestName.test(name);
+  return isDirectory ? name === 'cards' : rootMarkerFiles.includes(name.toLowerCase());
+}
+
+/** True when bundles are looked for in a folder of that name (not hidden, not a skipped one). */
+export function isSearchedFolderName(name: string): boolean {
+  return !name.startsWith('.') && !skippedFolderNames.includes(name);
 }
 
 export function baseName(path: string): string {

@@ -121,6 +121,11 @@ export function explainCode(code: DiagnosticCode): string {
   return lines.join('\n');
 }
 
+/** The heading of a code's section in `docs/diagnostics.md` (the language server links to it). */
+export function codeHeading(code: string): string {
+  return `### \`${code}\``;
+}
+
 // ---- helpers ----------------------------------------------------------------------------
 
 function codeSection(code: DiagnosticCode): string[] {
@@ -130,7 +135,7 @@ function codeSection(code: DiagnosticCode): string[] {
   if (info.emitted !== true) marks.push('*never reported*');
   const fence = fenceFor(info.example);
   return [
-    `### \`${code}\``,
+    codeHeading(code),
     '',
     `${marks.join(' · ')} · ${escapeInline(info.title)}`,
     '',
