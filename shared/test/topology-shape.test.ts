@@ -59,6 +59,12 @@ describe('topology shape built on the previous one', () => {
         check(before, before.replace(/label="x"/, 'label="y"'));
         if (lines.length > 0) check(before, text(lines.filter((_, i) => i !== at % lines.length)));
         check(before, text([...added, ...lines]));
+        // a run of lines added in the middle, and the same taken out again
+        const middle = lines.length === 0 ? 0 : at % (lines.length + 1);
+        const spliced = [...lines.slice(0, middle), ...added, ...lines.slice(middle)];
+        check(before, text(spliced));
+        check(text(spliced), before);
+        check(before, text([...lines.slice(0, middle), ...lines.slice(middle + removed)]));
       }),
       { numRuns: 600 },
     );
@@ -79,6 +85,25 @@ describe('topology shape built on the previous one', () => {
       else assert.notEqual(grown.graph, earlier.graph);
     });
   }
+
+  it('renumbers the previous graph for a node and its edge typed in the middle, keeping the lists of the nodes before it', () => {
+    const lines = ['a [card="a@1.0.0"];', 'b [card="b@1.0.0"];', 'a -> b;', 'c [card="c@1.0.0"];', 'd [card="d@1.0.0"];', 'c -> d;', 'b -> c;'];
+    const withNode = [...lines.slice(0, 3), 'm [card="m@1.0.0"];', 'a -> m;', ...lines.slice(3)];
+    const { earlier, grown } = check(text(lines), text(withNode));
+    assert.deepStrictEqual([...grown.graph.ids], ['a', 'b', 'm', 'c', 'd']);
+    assert.equal(grown.graph.predecessors[1], earlier.graph.predecessors[1], 'the list of b (before the new node, nothing in it moved) is kept');
+    assert.notEqual(grown.graph.successors[0], earlier.graph.successors[0], 'the list of a gained m');
+    assert.deepStrictEqual([...grown.graph.successors[0]], [1, 2]);
+    // and back: the node and its edge taken out
+    const back = check(text(withNode), text(lines));
+    assert.equal(back.grown.graph.predecessors[1], back.earlier.graph.predecessors[1]);
+  });
+
+  it('builds afresh where a parallel edge added in the middle would come before the first of its pair', () => {
+    const lines = ['a [card="a@1.0.0"];', 'b [card="b@1.0.0"];', 'a -> b [label="first"];'];
+    check(text(lines), text(['a -> b [label="earlier"];', ...lines]));
+    check(text(['a -> b;', ...lines]), text(lines));
+  });
 
   it('takes an isolated node off the end, and starts over when the node removed has an edge', () => {
     const longer = [...base, 'z [card="z@1.0.0"];'];

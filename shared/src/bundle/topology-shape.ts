@@ -9,7 +9,10 @@
  *   changed): the previous graph is the graph, as the same object;
  * - nodes and edges added after all the previous ones (typing at the end of the file): the
  *   previous graph, copied where the new edges touch it;
- * - nodes without edges removed from the end (the same edit undone).
+ * - nodes without edges removed from the end (the same edit undone);
+ * - one run of nodes and one run of edges added anywhere, or one run of each removed (a node or
+ *   an edge typed in the middle of the file, or the same undone): the previous graph renumbered,
+ *   keeping the lists no index in them moved.
  * Anything else builds the graph afresh. The graph is the same either way; the previous one is
  * never changed (scripts/incremental-load.test.ts compares loads with and without a memo).
  */
@@ -75,17 +78,172 @@ function grownFrom(previous: TopologyShape, graphModel: DotGraph): Built | undef
   const edges = graphModel.edges;
   const oldEdges = previous.edges;
   const sharedNodes = Math.min(before.ids.length, nodes.length);
-  for (let i = 0; i < sharedNodes; i++) if (before.ids[i] !== nodes[i].id) return undefined;
+  let nodePrefix = 0;
+  while (nodePrefix < sharedNodes && before.ids[nodePrefix] === nodes[nodePrefix].id) nodePrefix++;
   const sharedEdges = Math.min(oldEdges.length, edges.length);
-  for (let k = 0; k < sharedEdges; k++) {
-    const a = oldEdges[k];
-    const b = edges[k];
-    if (a !== b && (a.source !== b.source || a.target !== b.target)) return undefined;
-  }
+  let edgePrefix = 0;
+  while (edgePrefix < sharedEdges && sameEndpoints(oldEdges[edgePrefix], edges[edgePrefix])) edgePrefix++;
+  if (nodePrefix < sharedNodes || edgePrefix < sharedEdges) return spliced(previous, nodes, edges, nodePrefix, edgePrefix);
   if (nodes.length === before.ids.length && edges.length === oldEdges.length) return previous;
   if (nodes.length >= before.ids.length && edges.length >= oldEdges.length) return appended(previous, nodes, edges);
   if (edges.length === oldEdges.length) return truncated(previous, nodes.length);
   return undefined;
+}
+
+function sameEndpoints(a: DotEdge, b: DotEdge): boolean {
+  return a === b || (a.source === b.source && a.target === b.target);
+}
+
+/**
+ * `previous` with one run of nodes and one run of edges added, or one run of each removed, the
+ * rest the same in the same order (`nodePrefix` nodes and `edgePrefix` edges read the same from
+ * the start); undefined for anything else, or when the edit would change which edge is the first
+ * of a pair (a parallel edge added before or removed after the first, which the fresh build
+ * decides), or when a node removed still has an edge, or an id added was there before.
+ *
+ * The graph is the one `fresh` builds: every index at or after the run moves by what the run
+ * added or removed, a list is kept as the previous object when none of its items moved, and an
+ * added edge goes into its lists where the fresh build would put it, among the others by the
+ * index of each pair's first edge.
+ */
+function spliced(previous: TopologyShape, nodes: readonly DotNode[], edges: readonly DotEdge[], nodePrefix: number, edgePrefix: number): Built | undefined {
+  const before = previous.graph;
+  const oldEdges = previous.edges;
+  const oldCount = before.ids.length;
+  const newCount = nodes.length;
+  const common = Math.min(oldCount, newCount);
+  let suffix = 0;
+  while (suffix < common - nodePrefix && before.ids[oldCount - 1 - suffix] === nodes[newCount - 1 - suffix].id) suffix++;
+  if (nodePrefix + suffix !== common) return undefined;
+  const commonEdges = Math.min(oldEdges.length, edges.length);
+  let edgeSuffix = 0;
+  while (edgeSuffix < commonEdges - edgePrefix && sameEndpoints(oldEdges[oldEdges.length - 1 - edgeSuffix], edges[edges.length - 1 - edgeSuffix])) edgeSuffix++;
+  if (edgePrefix + edgeSuffix !== commonEdges) return undefined;
+  /** Nodes and edges removed (in the previous graph) and added (in the new one), one of each pair 0. */
+  const removedNodes = oldCount - common;
+  const addedNodes = newCount - common;
+  const removedEdges = oldEdges.length - commonEdges;
+  const addedEdges = edges.length - commonEdges;
+  // one kind of edit: runs added, or runs removed (a change in place reads as both)
+  if ((addedNodes > 0 || addedEdges > 0) && (removedNodes > 0 || removedEdges > 0)) return undefined;
+  const nodeShift = addedNodes - removedNodes;
+  const edgeShift = addedEdges - removedEdges;
+  const nodeAt = (i: number): number => (i < nodePrefix ? i : i < nodePrefix + removedNodes ? -1 : i + nodeShift);
+  const edgeAt = (k: number): number => (k < edgePrefix ? k : k < edgePrefix + removedEdges ? -1 : k + edgeShift);
+
+  const ids = before.ids.slice(0, nodePrefix);
+  for (let j = nodePrefix; j < nodePrefix + addedNodes; j++) {
+    if (before.index.has(nodes[j].id)) return undefined; // an id that moved, not a new one
+    ids.push(nodes[j].id);
+  }
+  for (let i = nodePrefix + removedNodes; i < oldCount; i++) ids.push(before.ids[i]);
+  const index = indexOf(ids);
+  if (index.size !== ids.length) return undefined;
+
+  // The pairs whose first edge goes: no edge of the pair may stay, and no edge may stay on a node that goes.
+  const ends = previous.endpoints;
+  let gone: Set<number> | undefined;
+  for (let k = edgePrefix; k < edgePrefix + removedEdges; k++) {
+    const s = ends[2 * k];
+    const t = ends[2 * k + 1];
+    if (firstOfPair(previous, k, s, t)) (gone ??= new Set()).add(s * oldCount + t);
+  }
+  for (let k = 0; k < oldEdges.length; k++) {
+    if (edgeAt(k) < 0) continue;
+    const s = ends[2 * k];
+    const t = ends[2 * k + 1];
+    if (nodeAt(s) < 0 || nodeAt(t) < 0) return undefined;
+    if (gone !== undefined && gone.has(s * oldCount + t)) return undefined;
+  }
+  const remapNodes = (list: readonly number[], owner: number, outgoing: boolean): readonly number[] => {
+    let changed = false;
+    for (let m = 0; m < list.length && !changed; m++) changed = nodeAt(list[m]) !== list[m] || (gone !== undefined && gone.has(outgoing ? owner * oldCount + list[m] : list[m] * oldCount + owner));
+    if (!changed) return list;
+    const out: number[] = [];
+    for (let m = 0; m < list.length; m++) {
+      if (gone !== undefined && gone.has(outgoing ? owner * oldCount + list[m] : list[m] * oldCount + owner)) continue;
+      out.push(nodeAt(list[m]));
+    }
+    return out.slice();
+  };
+  const successors: (readonly number[])[] = [];
+  const predecessors: (readonly number[])[] = [];
+  const selfLoop: boolean[] = [];
+  const firstEdgeIndexes: (readonly number[])[] = [];
+  for (let j = 0; j < newCount; j++) {
+    const i = j < nodePrefix ? j : j < nodePrefix + addedNodes ? -1 : j - nodeShift;
+    if (i < 0) {
+      successors.push([]);
+      predecessors.push([]);
+      selfLoop.push(false);
+      firstEdgeIndexes.push([]);
+      continue;
+    }
+    successors.push(remapNodes(before.successors[i], i, true));
+    const preds = before.predecessors[i];
+    const firsts = previous.firstEdgeIndexes[i];
+    const newPreds = remapNodes(preds, i, false);
+    predecessors.push(newPreds);
+    let firstsMoved = newPreds !== preds;
+    for (let m = 0; m < firsts.length && !firstsMoved; m++) firstsMoved = edgeAt(firsts[m]) !== firsts[m];
+    if (firstsMoved) {
+      const out: number[] = [];
+      for (let m = 0; m < firsts.length; m++) {
+        const k = edgeAt(firsts[m]);
+        if (k >= 0) out.push(k);
+      }
+      firstEdgeIndexes.push(out.slice());
+    } else firstEdgeIndexes.push(firsts);
+    selfLoop.push(before.selfLoop[i] && !(gone !== undefined && gone.has(i * oldCount + i)));
+  }
+
+  const endpoints = new Int32Array(2 * edges.length);
+  for (let k = 0; k < oldEdges.length; k++) {
+    const e = edgeAt(k);
+    if (e < 0) continue;
+    endpoints[2 * e] = nodeAt(ends[2 * k]);
+    endpoints[2 * e + 1] = nodeAt(ends[2 * k + 1]);
+  }
+  // the added edges, each a new pair, into their lists by the index of each pair's first edge
+  const copied = new Set<readonly number[]>();
+  const own = (lists: (readonly number[])[], at: number): number[] => {
+    const list = lists[at];
+    if (copied.has(list)) return list as number[];
+    const copy = list.slice();
+    copied.add(copy);
+    lists[at] = copy;
+    return copy;
+  };
+  /** The index of the first edge of the pair (s, t), which the lists hold. */
+  const firstEdge = (s: number, t: number): number => firstEdgeIndexes[t][predecessors[t].indexOf(s)];
+  for (let e = edgePrefix; e < edgePrefix + addedEdges; e++) {
+    const s = index.get(edges[e].source);
+    const t = index.get(edges[e].target);
+    if (s === undefined || t === undefined) return undefined;
+    endpoints[2 * e] = s;
+    endpoints[2 * e + 1] = t;
+    if (successors[s].includes(t)) return undefined; // a parallel edge: which one is first is the fresh build's to say
+    const out = own(successors, s);
+    let at = 0;
+    while (at < out.length && firstEdge(s, out[at]) < e) at++;
+    const preds = own(predecessors, t);
+    const firsts = own(firstEdgeIndexes, t);
+    let place = 0;
+    while (place < firsts.length && firsts[place] < e) place++;
+    out.splice(at, 0, t);
+    preds.splice(place, 0, s);
+    firsts.splice(place, 0, e);
+    if (s === t) selfLoop[s] = true;
+  }
+  // (kept at their size, as `fresh` keeps its own)
+  if (copied.size > 0) for (const lists of [successors, predecessors, firstEdgeIndexes]) for (let j = 0; j < lists.length; j++) if (copied.has(lists[j])) lists[j] = lists[j].slice();
+  return { graph: { ids, index, successors, predecessors, selfLoop }, endpoints, firstEdgeIndexes };
+}
+
+/** True when edge `k` (from graph node `s` to `t`) is the first of its pair: the one the lists record. */
+function firstOfPair(shape: TopologyShape, k: number, s: number, t: number): boolean {
+  const at = shape.graph.predecessors[t].indexOf(s);
+  return at >= 0 && shape.firstEdgeIndexes[t][at] === k;
 }
 
 /** `previous` with the nodes and edges past its own added; undefined when an edge names an id the nodes lack. */
