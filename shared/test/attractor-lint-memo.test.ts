@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { parseDot } from '../src/syntax/dot-parser';
+import { dotParseReuse, parseDot } from '../src/syntax/dot-parser';
 import { createLintMemo, lintAttractor } from '../src/check/attractor-lint';
 
 const ids = ['a', 'b', 'start', 'exit', '"q r"', 'n1', '"9x"'];
@@ -19,7 +19,43 @@ const topology = fc.array(statement, { minLength: 1, maxLength: 16 }).map((lines
 const pieces = ['', '\n', ';', 'a -> b;', 'start;', ' [condition="x=="]', 'c -> a [weight=1];', '"', '}'];
 const edit = fc.record({ at: fc.double({ min: 0, max: 1, noNaN: true }), remove: fc.nat({ max: 8 }), insert: fc.constantFrom(...pieces) });
 
+/** The statements above over many more ids, so that a line typed in the middle often names only new nodes (the parse then takes the rest). */
+const manyIds = [...ids, ...Array.from({ length: 40 }, (_, i) => `m${i}`)];
+const spreadStatement = fc.oneof(
+  fc.tuple(fc.constantFrom(...manyIds), fc.constantFrom('', ' [type="tool"]', ' [timeout="5s", label="x"]', ' [shape=box, max_retries=2]')).map(([id, list]) => `${id}${list};`),
+  fc.tuple(fc.constantFrom(...manyIds), fc.constantFrom(...manyIds), fc.constantFrom('', ' [condition="outcome=success"]', ' [condition="outcome=="]', ' [weight=2]')).map(([s, t, list]) => `${s} -> ${t}${list};`),
+  fc.constantFrom('node [timeout="9s"];', 'edge [weight=1];', '# hash'),
+);
+/** A line edit: a statement added before line `at`, line `at` taken out, or replaced. */
+const lineEdit = fc.record({ kind: fc.constantFrom('add', 'remove', 'replace'), at: fc.nat(), line: spreadStatement });
+
 describe('attractor lint: its memo', () => {
+  it('reports what a lint without a memo reports when whole lines are typed or taken out in the middle (the parse takes the rest from the earlier one)', () => {
+    let taken = 0;
+    let runs = 0;
+    fc.assert(
+      fc.property(fc.array(spreadStatement, { minLength: 2, maxLength: 16 }), fc.array(lineEdit, { minLength: 1, maxLength: 6 }), (start, edits) => {
+        const memo = createLintMemo();
+        const text = (lines: readonly string[]): string => `digraph g {\n${lines.map((l) => `  ${l}\n`).join('')}}\n`;
+        let lines = start;
+        let parse = parseDot(text(lines));
+        lintAttractor(parse, text(lines), 'topology.dot', memo);
+        for (const e of edits) {
+          const at = e.at % (lines.length + 1);
+          lines = e.kind === 'add' ? [...lines.slice(0, at), e.line, ...lines.slice(at)] : e.kind === 'remove' ? [...lines.slice(0, at), ...lines.slice(at + 1)] : [...lines.slice(0, at), e.line, ...lines.slice(at + 1)];
+          const current = text(lines);
+          parse = parseDot(current, 'topology.dot', parse);
+          runs++;
+          if (dotParseReuse(parse)?.taken !== undefined) taken++;
+          assert.deepStrictEqual(lintAttractor(parse, current, 'topology.dot', memo), lintAttractor(parse, current), current);
+        }
+      }),
+      { numRuns: 400 },
+    );
+    // the property must have met parses that took nodes and edges from the earlier one
+    assert.ok(taken > runs / 10, `only ${taken} of ${runs} parses took the end of the earlier one`);
+  });
+
   it('reports, run after run over resumed parses, what a lint without a memo reports', () => {
     fc.assert(
       fc.property(topology, fc.array(edit, { minLength: 1, maxLength: 8 }), (text, edits) => {

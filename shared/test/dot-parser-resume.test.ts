@@ -7,7 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { dotParseReuse, parseDot } from '../src/syntax/dot-parser';
+import { dotParseReuse, dotParseSerial, parseDot, type DotTaken } from '../src/syntax/dot-parser';
 import { nodeOccurrences } from '../src/syntax/dot-mentions';
 import type { DotAttributes, DotGraph, DotParseResult, DotToken } from '../src/syntax/dot-model';
 
@@ -31,6 +31,36 @@ function plain(result: DotParseResult): unknown {
     table: { count: table.count, kinds: [...table.kinds], starts: [...table.starts], ends: [...table.ends], values: [...table.values], flags: [...table.flags], comments: table.comments },
     tokens: result.tokens,
   };
+}
+
+/**
+ * Checks what a parse says it took from `previous` (`DotTaken`): the earlier nodes and edges from
+ * the indexes it names on are its own from its indexes on, in order, read the same `delta` further
+ * on (the memos of the engine rely on this and read none of them again).
+ */
+function checkTaken(previous: DotParseResult, resumed: DotParseResult, taken: DotTaken): void {
+  assert.equal(taken.from, dotParseSerial(previous));
+  const moved = (span: { start: number; end: number }): unknown => ({ start: span.start + taken.delta, end: span.end + taken.delta });
+  // (a default set before the text read anew stays where it is; the statement's own attributes move)
+  const movedAttrs = (map: DotAttributes, now: DotAttributes): unknown =>
+    [...map.entries()].map(([k, a]) => [k, a.fromDefault && now.get(k)?.keySpan.start === a.keySpan.start ? a : { ...a, keySpan: moved(a.keySpan), valueSpan: moved(a.valueSpan) }]);
+  const before = previous.graph!;
+  const after = resumed.graph!;
+  assert.equal(after.nodes.length - taken.nodes, before.nodes.length - taken.earlierNodes);
+  assert.equal(after.edges.length - taken.edges, before.edges.length - taken.earlierEdges);
+  for (let k = 0; taken.nodes + k < after.nodes.length; k++) {
+    const now = after.nodes[taken.nodes + k];
+    const then = before.nodes[taken.earlierNodes + k];
+    assert.equal(now.id, then.id);
+    assert.deepStrictEqual(now.span, moved(then.span));
+    assert.deepStrictEqual([...now.attrs.entries()], movedAttrs(then.attrs, now.attrs));
+  }
+  for (let k = 0; taken.edges + k < after.edges.length; k++) {
+    const now = after.edges[taken.edges + k];
+    const then = before.edges[taken.earlierEdges + k];
+    assert.deepStrictEqual([now.source, now.target, now.span], [then.source, then.target, moved(then.span)]);
+    assert.deepStrictEqual([...now.attrs.entries()], movedAttrs(then.attrs, now.attrs));
+  }
 }
 
 /** Parses `after` from `before`'s parse and from the beginning, and checks they agree and that `before`'s parse is untouched. */
@@ -137,7 +167,12 @@ describe('DOT parser: resuming from an earlier parse', () => {
           const resumed = parseDot(text, 'topology.dot', previous);
           assert.deepStrictEqual(plain(resumed), plain(parseDot(text)), `resumed parse differs for:\n${text}`);
           runs++;
-          if (dotParseReuse(resumed)?.rejoinedAt !== undefined) rejoined++;
+          const reuse = dotParseReuse(resumed);
+          if (reuse?.rejoinedAt !== undefined) rejoined++;
+          // (a parse that took the end says what it took; its attribute lists are the earlier
+          // ones shown moved, and over a run of edits moved again: compared above with a fresh parse)
+          assert.equal(reuse?.taken !== undefined, reuse?.rejoinedAt !== undefined);
+          if (reuse?.taken !== undefined) checkTaken(previous, resumed, reuse.taken);
           previous = resumed;
         }
       }),

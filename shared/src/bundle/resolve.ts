@@ -27,7 +27,7 @@
 import { movedDiagnostic, type Diagnostic, type RelatedInformation } from '../diagnostics';
 import { interner, sortedDeduped, type SortMemo } from '../diagnostics/sort';
 import { commonPrefixLength, commonSuffixLength, type Span } from '../text';
-import { parseDot } from '../syntax/dot-parser';
+import { dotParseReuse, dotParseSerial, parseDot } from '../syntax/dot-parser';
 import type { DotAttribute, DotAttributes, DotEdge, DotNode, DotParseResult } from '../syntax/dot-model';
 import { createLintMemo, lintAttractor, type LintMemo } from '../check/attractor-lint';
 import { cardRefNamedBy, readCard } from '../check/card';
@@ -607,6 +607,12 @@ function carryOver(previous: ResolutionMemo, next: ResolutionMemo, graphModel: N
   };
   const file = next.file;
   const nodes = graphModel.nodes;
+  // What the parse took from the previous one, moved by the edit, reads the same by construction:
+  // found by index, nothing of it is read again (see `DotTaken`).
+  const reuse = dotParseReuse(next.parse)?.taken;
+  const taken = reuse !== undefined && reuse.from === dotParseSerial(previous.parse) && reuse.delta === move.delta ? reuse : undefined;
+  const takenNode = (n: number, m: number): boolean => taken !== undefined && n >= taken.nodes && m === n - taken.nodes + taken.earlierNodes;
+  const takenEdge = (e: number, f: number): boolean => taken !== undefined && e >= taken.edges && f === e - taken.edges + taken.earlierEdges;
   // Nodes are compared at the same index up to the first that differs, and after it at the index
   // moved by the count the edit added or removed (a node declared or dropped in the middle).
   const nodeMap = indexMap(before.nodes, nodes, (a, b) => a.id === b.id);
@@ -625,7 +631,7 @@ function carryOver(previous: ResolutionMemo, next: ResolutionMemo, graphModel: N
       continue;
     }
     sameNode[n] = 1;
-    if (!samePlace(old.span, dot.span) || !sameAttributes(old.attrs, dot.attrs, nodeAttributes)) continue;
+    if (!takenNode(n, m) && (!samePlace(old.span, dot.span) || !sameAttributes(old.attrs, dot.attrs, nodeAttributes))) continue;
     sameNode[n] = 2;
     const kept = previous.nodes[m];
     const diagnostics = kept && movedDiagnostics(kept.diagnostics, file, move);
@@ -649,7 +655,7 @@ function carryOver(previous: ResolutionMemo, next: ResolutionMemo, graphModel: N
       next.edges[e] = previous.edges[f];
       continue;
     }
-    if (!samePlace(old.span, dot.span) || !sameAttributes(old.attrs, dot.attrs, edgeAttributes)) continue;
+    if (!takenEdge(e, f) && (!samePlace(old.span, dot.span) || !sameAttributes(old.attrs, dot.attrs, edgeAttributes))) continue;
     sameEdge[e] = 1;
     const kept = previous.edges[f];
     const diagnostics = kept && movedDiagnostics(kept.diagnostics, file, move);

@@ -21,6 +21,7 @@ import {
 } from '../compile/attractor-table';
 import { DotTokenCode as Code, type DotAttribute, type DotEdge, type DotGraph, type DotNode, type DotParseResult, type DotTokenTable } from '../syntax/dot-model';
 import { tokenFlag, tokenSpan, tokenText, tokenValue } from '../syntax/dot-lexer';
+import { dotParseReuse, dotParseSerial } from '../syntax/dot-parser';
 import { checkCondition } from './condition';
 
 /** How many times one code is listed before the rest are folded into one summary (E§9). */
@@ -39,12 +40,13 @@ const drawingAttributes: ReadonlySet<string> = new Set(['label', 'shape']);
  * What `lintAttractor` may take from its last run over an earlier parse of the same file: what
  * it read of each node alone (`NodeFacts`), kept while the parse hands back the same node, or a
  * copy with the same attribute view, at the same place (a parse resumed after unchanged
- * statements does, see `parseDot`), and the edge findings, kept while every edge reads the same
+ * statements does, see `parseDot`), or a node taken from that parse after text typed before it
+ * whose facts hold no place (most nodes: see `DotTaken`), and the edge findings, kept while every edge reads the same
  * (the same ends and guard values: text typed before the edges only moves where the findings are
  * reported, which is taken from the new parse). Opaque: create it with `createLintMemo`.
  */
 export interface LintMemo {
-  last?: { readonly nodes: readonly DotNode[]; readonly facts: readonly NodeFacts[]; readonly edges: readonly DotEdge[]; readonly edgeFindings: EdgeFindings };
+  last?: { readonly parse: number; readonly nodes: readonly DotNode[]; readonly facts: readonly NodeFacts[]; readonly edges: readonly DotEdge[]; readonly edgeFindings: EdgeFindings };
 }
 
 export function createLintMemo(): LintMemo {
@@ -56,9 +58,18 @@ export function lintAttractor(parse: DotParseResult, text: string, file = 'topol
   if (graph === undefined) return [];
   const report = createReporter(file);
   const last = memo?.last;
-  const facts = graph.nodes.map((node, n) => (last !== undefined && readsAsBefore(last.nodes[n], node) ? last.facts[n] : nodeFacts(node)));
-  const edgeFindings = (last !== undefined && sameEdges(last.edges, graph.edges) ? repointed(last.edgeFindings, graph) : undefined) ?? findEdgeProblems(graph);
-  if (memo !== undefined) memo.last = { nodes: graph.nodes, facts, edges: graph.edges, edgeFindings };
+  const reuse = last !== undefined ? dotParseReuse(parse)?.taken : undefined;
+  const taken = reuse !== undefined && reuse.from === last!.parse ? reuse : undefined;
+  const facts = graph.nodes.map((node, n) => {
+    if (last === undefined) return nodeFacts(node);
+    if (readsAsBefore(last.nodes[n], node)) return last.facts[n];
+    // (facts with an attribute in them would have to move with it: read again)
+    if (taken !== undefined && n >= taken.nodes && last.facts[n - taken.nodes + taken.earlierNodes] === plainNode) return plainNode;
+    return nodeFacts(node);
+  });
+  const sameEdgesTaken = taken !== undefined && taken.edges === taken.earlierEdges ? taken.edges : Infinity;
+  const edgeFindings = (last !== undefined && sameEdges(last.edges, graph.edges, sameEdgesTaken) ? repointed(last.edgeFindings, graph) : undefined) ?? findEdgeProblems(graph);
+  if (memo !== undefined) memo.last = { parse: dotParseSerial(parse), nodes: graph.nodes, facts, edges: graph.edges, edgeFindings };
 
   checkHeader(graph, parse, report);
   checkNodeIds(graph, facts, report);
@@ -104,11 +115,14 @@ function nodeFacts(node: DotNode): NodeFacts {
 /**
  * True when the edges read the same for `findEdgeProblems`: the same ends and the same `condition`
  * and `weight` values, edge by edge, wherever they now are (text typed before them moves them;
- * `repointed` takes the places from the new objects).
+ * `repointed` takes the places from the new objects). Edges from index `takenFrom` on were taken
+ * from the parse `a` belongs to, at the same index: they read the same.
  */
-function sameEdges(a: readonly DotEdge[], b: readonly DotEdge[]): boolean {
+function sameEdges(a: readonly DotEdge[], b: readonly DotEdge[], takenFrom: number): boolean {
   if (a.length !== b.length) return false;
-  for (let e = 0; e < a.length; e++) {
+  // (from `takenFrom` on, the edges were taken from the earlier parse at the same index: see `DotTaken`)
+  const end = Math.min(a.length, takenFrom);
+  for (let e = 0; e < end; e++) {
     const x = a[e];
     const y = b[e];
     if (x === y) continue;

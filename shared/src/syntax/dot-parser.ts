@@ -671,11 +671,11 @@ export function parseDot(text: string, file = 'topology.dot', previous?: DotPars
     // a node named first after the cut must be new here too
     for (let k = named; k < oldNodes.length; k++) if (nodes.has(oldNodes[k].id)) return false;
     const edgeStarts = info.edgeStarts;
-    const taken = partitionPoint(edgeStarts.length, (e) => edgeStarts[e] < cut);
+    const taken_ = partitionPoint(edgeStarts.length, (e) => edgeStarts[e] < cut);
     const loopsNow = new Set<string>();
     for (let e = from.keptEdges; e < edges.length; e++) if (edges[e].source === edges[e].target) loopsNow.add(edges[e].source);
     const loopsThen = new Set<string>();
-    for (const e of info.selfLoops) if (e >= from.keptEdges && e < taken) loopsThen.add(oldEdges[e].source);
+    for (const e of info.selfLoops) if (e >= from.keptEdges && e < taken_) loopsThen.add(oldEdges[e].source);
     if (loopsNow.size !== loopsThen.size || [...loopsNow].some((id) => !loopsThen.has(id))) return false;
     const later = previous.diagnostics.filter((d) => d.location.span !== undefined && d.location.span.start >= cut);
     const counts = new Map(reportCounts);
@@ -699,12 +699,13 @@ export function parseDot(text: string, file = 'topology.dot', previous?: DotPars
       const k = mentionedNode(oldMentions, m);
       mentions.add(k < from.nodes.length ? k : k < named ? readAgain[k - from.nodes.length] : k + shift, mentionStart(oldMentions, m) + delta, mentionEnd(oldMentions, m) + delta);
     }
+    taken = { from: serialOf(previous), nodes: nodes.size, earlierNodes: named, edges: edges.length, earlierEdges: taken_, delta };
     for (let k = named; k < oldNodes.length; k++) {
       const node = move.node(oldNodes[k] as NodeBuilder);
       nodeIndexes.set(node.id, nodes.size);
       nodes.set(node.id, node);
     }
-    for (let e = taken; e < oldEdges.length; e++) edges.push(move.edge(oldEdges[e]));
+    for (let e = taken_; e < oldEdges.length; e++) edges.push(move.edge(oldEdges[e]));
     pos = count - 1;
     rejoinedAt = j;
     return true;
@@ -1100,6 +1101,8 @@ export function parseDot(text: string, file = 'topology.dot', previous?: DotPars
   let openSpan: Span | undefined;
   /** The earlier top-level statement the parse took the rest from (see `rejoin`), if it did. */
   let rejoinedAt: number | undefined;
+  /** The nodes and edges it took then (see `DotTaken`). */
+  let taken: DotTaken | undefined;
   const graph = parseGraph();
   // What a later parse needs to resume from this one: kept only for a file that reads cleanly
   // (no parse error, no finding but duplicate nodes and self-loops, no `strict`, directed), so
@@ -1167,7 +1170,7 @@ export function parseDot(text: string, file = 'topology.dot', previous?: DotPars
   diagnostics.sort((a, b) => (a.location.span?.start ?? -1) - (b.location.span?.start ?? -1));
   const result = parseResult(lexed, graph, diagnostics, trailing);
   if (resume !== undefined) resumables.set(result, resume);
-  if (resumedAt !== undefined) reuses.set(result, { resumedAt, ...(rejoinedAt !== undefined ? { rejoinedAt } : {}) });
+  if (resumedAt !== undefined) reuses.set(result, { resumedAt, ...(rejoinedAt !== undefined ? { rejoinedAt } : {}), ...(taken !== undefined ? { taken } : {}) });
   if (previous !== undefined) latestFrom.set(previous, { text, file, result });
   return result;
 }
@@ -1186,6 +1189,40 @@ export interface DotParseReuse {
   readonly resumedAt: number;
   /** It took the earlier parse's top-level statements from this one (by the earlier index) to the end, moved. */
   readonly rejoinedAt?: number;
+  /** The nodes and edges it took from the earlier parse then. */
+  readonly taken?: DotTaken;
+}
+
+/**
+ * The nodes and edges a parse took from an earlier one after the text it read anew (see
+ * `rejoin`): the earlier parse's nodes from index `earlierNodes` on are this graph's from `nodes`
+ * on, in the same order, and its edges from `earlierEdges` on are this one's from `edges` on,
+ * each read the same, what lies after the text read anew `delta` code units further on (its
+ * spans and its own attributes; a default set before that text stays where it was). For the
+ * engine's memos, which may then skip reading them again.
+ */
+export interface DotTaken {
+  /** The earlier parse, as `dotParseSerial` numbers it. */
+  readonly from: number;
+  readonly nodes: number;
+  readonly earlierNodes: number;
+  readonly edges: number;
+  readonly earlierEdges: number;
+  readonly delta: number;
+}
+
+const serials = new WeakMap<DotParseResult, number>();
+let nextSerial = 1;
+
+/** A number for a parse result, the same each time it is asked, never given to another (for `DotTaken.from`: no reference that would keep the earlier parse alive). */
+export function dotParseSerial(result: DotParseResult): number {
+  return serialOf(result);
+}
+
+function serialOf(result: DotParseResult): number {
+  let serial = serials.get(result);
+  if (serial === undefined) serials.set(result, (serial = nextSerial++));
+  return serial;
 }
 
 const reuses = new WeakMap<DotParseResult, DotParseReuse>();
@@ -1475,7 +1512,8 @@ function movedBy(cut: number, delta: number): Mover {
   const maps = new Map<ReadonlyMap<string, DotAttribute>, ReadonlyMap<string, DotAttribute>>();
   const attributes = (map: ReadonlyMap<string, DotAttribute>): ReadonlyMap<string, DotAttribute> => {
     if (delta === 0 || map.size === 0) return map;
-    if (map instanceof AttributeList) return map.mapped(attribute);
+    // (a statement's own list lies wholly after the cut or wholly before it: shown moved, or kept)
+    if (map instanceof AttributeList) return map.allFrom(cut) ? map.moved(delta) : map.mapped(attribute);
     if (map instanceof LayeredMap) return (map as LayeredMap<string, DotAttribute>).remapped(attributes);
     const known = maps.get(map);
     if (known !== undefined) return known;
@@ -1535,9 +1573,20 @@ class AttributeList implements ReadonlyMap<string, DotAttribute> {
   static readonly indexFrom = 8;
   private readonly index: Map<string, number> | undefined;
 
-  /** The attributes in order, their keys distinct. */
-  constructor(private readonly attributes: readonly DotAttribute[]) {
-    this.index = attributes.length > AttributeList.indexFrom ? new Map(attributes.map((a, i) => [a.key, i] as const)) : undefined;
+  /**
+   * `attributes`: the attributes as read, in order, their keys distinct. `shift`: how far on the
+   * list shows them. A list taken from an earlier parse after text typed before its statement
+   * (see `movedBy`) is the same array shown moved, not a copy: a thousand statements move on an
+   * edit in the middle of a topology, most of whose attributes nothing reads before the next
+   * edit, and a copy of each would live that long (the collector's old generation filling up on
+   * every edit). Each read of a moved list gives a new moved attribute (equal, not the same).
+   */
+  constructor(
+    private readonly attributes: readonly DotAttribute[],
+    private readonly shift = 0,
+    index?: Map<string, number>,
+  ) {
+    this.index = index ?? (attributes.length > AttributeList.indexFrom ? new Map(attributes.map((a, i) => [a.key, i] as const)) : undefined);
   }
 
   get size(): number {
@@ -1546,13 +1595,39 @@ class AttributeList implements ReadonlyMap<string, DotAttribute> {
 
   /** The list with `change` applied to each attribute; itself when nothing changed. */
   mapped(change: (attribute: DotAttribute) => DotAttribute): AttributeList {
-    let changed = false;
+    let changed = this.shift !== 0;
     const out = this.attributes.map((a) => {
-      const b = change(a);
-      if (b !== a) changed = true;
+      const shown = this.shown(a);
+      const b = change(shown);
+      if (b !== shown) changed = true;
       return b;
     });
     return changed ? new AttributeList(out) : this;
+  }
+
+  /** True when every attribute (key and value) starts at or after `offset`, as shown. */
+  allFrom(offset: number): boolean {
+    const at = offset - this.shift;
+    for (const a of this.attributes) if (a.keySpan.start < at || a.valueSpan.start < at) return false;
+    return true;
+  }
+
+  /** The same attributes shown `delta` further on. */
+  moved(delta: number): AttributeList {
+    return delta === 0 ? this : new AttributeList(this.attributes, this.shift + delta, this.index);
+  }
+
+  private shown(a: DotAttribute): DotAttribute {
+    const shift = this.shift;
+    if (shift === 0) return a;
+    return {
+      key: a.key,
+      value: a.value,
+      keySpan: { start: a.keySpan.start + shift, end: a.keySpan.end + shift },
+      valueSpan: { start: a.valueSpan.start + shift, end: a.valueSpan.end + shift },
+      quoted: a.quoted,
+      fromDefault: a.fromDefault,
+    };
   }
 
   private find(key: string): number {
@@ -1564,7 +1639,7 @@ class AttributeList implements ReadonlyMap<string, DotAttribute> {
 
   get(key: string): DotAttribute | undefined {
     const at = this.find(key);
-    return at >= 0 ? this.attributes[at] : undefined;
+    return at >= 0 ? this.shown(this.attributes[at]) : undefined;
   }
 
   has(key: string): boolean {
@@ -1572,13 +1647,13 @@ class AttributeList implements ReadonlyMap<string, DotAttribute> {
   }
 
   forEach(callback: (value: DotAttribute, key: string, map: ReadonlyMap<string, DotAttribute>) => void, thisArg?: unknown): void {
-    for (const a of this.attributes) callback.call(thisArg, a, a.key, this);
+    for (const a of this.attributes) callback.call(thisArg, this.shown(a), a.key, this);
   }
 
   // (array iterators, not generators: the engine walks these maps for every node and edge, and
   // V8 runs a `for…of` over an array iterator far faster than over a generator)
   entries(): MapIterator<[string, DotAttribute]> {
-    return this.attributes.map((a): [string, DotAttribute] => [a.key, a]).values();
+    return this.attributes.map((a): [string, DotAttribute] => [a.key, this.shown(a)]).values();
   }
 
   keys(): MapIterator<string> {
@@ -1586,7 +1661,7 @@ class AttributeList implements ReadonlyMap<string, DotAttribute> {
   }
 
   values(): MapIterator<DotAttribute> {
-    return this.attributes.values();
+    return this.shift === 0 ? this.attributes.values() : this.attributes.map((a) => this.shown(a)).values();
   }
 
   [Symbol.iterator](): MapIterator<[string, DotAttribute]> {
