@@ -127,6 +127,42 @@ describe('diagnostics: incremental sort', () => {
     );
   });
 
+  it('a node declared in the middle, then taken out: the findings after it moved, one added or gone; each result from the last one\'s order', () => {
+    // (more findings move than the few a patch takes: 150, on nodes 10 characters apart, two per node)
+    const memo: SortMemo = {};
+    const list = Array.from({ length: 300 }, (_, i) => d(i % 2 === 0 ? 'bundle/unreachable-node' : 'analysis/unresolved-node', 10 * (i >> 1), `node ${i >> 1}`));
+    sortedDeduped(list, memo);
+    const added = d('bundle/missing-card', 745, 'the new node', { severity: 'error' });
+    // (the input in load order: the new node's finding in the middle; the text after it moved)
+    const withNode = [...list.slice(0, 150), added, ...list.slice(150).map((x) => moved(x, 20))];
+    assertFullSort(sortedDeduped(withNode, memo), withNode);
+    assert.ok(memo.lastOrder !== undefined, 'ordered from the last result, not sorted again');
+    assertFullSort(sortedDeduped(list, memo), list);
+    assert.ok(memo.lastOrder !== undefined, 'and back');
+  });
+
+  it('random lists, then runs added or taken out here and there, the findings after each moved: the full sort every time', () => {
+    // (lists long enough that more findings move than a patch takes: see `patchLimit`)
+    const pool = poolOf(200, 600);
+    const splice = fc.record({ at: fc.nat({ max: 60 }), remove: fc.nat({ max: 3 }), add: fc.array(fc.nat({ max: pool.length - 1 }), { maxLength: 3 }), by: fc.integer({ min: -6, max: 6 }) });
+    fc.assert(
+      fc.property(fc.uniqueArray(fc.nat({ max: pool.length - 1 }), { minLength: 60, maxLength: 160 }), fc.array(fc.array(splice, { minLength: 1, maxLength: 2 }), { minLength: 1, maxLength: 10 }), (start, edits) => {
+        const memo: SortMemo = {};
+        let list = start.map((i) => pool[i]);
+        sortedDeduped(list, memo);
+        for (const edit of edits) {
+          for (const run of edit) {
+            const at = run.at % (list.length + 1);
+            const after = list.slice(at + run.remove).map((x) => moved(x, run.by));
+            list = [...list.slice(0, at), ...run.add.map((i) => pool[i]), ...after];
+          }
+          assertFullSort(sortedDeduped(list, memo), list);
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   it('any memo gives the stable sort (random lists)', () => {
     const pool = fc.array(fc.record({ key: fc.nat({ max: 5 }), id: fc.nat() }), { maxLength: 30 });
     fc.assert(

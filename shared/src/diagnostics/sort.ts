@@ -132,8 +132,14 @@ export function sortedDeduped(list: readonly Diagnostic[], memo?: SortMemo): Dia
   let order: Int32Array | undefined;
   let out = patched(list, memo);
   if (out === undefined) {
-    order = list.length === memo.lastInput?.length ? orderOf(memo) : undefined;
-    out = order !== undefined ? permuted(list, order) : undefined;
+    const lastOrder = orderOf(memo);
+    if (lastOrder !== undefined && list.length === lastOrder.length) {
+      order = lastOrder;
+      out = permuted(list, order);
+    } else if (lastOrder !== undefined) {
+      const found = splicedOrder(list, memo.lastInput!, lastOrder);
+      if (found !== undefined) ({ out, order } = found);
+    }
     if (out === undefined) order = undefined;
   }
   out ??= sortedStably(dedupeDiagnostics(list), diagnosticOrder, memo);
@@ -161,6 +167,74 @@ function permuted(list: readonly Diagnostic[], order: Int32Array): Diagnostic[] 
   }
   return out;
 }
+
+/**
+ * `permuted` for a list that is the last input with a few findings added and taken out here and
+ * there (what declaring or deleting a node in the middle of a topology does): the others, new
+ * objects where the text moved but in the same input order, each reading as its earlier one
+ * (code and message), are taken in the order the last result took them, the added ones put in by
+ * binary search. The lists are paired walking both, a difference skipped by the fewest findings
+ * (at most `lookahead`) after which they agree again. Undefined unless the whole result reads
+ * strictly increasing under the order (then it is the one sorted order, with no duplicates: see
+ * `permuted`), which holds however the findings were paired.
+ */
+function splicedOrder(list: readonly Diagnostic[], lastInput: readonly Diagnostic[], order: Int32Array): { out: Diagnostic[]; order: Int32Array } | undefined {
+  if (Math.abs(list.length - lastInput.length) > patchLimit) return undefined;
+  const alike = (a: Diagnostic, b: Diagnostic): boolean => a === b || (a.code === b.code && a.message === b.message);
+  /** Per finding of the last input, its index in `list`; -1 for one gone. */
+  const newAt = new Int32Array(lastInput.length).fill(-1);
+  const added: number[] = [];
+  let differences = 0;
+  let i = 0;
+  let j = 0;
+  while (i < list.length || j < lastInput.length) {
+    if (i < list.length && j < lastInput.length && alike(list[i], lastInput[j])) {
+      newAt[j++] = i++;
+      continue;
+    }
+    // how many new ones to take as added, or earlier ones as gone, before the lists agree again
+    let add = j >= lastInput.length ? list.length - i : -1;
+    let drop = i >= list.length ? lastInput.length - j : -1;
+    for (let k = 1; k <= lookahead && add < 0 && drop < 0; k++) {
+      if (i + k < list.length && j < lastInput.length && alike(list[i + k], lastInput[j])) add = k;
+      else if (j + k < lastInput.length && i < list.length && alike(list[i], lastInput[j + k])) drop = k;
+    }
+    if (add > 0) for (let k = 0; k < add; k++) added.push(i++);
+    else if (drop > 0) j += drop;
+    else return undefined;
+    differences += Math.max(add, drop);
+    if (differences > patchLimit) return undefined;
+  }
+  const outOrder = new Int32Array(list.length);
+  const out: Diagnostic[] = [];
+  for (let r = 0; r < order.length; r++) {
+    const at = newAt[order[r]];
+    if (at < 0) continue;
+    const d = list[at];
+    if (out.length > 0 && diagnosticOrder(out[out.length - 1], d) >= 0) return undefined;
+    outOrder[out.length] = at;
+    out.push(d);
+  }
+  for (const a of added) {
+    const d = list[a];
+    // the first place whose finding comes after `d`
+    let lo = 0;
+    let hi = out.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (diagnosticOrder(out[mid], d) < 0) lo = mid + 1;
+      else hi = mid;
+    }
+    if ((lo < out.length && diagnosticOrder(d, out[lo]) >= 0) || (lo > 0 && diagnosticOrder(out[lo - 1], d) >= 0)) return undefined;
+    out.splice(lo, 0, d);
+    outOrder.copyWithin(lo + 1, lo, out.length - 1);
+    outOrder[lo] = a;
+  }
+  return { out, order: outOrder };
+}
+
+/** How far `splicedOrder` looks past a difference for the lists to agree again. */
+const lookahead = 4;
 
 /** The memo's `lastOrder`, made from its last input and result when missing (each object is in the input once: nothing was de-duplicated). */
 function orderOf(memo: SortMemo): Int32Array | undefined {
