@@ -159,13 +159,11 @@ function spliced(previous: TopologyShape, nodes: readonly DotNode[], edges: read
     let changed = false;
     for (let m = 0; m < list.length && !changed; m++) changed = nodeAt(list[m]) !== list[m] || (gone !== undefined && gone.has(outgoing ? owner * oldCount + list[m] : list[m] * oldCount + owner));
     if (!changed) return list;
-    const out: number[] = [];
-    for (let m = 0; m < list.length; m++) {
-      if (gone !== undefined && gone.has(outgoing ? owner * oldCount + list[m] : list[m] * oldCount + owner)) continue;
-      out.push(nodeAt(list[m]));
-    }
-    return out.slice();
+    // (lists made at their size: most hold one or two items, and thousands are made)
+    if (gone === undefined) return list.map(nodeAt);
+    return list.filter((v) => !gone!.has(outgoing ? owner * oldCount + v : v * oldCount + owner)).map(nodeAt);
   };
+  // (grown by `push`, not made at their size: V8 keeps such arrays packed, as the fresh build's are)
   const successors: (readonly number[])[] = [];
   const predecessors: (readonly number[])[] = [];
   const selfLoop: boolean[] = [];
@@ -186,14 +184,7 @@ function spliced(previous: TopologyShape, nodes: readonly DotNode[], edges: read
     predecessors.push(newPreds);
     let firstsMoved = newPreds !== preds;
     for (let m = 0; m < firsts.length && !firstsMoved; m++) firstsMoved = edgeAt(firsts[m]) !== firsts[m];
-    if (firstsMoved) {
-      const out: number[] = [];
-      for (let m = 0; m < firsts.length; m++) {
-        const k = edgeAt(firsts[m]);
-        if (k >= 0) out.push(k);
-      }
-      firstEdgeIndexes.push(out.slice());
-    } else firstEdgeIndexes.push(firsts);
+    firstEdgeIndexes.push(!firstsMoved ? firsts : removedEdges === 0 ? firsts.map(edgeAt) : firsts.map(edgeAt).filter((k) => k >= 0));
     selfLoop.push(before.selfLoop[i] && !(gone !== undefined && gone.has(i * oldCount + i)));
   }
 

@@ -700,11 +700,9 @@ export function parseDot(text: string, file = 'topology.dot', previous?: DotPars
       mentions.add(k < from.nodes.length ? k : k < named ? readAgain[k - from.nodes.length] : k + shift, mentionStart(oldMentions, m) + delta, mentionEnd(oldMentions, m) + delta);
     }
     taken = { from: serialOf(previous), nodes: nodes.size, earlierNodes: named, edges: edges.length, earlierEdges: taken_, delta };
-    for (let k = named; k < oldNodes.length; k++) {
-      const node = move.node(oldNodes[k] as NodeBuilder);
-      nodeIndexes.set(node.id, nodes.size);
-      nodes.set(node.id, node);
-    }
+    // (kept out of the id maps: nothing is read after them, and the graph lists them after the rest)
+    takenNodes = [];
+    for (let k = named; k < oldNodes.length; k++) takenNodes.push(move.node(oldNodes[k] as NodeBuilder));
     for (let e = taken_; e < oldEdges.length; e++) edges.push(move.edge(oldEdges[e]));
     pos = count - 1;
     rejoinedAt = j;
@@ -1088,7 +1086,7 @@ export function parseDot(text: string, file = 'topology.dot', previous?: DotPars
       directed,
       keywordSpan,
       graphAttrs,
-      nodes: [...nodes.values()],
+      nodes: takenNodes === undefined ? [...nodes.values()] : [...nodes.values(), ...takenNodes],
       edges: edges.slice(),
       mentions: mentions.done(),
       ...(name !== undefined ? { name, nameSpan } : {}),
@@ -1101,8 +1099,9 @@ export function parseDot(text: string, file = 'topology.dot', previous?: DotPars
   let openSpan: Span | undefined;
   /** The earlier top-level statement the parse took the rest from (see `rejoin`), if it did. */
   let rejoinedAt: number | undefined;
-  /** The nodes and edges it took then (see `DotTaken`). */
+  /** The nodes and edges it took then (see `DotTaken`), and the nodes themselves, moved. */
   let taken: DotTaken | undefined;
+  let takenNodes: NodeBuilder[] | undefined;
   const graph = parseGraph();
   // What a later parse needs to resume from this one: kept only for a file that reads cleanly
   // (no parse error, no finding but duplicate nodes and self-loops, no `strict`, directed), so
