@@ -358,16 +358,17 @@ interface Converted {
    * `JSON.stringify(lsp)` as UTF-8 bytes, made when first sent (outside the JavaScript heap, so
    * thousands kept cost the collector nothing), in two pieces: `head` up to the end of the range
    * (`{"range":{…}`), `tail` the rest. A conversion moved to other lines (see `movedConversion`)
-   * writes a new head and shares the tail, so it copies nothing. Both set or neither.
+   * writes a new head and shares the tail, so it copies nothing. Both set or neither. A new head
+   * is kept as text until the next publication encodes all of them at once (`publicationJson`).
    */
-  head: Uint8Array | undefined;
+  head: Uint8Array | string | undefined;
   tail: Uint8Array | undefined;
 }
 
 /** A conversion taken over from an earlier one (see `movedConversion`). */
 interface MovedConversion {
   readonly lsp: LspDiagnostic;
-  readonly head: Uint8Array | undefined;
+  readonly head: Uint8Array | string | undefined;
   readonly tail: Uint8Array | undefined;
 }
 
@@ -400,7 +401,7 @@ function movedConversion(snapshot: Snapshot, file: string, d: Diagnostic, c: Con
   if (lines === 0) return { lsp, head: c.head, tail: c.tail };
   // (a JSON kept in one piece, with an empty tail, is written again)
   const split = c.tail !== undefined && c.tail.length > 0;
-  return { lsp: withRange(lsp, range), head: split ? Buffer.from(rangeHead(range), 'latin1') : undefined, tail: split ? c.tail : undefined };
+  return { lsp: withRange(lsp, range), head: split ? rangeHead(range) : undefined, tail: split ? c.tail : undefined };
 }
 
 /**
@@ -502,6 +503,7 @@ const comma = Buffer.from(',');
  * diagnostic's kept JSON between the head and the tail, commas between them.
  */
 function publicationJson(uri: string, converted: readonly Converted[], version: number | undefined): Uint8Array[] {
+  encodeHeads(converted);
   const parts: Uint8Array[] = [Buffer.from(`{"uri":${JSON.stringify(uri)},"diagnostics":[`)];
   for (let i = 0; i < converted.length; i++) {
     const entry = converted[i];
@@ -514,11 +516,46 @@ function publicationJson(uri: string, converted: readonly Converted[], version: 
       entry.head = Buffer.from(json.slice(0, split));
       entry.tail = Buffer.from(json.slice(split));
     }
-    parts.push(entry.head, entry.tail);
+    parts.push(entry.head as Uint8Array, entry.tail);
   }
   parts.push(Buffer.from(`]${version !== undefined ? `,"version":${JSON.stringify(version)}` : ''}}`));
   return parts;
 }
+
+/**
+ * Encodes the heads kept as text (ASCII: see `rangeHead`) a few thousand bytes at a time, each
+ * head then a view of its block: a thousand findings move on an edit in the middle of a topology,
+ * and encoding each head on its own cost more than the rest of moving it. (A block stays alive
+ * while one of its heads does, as the pool `Buffer.from` takes small buffers from does: blocks
+ * of the pool's size keep as little alive as it would.)
+ */
+function encodeHeads(converted: readonly Converted[]): void {
+  let text = '';
+  let first = 0;
+  const flush = (end: number): void => {
+    const bytes = Buffer.from(text, 'latin1');
+    let at = 0;
+    for (let i = first; i < end; i++) {
+      const entry = converted[i];
+      const head = entry.head;
+      if (typeof head !== 'string') continue;
+      entry.head = bytes.subarray(at, at + head.length);
+      at += head.length;
+    }
+    text = '';
+  };
+  for (let i = 0; i < converted.length; i++) {
+    const head = converted[i].head;
+    if (typeof head !== 'string') continue;
+    if (text.length === 0) first = i;
+    text += head;
+    if (text.length >= headBlockSize) flush(i + 1);
+  }
+  if (text.length > 0) flush(converted.length);
+}
+
+/** How many bytes of heads `encodeHeads` encodes at once: the size of the pool small buffers come from. */
+const headBlockSize = Buffer.poolSize;
 
 /** True when two lists show the same thing (compared field by field; cheaper than serialising thousands of them). */
 export function sameDiagnostics(a: readonly LspDiagnostic[], b: readonly LspDiagnostic[]): boolean {
