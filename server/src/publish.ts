@@ -357,9 +357,10 @@ interface Converted {
   /**
    * `JSON.stringify(lsp)` as UTF-8 bytes, made when first sent (outside the JavaScript heap, so
    * thousands kept cost the collector nothing), in two pieces: `head` up to the end of the range
-   * (`{"range":{…}`), `tail` the rest. A conversion moved to other lines (see `movedConversion`)
-   * writes a new head and shares the tail, so it copies nothing. Both set or neither. A new head
-   * is kept as text until the next publication encodes all of them at once (`publicationJson`).
+   * (`{"range":{…}`), `tail` the rest, then the comma that follows it in a list (left out at the
+   * list's end). A conversion moved to other lines (see `movedConversion`) writes a new head and
+   * shares the tail, so it copies nothing. Both set or neither. A new head is kept as text until
+   * the next publication encodes the new heads together (`encodeHeads`).
    */
   head: Uint8Array | string | undefined;
   tail: Uint8Array | undefined;
@@ -399,8 +400,8 @@ function movedConversion(snapshot: Snapshot, file: string, d: Diagnostic, c: Con
   const lines = range.start.line - other.start.line;
   if (range.start.character !== other.start.character || range.end.character !== other.end.character || range.end.line - other.end.line !== lines) return undefined;
   if (lines === 0) return { lsp, head: c.head, tail: c.tail };
-  // (a JSON kept in one piece, with an empty tail, is written again)
-  const split = c.tail !== undefined && c.tail.length > 0;
+  // (a JSON kept in one piece, with a tail of its comma alone, is written again)
+  const split = c.tail !== undefined && c.tail.length > 1;
   return { lsp: withRange(lsp, range), head: split ? rangeHead(range) : undefined, tail: split ? c.tail : undefined };
 }
 
@@ -496,27 +497,26 @@ function createPrefixCache(): PrefixCache {
   };
 }
 
-const comma = Buffer.from(',');
-
 /**
  * `JSON.stringify` of the publication `{ uri, diagnostics, version? }` as UTF-8 pieces: each
- * diagnostic's kept JSON between the head and the tail, commas between them.
+ * diagnostic's kept JSON (its head, then its tail with the comma after it) between the opening
+ * and the closing of the list.
  */
 function publicationJson(uri: string, converted: readonly Converted[], version: number | undefined): Uint8Array[] {
   encodeHeads(converted);
   const parts: Uint8Array[] = [Buffer.from(`{"uri":${JSON.stringify(uri)},"diagnostics":[`)];
   for (let i = 0; i < converted.length; i++) {
     const entry = converted[i];
-    if (i > 0) parts.push(comma);
     if (entry.head === undefined || entry.tail === undefined) {
       const json = JSON.stringify(entry.lsp);
       const head = rangeHead(entry.lsp.range);
       // (a diagnostic that does not start with its range, which the converter never makes, is one piece)
       const split = json.startsWith(head) ? head.length : json.length;
       entry.head = Buffer.from(json.slice(0, split));
-      entry.tail = Buffer.from(json.slice(split));
+      entry.tail = Buffer.from(`${json.slice(split)},`);
     }
-    parts.push(entry.head as Uint8Array, entry.tail);
+    // (each tail ends with the comma that goes after it in a list: the last is written without it)
+    parts.push(entry.head as Uint8Array, i < converted.length - 1 ? entry.tail : entry.tail.subarray(0, entry.tail.length - 1));
   }
   parts.push(Buffer.from(`]${version !== undefined ? `,"version":${JSON.stringify(version)}` : ''}}`));
   return parts;
