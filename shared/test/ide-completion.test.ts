@@ -1212,6 +1212,49 @@ version: 1.0.0`,
     excludes: ['git'],
     inserts: { shell: '"shell"' },
   },
+  'a JSON value written after the cursor is replaced by the item': {
+    fixture: `
+//- cards/a@1.0.0.json
+{"id": "a", "type": $0"agent", "name": "A"}`,
+    includes: ['validation'],
+    replaces: '"agent"',
+    inserts: { validation: '"validation"' },
+  },
+  'a JSON value after a blank keeps the blank when replaced': {
+    fixture: `
+//- cards/a@1.0.0.json
+{"id": "a", "type":$0 "agent"}`,
+    replaces: ' "agent"',
+    inserts: { validation: ' "validation"' },
+  },
+  'a JSON list entry before another goes in as an entry of its own': {
+    fixture: `
+//- cards/a@1.0.0.json
+{"id": "a", "tools": [$0"git"]}`,
+    replaces: '',
+    inserts: { shell: '"shell", ' },
+    excludes: ['git'],
+  },
+  'a YAML flow list entry before another leaves out the one after it too': {
+    fixture: `
+//- cards/a@1.0.0.yaml
+id: a
+tools: [shell, $0"git"]`,
+    inserts: { ci: 'ci, ' },
+    excludes: ['git', 'shell'],
+  },
+  'a JSON field holding a list gets a list of one': {
+    fixture: `
+//- cards/a@1.0.0.json
+{"id": "a", "tools": $0}`,
+    inserts: { git: '["git"]' },
+  },
+  'nothing goes in before a JSON list written as the value': {
+    fixture: `
+//- cards/a@1.0.0.json
+{"id": "a", "tools": $0["git"]}`,
+    none: true,
+  },
   'a JSON port type': {
     fixture: `
 //- cards/a@1.0.0.json

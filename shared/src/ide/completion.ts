@@ -493,14 +493,14 @@ function cardCompletion(bundle: IdeBundle, file: string, text: string, offset: n
   const vocabulary = vocabularyOf(bundle);
   const kind = termKindOfField(path);
   if (kind !== undefined) {
-    const existing = listedValues(file, text, path, offset);
-    const wrapList = slot.inline && isListField(path) && slot.format === 'yaml';
+    const existing = listedValues(file, text, path, offset, slot.beforeEntry === true);
+    const wrapList = isListField(path) && wholeValue(slot);
     return { items: termItems(vocabulary, kind, existing, slot, wrapList, text), span: slot.span };
   }
   if (wireField(path[0] ?? '') === 'dependencies' && path.length <= 2) {
-    const existing = listedValues(file, text, ['dependencies', item], offset);
+    const existing = listedValues(file, text, ['dependencies', item], offset, slot.beforeEntry === true);
     const suppliers = predecessorCards(bundle, file).filter((s) => !existing.has(s.id));
-    const wrapList = slot.inline && slot.format === 'yaml';
+    const wrapList = path.length === 1 && wholeValue(slot);
     // (a predecessor's pin that finds no card is still offered, last, saying so: the dependency
     // names it rightly, and the missing card is what to fix)
     const held = cardIndex(bundle).byId;
@@ -516,6 +516,16 @@ function cardCompletion(bundle: IdeBundle, file: string, text: string, offset: n
   return undefined;
 }
 
+/**
+ * True when the slot is a field's whole value, not an entry of a list nor inside quotes: a
+ * YAML value typed after `key:`, or a JSON value outside quotes right after `"key":`. A term
+ * there, for a field that holds a list, goes in as a list of one (`tools: [git]`).
+ */
+function wholeValue(slot: DataSlot): boolean {
+  if (slot.format === 'yaml') return slot.inline;
+  return !slot.quoted && slot.path[slot.path.length - 1] !== item;
+}
+
 /** YAML reads `key:value` and `-value` as one scalar: a value or key typed right after the `:` or the `-` gets a space first. */
 function spaceAfterMark(slot: DataSlot, text: string): string {
   if (slot.format !== 'yaml' || slot.quoted) return '';
@@ -524,7 +534,13 @@ function spaceAfterMark(slot: DataSlot, text: string): string {
 }
 
 function insertion(value: string, slot: DataSlot, wrapList: boolean, text: string): { insertText?: string } {
-  if (slot.format === 'json' && !slot.quoted) return { insertText: JSON.stringify(value) };
+  if (slot.format === 'json' && !slot.quoted) {
+    // (before another entry of a list: an entry of its own; in place of a written value after a
+    // blank: the blank kept, see `fittedJsonValue`)
+    if (slot.beforeEntry === true) return { insertText: `${JSON.stringify(value)}, ` };
+    const blank = slot.span.end > slot.span.start && /[ \t]/.test(text.charAt(slot.span.start)) ? ' ' : '';
+    return { insertText: wrapList ? `${blank}[${JSON.stringify(value)}]` : `${blank}${JSON.stringify(value)}` };
+  }
   // a quote opened and not closed on its line: the item closes it
   if (slot.unclosedQuote !== undefined) return { insertText: `${value}${slot.unclosedQuote}` };
   // (a list is not written inside quotes)
@@ -550,8 +566,9 @@ function termItems(vocabulary: Vocabulary, kind: TermKind, existing: ReadonlySet
 }
 
 /** The string entries of the list at a card path (the one under the cursor excluded), from the tree or, when it does not parse, the text. */
-function listedValues(file: string, text: string, path: readonly string[], offset: number): Set<string> {
-  const out = flowListValues(text, offset, formatOf(file)) ?? new Set<string>();
+function listedValues(file: string, text: string, path: readonly string[], offset: number, beforeEntry: boolean): Set<string> {
+  // (before an entry, the cursor is in none: the entry right after it is written, and counts)
+  const out = flowListValues(text, offset, formatOf(file), beforeEntry) ?? new Set<string>();
   if (path.length !== 2 || path[1] !== item) return out;
   const root = deref(dataDocument(file, text).root);
   if (root?.kind !== 'mapping') return out;
@@ -559,7 +576,8 @@ function listedValues(file: string, text: string, path: readonly string[], offse
   if (list?.kind !== 'sequence') return out;
   for (const node of list.items) {
     const value = deref(node);
-    if (value?.kind === 'scalar' && typeof value.value === 'string' && !(node.span.start <= offset && offset <= node.span.end)) out.add(value.value);
+    const typed = node.span.start <= offset && offset <= node.span.end && !(beforeEntry && offset <= node.span.start);
+    if (value?.kind === 'scalar' && typeof value.value === 'string' && !typed) out.add(value.value);
   }
   return out;
 }

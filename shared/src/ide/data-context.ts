@@ -33,8 +33,8 @@ export interface DataSlot {
   /** YAML: inside a flow collection (`[…]`, `{…}`). */
   readonly flow?: boolean;
   /**
-   * YAML, in a flow list: another entry follows on the line (`[a, |b]`), so what is inserted
-   * goes in as an entry of its own, with its `, ` (see `fittedToLine`).
+   * In a flow list (a JSON list): another entry follows on the line (`[a, |b]`), so what is
+   * inserted goes in as an entry of its own, with its `, ` (see `fittedToLine`, `fittedJsonValue`).
    */
   readonly beforeEntry?: boolean;
   /**
@@ -639,7 +639,40 @@ function jsonSlot(text: string, offset: number): DataSlot | undefined {
   while (k >= 0 && /\s/.test(text[k])) k--;
   const previous = text.charCodeAt(k);
   if (previous !== 58 && previous !== 91 && previous !== 44 && previous !== 123) return undefined;
-  return slotHere({ start: offset, end: offset }, false);
+  const slot = slotHere({ start: offset, end: offset }, false);
+  return slot === undefined || slot.role === 'key' ? slot : fittedJsonValue(slot, text, stack[stack.length - 1]?.kind === 'array');
+}
+
+/**
+ * A JSON value's slot outside quotes as what follows the cursor on its line allows (the cursor
+ * right before a written value, after `": "`, `[` or `, `):
+ * - nothing written there (the line ends, or a `,`, `}` or `]` comes): unchanged;
+ * - in a list, before another entry (`["git", |"shell"]`, or the next entry on a later line): an
+ *   entry of its own, with its `, ` (`beforeEntry`);
+ * - a written string, number or word (`"type": |"agent"`): taken into the span, blanks before it
+ *   included, so that the item replaces it;
+ * - an object or a list written as the value: no slot, as no item could go in there whole.
+ * A key's slot is left as it is: a key before another member gets its comma (`keyInsertion`).
+ */
+function fittedJsonValue(slot: DataSlot, text: string, inList: boolean): DataSlot | undefined {
+  const at = slot.span.start;
+  let j = at;
+  // (in a list the next entry may stand on a later line: it needs the comma all the same)
+  while (j < text.length && (text.charCodeAt(j) === 32 || text.charCodeAt(j) === 9 || (inList && /\s/.test(text.charAt(j))))) j++;
+  const c = text.charCodeAt(j);
+  if (j >= text.length || c === 10 || c === 13 || c === 44 || c === 125 || c === 93) return slot;
+  if (inList) return { ...slot, beforeEntry: true };
+  if (c === 123 || c === 91) return undefined;
+  let end: number;
+  if (c === 34) {
+    const close = jsonStringEnd(text, j, text.length);
+    // (a string not closed on its line is replaced to the line's end)
+    end = text.charCodeAt(close) === 34 ? close + 1 : close;
+  } else {
+    end = j;
+    while (end < text.length && !/[\s,}\]]/.test(text.charAt(end))) end++;
+  }
+  return { ...slot, span: { start: at, end } };
 }
 
 // ---------------------------------------------------------------------- what is already written
@@ -739,10 +772,11 @@ export function jsonObjectKeysAt(text: string, offset: number): Set<string> {
 }
 
 /**
- * The entries of the flow list (`[a, "b"]`) the cursor is in, the one under the cursor left out;
- * undefined when the cursor is not in one. YAML flow lists are read on the cursor's line.
+ * The entries of the flow list (`[a, "b"]`) the cursor is in, the one under the cursor left out
+ * (with `beforeEntry`, an entry the cursor stands right before counts); undefined when the cursor
+ * is not in one. YAML flow lists are read on the cursor's line.
  */
-export function flowListValues(text: string, offset: number, format: 'yaml' | 'json'): Set<string> | undefined {
+export function flowListValues(text: string, offset: number, format: 'yaml' | 'json', beforeEntry = false): Set<string> | undefined {
   const from = format === 'json' ? 0 : lineStartOf(text, offset);
   const limit = format === 'json' ? text.length : lineEndOf(text, offset);
   const opens: number[] = [];
@@ -765,7 +799,12 @@ export function flowListValues(text: string, offset: number, format: 'yaml' | 'j
   let start = open + 1;
   quote = undefined;
   const take = (end: number): void => {
-    if (start <= offset && offset <= end) return;
+    // (the entry the cursor is in is left out, but not one the cursor stands before: see `DataSlot.beforeEntry`)
+    if (start <= offset && offset <= end) {
+      let lead = start;
+      while (lead < end && /\s/.test(text.charAt(lead))) lead++;
+      if (!(beforeEntry && offset <= lead)) return;
+    }
     const raw = text.slice(start, end).trim();
     const value = raw.length >= 2 && (raw[0] === '"' || raw[0] === "'") && raw.endsWith(raw[0]) ? raw.slice(1, -1) : raw;
     if (value !== '') values.add(value);

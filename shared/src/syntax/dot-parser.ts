@@ -671,11 +671,11 @@ export function parseDot(text: string, file = 'topology.dot', previous?: DotPars
     // a node named first after the cut must be new here too
     for (let k = named; k < oldNodes.length; k++) if (nodes.has(oldNodes[k].id)) return false;
     const edgeStarts = info.edgeStarts;
-    const taken_ = partitionPoint(edgeStarts.length, (e) => edgeStarts[e] < cut);
+    const firstTakenEdge = partitionPoint(edgeStarts.length, (e) => edgeStarts[e] < cut);
     const loopsNow = new Set<string>();
     for (let e = from.keptEdges; e < edges.length; e++) if (edges[e].source === edges[e].target) loopsNow.add(edges[e].source);
     const loopsThen = new Set<string>();
-    for (const e of info.selfLoops) if (e >= from.keptEdges && e < taken_) loopsThen.add(oldEdges[e].source);
+    for (const e of info.selfLoops) if (e >= from.keptEdges && e < firstTakenEdge) loopsThen.add(oldEdges[e].source);
     if (loopsNow.size !== loopsThen.size || [...loopsNow].some((id) => !loopsThen.has(id))) return false;
     const later = previous.diagnostics.filter((d) => d.location.span !== undefined && d.location.span.start >= cut);
     const counts = new Map(reportCounts);
@@ -699,11 +699,11 @@ export function parseDot(text: string, file = 'topology.dot', previous?: DotPars
       const k = mentionedNode(oldMentions, m);
       mentions.add(k < from.nodes.length ? k : k < named ? readAgain[k - from.nodes.length] : k + shift, mentionStart(oldMentions, m) + delta, mentionEnd(oldMentions, m) + delta);
     }
-    taken = { from: serialOf(previous), nodes: nodes.size, earlierNodes: named, edges: edges.length, earlierEdges: taken_, delta };
+    taken = { from: serialOf(previous), nodes: nodes.size, earlierNodes: named, edges: edges.length, earlierEdges: firstTakenEdge, delta };
     // (kept out of the id maps: nothing is read after them, and the graph lists them after the rest)
     takenNodes = [];
     for (let k = named; k < oldNodes.length; k++) takenNodes.push(move.node(oldNodes[k] as NodeBuilder));
-    for (let e = taken_; e < oldEdges.length; e++) edges.push(move.edge(oldEdges[e]));
+    for (let e = firstTakenEdge; e < oldEdges.length; e++) edges.push(move.edge(oldEdges[e]));
     pos = count - 1;
     rejoinedAt = j;
     return true;
