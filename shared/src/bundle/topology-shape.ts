@@ -196,15 +196,7 @@ function spliced(previous: TopologyShape, nodes: readonly DotNode[], edges: read
     endpoints[2 * e + 1] = nodeAt(ends[2 * k + 1]);
   }
   // the added edges, each a new pair, into their lists by the index of each pair's first edge
-  const copied = new Set<readonly number[]>();
-  const own = (lists: (readonly number[])[], at: number): number[] => {
-    const list = lists[at];
-    if (copied.has(list)) return list as number[];
-    const copy = list.slice();
-    copied.add(copy);
-    lists[at] = copy;
-    return copy;
-  };
+  const { own, trim } = listCopies();
   /** The index of the first edge of the pair (s, t), which the lists hold. */
   const firstEdge = (s: number, t: number): number => firstEdgeIndexes[t][predecessors[t].indexOf(s)];
   for (let e = edgePrefix; e < edgePrefix + addedEdges; e++) {
@@ -226,8 +218,7 @@ function spliced(previous: TopologyShape, nodes: readonly DotNode[], edges: read
     firsts.splice(place, 0, e);
     if (s === t) selfLoop[s] = true;
   }
-  // (kept at their size, as `fresh` keeps its own)
-  if (copied.size > 0) for (const lists of [successors, predecessors, firstEdgeIndexes]) for (let j = 0; j < lists.length; j++) if (copied.has(lists[j])) lists[j] = lists[j].slice();
+  trim(successors, predecessors, firstEdgeIndexes);
   return { graph: { ids, index, successors, predecessors, selfLoop }, endpoints, firstEdgeIndexes };
 }
 
@@ -259,15 +250,7 @@ function appended(previous: TopologyShape, nodes: readonly DotNode[], edges: rea
   const endpoints = new Int32Array(2 * edges.length);
   endpoints.set(previous.endpoints);
   // the lists of the previous graph are shared: each one an added edge changes is copied first
-  const copied = new Set<readonly number[]>();
-  const own = (lists: (readonly number[])[], at: number): number[] => {
-    const list = lists[at];
-    if (copied.has(list)) return list as number[];
-    const copy = list.slice();
-    copied.add(copy);
-    lists[at] = copy;
-    return copy;
-  };
+  const { own, trim } = listCopies();
   for (let k = previous.edges.length; k < edges.length; k++) {
     const s = index.get(edges[k].source);
     const t = index.get(edges[k].target);
@@ -280,9 +263,31 @@ function appended(previous: TopologyShape, nodes: readonly DotNode[], edges: rea
     own(firstEdgeIndexes, t).push(k);
     if (s === t) selfLoop[s] = true;
   }
-  // (the lists copied above grew by a push: kept at their size, as `fresh` keeps its own)
-  if (copied.size > 0) for (const lists of [successors, predecessors, firstEdgeIndexes]) for (let i = 0; i < lists.length; i++) if (copied.has(lists[i])) lists[i] = lists[i].slice();
+  trim(successors, predecessors, firstEdgeIndexes);
   return { graph: { ids, index, successors, predecessors, selfLoop }, endpoints, firstEdgeIndexes };
+}
+
+/**
+ * Lists of the previous graph written to: they are shared with it, which must not change, so
+ * `own(lists, at)` gives list `at` as a copy of its own the first time, and `trim(...)` leaves
+ * each copy at its size once done (a list grown by `push` keeps room, which `fresh` does not).
+ */
+function listCopies(): { own(lists: (readonly number[])[], at: number): number[]; trim(...groups: (readonly number[])[][]): void } {
+  const copied = new Set<readonly number[]>();
+  return {
+    own(lists, at) {
+      const list = lists[at];
+      if (copied.has(list)) return list as number[];
+      const copy = list.slice();
+      copied.add(copy);
+      lists[at] = copy;
+      return copy;
+    },
+    trim(...groups) {
+      if (copied.size === 0) return;
+      for (const lists of groups) for (let i = 0; i < lists.length; i++) if (copied.has(lists[i])) lists[i] = lists[i].slice();
+    },
+  };
 }
 
 /** `previous` cut to its first `count` nodes, its edges all kept; undefined when a node cut has an edge. */
