@@ -123,6 +123,44 @@ interface CardStage {
  * nor one of several versions of its id, the last load's results are patched rather than
  * rebuilt (nothing else can change: the refs, the clashes and the version chains are the same).
  */
+/**
+ * The cards `readCards` may patch into its last stage: per file read anew, its index and entry
+ * (none when every file is the same object or reads as before); undefined when one changed in a
+ * way the stage cannot take (a renamed file, a card that now validates or no longer does, another
+ * id or version, one shared or versioned). A function of its own, ending in its loop: V8 compiles
+ * a long loop while it runs (on-stack replacement), and code after the loop that had not yet run
+ * then (a topology edit's "no card changed", after a phase of card edits) made that compiled code
+ * give up at the same place on every later call (seen with --trace-deopt: scripts/deopt.test.ts).
+ */
+function changedCards(
+  files: readonly SourceFile[],
+  vocabulary: Vocabulary,
+  read: (file: SourceFile, vocabulary: Vocabulary) => CardReadResult,
+  last: CardStage,
+): { index: number; entry: CardEntry }[] | undefined {
+  const changed: { index: number; entry: CardEntry }[] = [];
+  for (let i = 0; i < files.length; i++) {
+    const file = files[i];
+    const before = last.files[i];
+    if (file === before) continue;
+    const result = read(file, vocabulary);
+    const previous = last.cardFiles[i];
+    if (result === previous.read && file.path === before.path) continue;
+    const card = result.card;
+    const ref = previous.ref;
+    if (file.path !== before.path) return undefined;
+    if (card === undefined || ref === undefined) {
+      // a card that did not validate, before and after, holds no ref
+      if (!(card === undefined && ref === undefined)) return undefined;
+      changed.push({ index: i, entry: { read: result } });
+    } else {
+      if (!(`${card.id}@${card.version}` === ref && last.cards.get(ref) === previous && !last.shared.has(ref) && !last.versioned.has(card.id))) return undefined;
+      changed.push({ index: i, entry: entryOf(result, card) });
+    }
+  }
+  return changed;
+}
+
 function readCards(
   files: readonly SourceFile[],
   vocabulary: Vocabulary,
@@ -131,29 +169,8 @@ function readCards(
 ): CardStage {
   const last = memo?.cards;
   if (last && last.vocabulary === vocabulary && last.files.length === files.length) {
-    const changed: { index: number; entry: CardEntry }[] = [];
-    let patchable = true;
-    for (let i = 0; i < files.length && patchable; i++) {
-      const file = files[i];
-      const before = last.files[i];
-      if (file === before) continue;
-      const result = read(file, vocabulary);
-      const previous = last.cardFiles[i];
-      if (result === previous.read && file.path === before.path) continue;
-      const card = result.card;
-      const ref = previous.ref;
-      if (file.path !== before.path) {
-        patchable = false;
-      } else if (card === undefined || ref === undefined) {
-        // a card that did not validate, before and after, holds no ref
-        patchable = card === undefined && ref === undefined;
-        if (patchable) changed.push({ index: i, entry: { read: result } });
-      } else {
-        patchable = `${card.id}@${card.version}` === ref && last.cards.get(ref) === previous && !last.shared.has(ref) && !last.versioned.has(card.id);
-        if (patchable) changed.push({ index: i, entry: entryOf(result, card) });
-      }
-    }
-    if (patchable) {
+    const changed = changedCards(files, vocabulary, read, last);
+    if (changed !== undefined) {
       let stage: CardStage;
       if (changed.length === 0) {
         stage = { ...last, files };

@@ -374,8 +374,13 @@ function scanTokens(graph: DotGraph, table: DotTokenTable, text: string, report:
       if (t.kind === 'hash-comment') report.add('attractor/hash-comment', 'Attractor does not read `#` comments; write `//` instead of `#`.', t.span);
     }
   };
-  for (let i = 0; i < count; i++) {
-    if (table.kinds[i] !== Code.Html) continue;
+  // (the HTML-like values are found by the typed array's own search, not by a loop over every
+  // token: V8 compiled such a loop while it ran (on-stack replacement), before the code after it
+  // had ever run, and kept that code, which then gave up at the same place on every later call,
+  // the rest of the scan run slowly; seen with --trace-deopt in about one session of ten:
+  // scripts/deopt.test.ts. The loop below, which reads every token, has nothing after it.)
+  const kinds = table.kinds;
+  for (let i = kinds.indexOf(Code.Html); i >= 0 && i < count; i = kinds.indexOf(Code.Html, i + 1)) {
     hashComment(table.starts[i]);
     if (tokenFlag(table, i) !== 'unterminated') {
       report.add('attractor/unsupported-value', 'Attractor has no HTML-like `<…>` values; write the value as a quoted string.', tokenSpan(table, i));

@@ -271,34 +271,50 @@ function patched(list: readonly Diagnostic[], memo: SortMemo): Diagnostic[] | un
   const last = memo.last;
   const lastInput = memo.lastInput;
   if (last === undefined || lastInput === undefined || last.length !== lastInput.length) return undefined;
-  const added: Diagnostic[] = [];
-  const removed: Diagnostic[] = [];
-  let i = 0;
-  let j = 0;
-  while (i < list.length && j < lastInput.length) {
-    if (list[i] === lastInput[j]) {
-      i++;
-      j++;
-      continue;
-    }
-    const step = realigned(list, i, lastInput, j);
-    if (step < 0) return undefined;
-    const a = step >> 8;
-    const b = step & 0xff;
-    pushRun(added, list, i, a);
-    pushRun(removed, lastInput, j, b);
-    i += a;
-    j += b;
-    if (added.length + removed.length > patchLimit) return undefined;
-  }
-  if (added.length + removed.length + (list.length - i) + (lastInput.length - j) > patchLimit) return undefined;
-  pushRun(added, list, i, list.length - i);
-  pushRun(removed, lastInput, j, lastInput.length - j);
+  const differences = differencesOf(list, lastInput);
+  if (differences === undefined) return undefined;
+  const { added, removed } = differences;
   added.sort(diagnosticOrder);
   for (let n = 1; n < added.length; n++) if (diagnosticOrder(added[n - 1], added[n]) === 0) return undefined;
   const kept = removed.length === 0 ? last : last.filter((d) => !removed.includes(d));
   if (kept.length !== last.length - removed.length) return undefined;
   return insertSorted(kept, added, diagnosticOrder, true);
+}
+
+/**
+ * The objects of `list` not in `earlier` and those of `earlier` not in `list`, walking both
+ * lists together (references only); undefined past `patchLimit` in all. A function of its own,
+ * ending in its walk: V8 compiles a long loop while it runs (on-stack replacement), and code
+ * after it that had not run by then made that compiled code give up at the same place on every
+ * later call (seen with --trace-deopt over a session of topology edits: scripts/deopt.test.ts).
+ */
+function differencesOf(list: readonly Diagnostic[], earlier: readonly Diagnostic[]): { added: Diagnostic[]; removed: Diagnostic[] } | undefined {
+  const added: Diagnostic[] = [];
+  const removed: Diagnostic[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < list.length || j < earlier.length) {
+    if (i < list.length && j < earlier.length && list[i] === earlier[j]) {
+      i++;
+      j++;
+      continue;
+    }
+    // (past the end of one list, the rest of the other is added or removed)
+    let a = list.length - i;
+    let b = earlier.length - j;
+    if (a > 0 && b > 0) {
+      const step = realigned(list, i, earlier, j);
+      if (step < 0) return undefined;
+      a = step >> 8;
+      b = step & 0xff;
+    }
+    if (added.length + removed.length + a + b > patchLimit) return undefined;
+    pushRun(added, list, i, a);
+    pushRun(removed, earlier, j, b);
+    i += a;
+    j += b;
+  }
+  return { added, removed };
 }
 
 /**
