@@ -173,38 +173,15 @@ function permuted(list: readonly Diagnostic[], order: Int32Array): Diagnostic[] 
  * there (what declaring or deleting a node in the middle of a topology does): the others, new
  * objects where the text moved but in the same input order, each reading as its earlier one
  * (code and message), are taken in the order the last result took them, the added ones put in by
- * binary search. The lists are paired walking both, a difference skipped by the fewest findings
- * (at most `lookahead`) after which they agree again. Undefined unless the whole result reads
- * strictly increasing under the order (then it is the one sorted order, with no duplicates: see
- * `permuted`), which holds however the findings were paired.
+ * binary search. The lists are paired walking both (`paired`). Undefined unless the whole
+ * result reads strictly increasing under the order (then it is the one sorted order, with no
+ * duplicates: see `permuted`), which holds however the findings were paired.
  */
 function splicedOrder(list: readonly Diagnostic[], lastInput: readonly Diagnostic[], order: Int32Array): { out: Diagnostic[]; order: Int32Array } | undefined {
   if (Math.abs(list.length - lastInput.length) > patchLimit) return undefined;
-  const alike = (a: Diagnostic, b: Diagnostic): boolean => a === b || (a.code === b.code && a.message === b.message);
-  /** Per finding of the last input, its index in `list`; -1 for one gone. */
-  const newAt = new Int32Array(lastInput.length).fill(-1);
-  const added: number[] = [];
-  let differences = 0;
-  let i = 0;
-  let j = 0;
-  while (i < list.length || j < lastInput.length) {
-    if (i < list.length && j < lastInput.length && alike(list[i], lastInput[j])) {
-      newAt[j++] = i++;
-      continue;
-    }
-    // how many new ones to take as added, or earlier ones as gone, before the lists agree again
-    let add = j >= lastInput.length ? list.length - i : -1;
-    let drop = i >= list.length ? lastInput.length - j : -1;
-    for (let k = 1; k <= lookahead && add < 0 && drop < 0; k++) {
-      if (i + k < list.length && j < lastInput.length && alike(list[i + k], lastInput[j])) add = k;
-      else if (j + k < lastInput.length && i < list.length && alike(list[i], lastInput[j + k])) drop = k;
-    }
-    if (add > 0) for (let k = 0; k < add; k++) added.push(i++);
-    else if (drop > 0) j += drop;
-    else return undefined;
-    differences += Math.max(add, drop);
-    if (differences > patchLimit) return undefined;
-  }
+  const pairing = paired(list, lastInput, alike);
+  if (pairing === undefined) return undefined;
+  const { newAt, added } = pairing;
   const outOrder = new Int32Array(list.length);
   const out: Diagnostic[] = [];
   for (let r = 0; r < order.length; r++) {
@@ -233,8 +210,10 @@ function splicedOrder(list: readonly Diagnostic[], lastInput: readonly Diagnosti
   return { out, order: outOrder };
 }
 
-/** How far `splicedOrder` looks past a difference for the lists to agree again. */
-const lookahead = 4;
+/** Two findings that read alike (code and message): a finding and its copy moved by an edit. */
+function alike(a: Diagnostic, b: Diagnostic): boolean {
+  return a.code === b.code && a.message === b.message;
+}
 
 /** The memo's `lastOrder`, made from its last input and result when missing (each object is in the input once: nothing was de-duplicated). */
 function orderOf(memo: SortMemo): Int32Array | undefined {
@@ -271,9 +250,10 @@ function patched(list: readonly Diagnostic[], memo: SortMemo): Diagnostic[] | un
   const last = memo.last;
   const lastInput = memo.lastInput;
   if (last === undefined || lastInput === undefined || last.length !== lastInput.length) return undefined;
-  const differences = differencesOf(list, lastInput);
-  if (differences === undefined) return undefined;
-  const { added, removed } = differences;
+  const pairing = paired(list, lastInput, noOther);
+  if (pairing === undefined) return undefined;
+  const added = pairing.added.map((i) => list[i]);
+  const removed = lastInput.filter((_, j) => pairing.newAt[j] < 0);
   added.sort(diagnosticOrder);
   for (let n = 1; n < added.length; n++) if (diagnosticOrder(added[n - 1], added[n]) === 0) return undefined;
   const kept = removed.length === 0 ? last : last.filter((d) => !removed.includes(d));
@@ -282,65 +262,59 @@ function patched(list: readonly Diagnostic[], memo: SortMemo): Diagnostic[] | un
 }
 
 /**
- * The objects of `list` not in `earlier` and those of `earlier` not in `list`, walking both
- * lists together (references only); undefined past `patchLimit` in all. A function of its own,
- * ending in its walk: V8 compiles a long loop while it runs (on-stack replacement), and code
- * after it that had not run by then made that compiled code give up at the same place on every
- * later call (seen with --trace-deopt over a session of topology edits: scripts/deopt.test.ts).
+ * Pairs the findings of `list` with those of `earlier`, walking both in order: the same object,
+ * or one `alsoSame` holds for, pairs; a difference is skipped by the fewest added and removed
+ * after which the lists agree again (`realigned`). Gives, per finding of `earlier`, its index in
+ * `list` (-1: gone), and the indexes in `list` of the added ones; undefined past `patchLimit`
+ * added and removed in all. A function of its own, ending in its walk: V8 compiles a long loop
+ * while it runs (on-stack replacement), and code after it that had not run by then made that
+ * compiled code give up at the same place on every later call (seen with --trace-deopt over a
+ * session of topology edits: scripts/deopt.test.ts).
  */
-function differencesOf(list: readonly Diagnostic[], earlier: readonly Diagnostic[]): { added: Diagnostic[]; removed: Diagnostic[] } | undefined {
-  const added: Diagnostic[] = [];
-  const removed: Diagnostic[] = [];
+function paired(list: readonly Diagnostic[], earlier: readonly Diagnostic[], alsoSame: (a: Diagnostic, b: Diagnostic) => boolean): { newAt: Int32Array; added: number[] } | undefined {
+  const newAt = new Int32Array(earlier.length).fill(-1);
+  const added: number[] = [];
+  let differences = 0;
   let i = 0;
   let j = 0;
   while (i < list.length || j < earlier.length) {
-    if (i < list.length && j < earlier.length && list[i] === earlier[j]) {
-      i++;
-      j++;
+    if (i < list.length && j < earlier.length && (list[i] === earlier[j] || alsoSame(list[i], earlier[j]))) {
+      newAt[j++] = i++;
       continue;
     }
     // (past the end of one list, the rest of the other is added or removed)
     let a = list.length - i;
     let b = earlier.length - j;
     if (a > 0 && b > 0) {
-      const step = realigned(list, i, earlier, j);
+      const step = realigned(list, i, earlier, j, alsoSame);
       if (step < 0) return undefined;
       a = step >> 8;
       b = step & 0xff;
     }
-    if (added.length + removed.length + a + b > patchLimit) return undefined;
-    pushRun(added, list, i, a);
-    pushRun(removed, earlier, j, b);
-    i += a;
+    differences += a + b;
+    if (differences > patchLimit) return undefined;
+    for (let k = 0; k < a; k++) added.push(i++);
     j += b;
   }
-  return { added, removed };
+  return { newAt, added };
 }
 
-/**
- * Pushes `count` items of `from`, from `start` on, onto `to`. One function for the four runs
- * `patched` copies, so that whichever an edit takes first gives V8 the types for all four: a
- * loop of its own for the items after the last match was compiled before any edit had reached
- * it (card edits never do), and a session of topology edits, which add at the end of the list
- * and remove from it in turn, then left the compiled `patched` at one loop or the other on every
- * edit (seen with `--trace-deopt`, in about one session of six: scripts/deopt.test.ts).
- */
-function pushRun<T>(to: T[], from: readonly T[], start: number, count: number): void {
-  for (let k = 0; k < count; k++) to.push(from[start + k]);
-}
+/** Pairs only the same objects (`paired`). */
+const noOther = (): boolean => false;
 
 /**
  * Where two lists that differ at `list[i]` and `earlier[j]` agree again: `a` objects added and
  * `b` removed, fewest in all first, as `a << 8 | b` (both at most `patchLimit`); -1 when they do
- * not within `patchLimit`. A function of its own, apart from `patched`'s walk: V8 compiled that
- * walk before any edit had taken this path, then threw the compiled walk away at each edit that
- * did (seen with `--trace-deopt` over a session of topology edits).
+ * not within `patchLimit`. Two findings agree when they are the same object or `alsoSame` holds.
+ * A function of its own, apart from the walk in `paired`: V8 compiled that walk before any edit
+ * had taken this path, then threw the compiled walk away at each edit that did (seen with
+ * `--trace-deopt` over a session of topology edits).
  */
-function realigned(list: readonly Diagnostic[], i: number, earlier: readonly Diagnostic[], j: number): number {
+function realigned(list: readonly Diagnostic[], i: number, earlier: readonly Diagnostic[], j: number, alsoSame: (a: Diagnostic, b: Diagnostic) => boolean): number {
   for (let t = 1; t <= patchLimit; t++) {
     for (let a = 0; a <= t; a++) {
       const b = t - a;
-      if (i + a < list.length && j + b < earlier.length && list[i + a] === earlier[j + b]) return (a << 8) | b;
+      if (i + a < list.length && j + b < earlier.length && (list[i + a] === earlier[j + b] || alsoSame(list[i + a], earlier[j + b]))) return (a << 8) | b;
     }
   }
   return -1;
