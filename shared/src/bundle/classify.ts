@@ -103,3 +103,51 @@ export function classifyFiles(files: readonly SourceFile[]): ClassifiedFiles {
   }
   return { topology, manifest, vocabulary, cards, reservedUnderCards, diagnostics };
 }
+
+/**
+ * How much one bundle may read from disk, in the language server and the command line alike:
+ * files at most, bytes in all, and bytes per file. Past these, files are skipped and reported
+ * (`bundle/files-skipped`), so a repository cannot make the tools read without end.
+ */
+export const bundleReadLimits = { files: 10_000, totalBytes: 64 * 1024 * 1024, fileBytes: 16 * 1024 * 1024 } as const;
+
+/** What a bundle's read left out, paths relative to the bundle folder (`/` separators). */
+export interface SkippedReads {
+  /** Symbolic links not followed because their target lies outside the allowed folder. */
+  readonly outsideLinks: readonly string[];
+  /** Files larger than `bundleReadLimits.fileBytes`. */
+  readonly tooLarge: readonly string[];
+  /** Files not read because the bundle reached `bundleReadLimits.files` or `.totalBytes`. */
+  readonly overLimit: readonly string[];
+}
+
+export const noSkippedReads: SkippedReads = { outsideLinks: [], tooLarge: [], overLimit: [] };
+
+/** How many paths of each kind a message names before it says how many more. */
+const namedPaths = 5;
+
+function named(paths: readonly string[]): string {
+  const shown = paths.slice(0, namedPaths).join(', ');
+  return paths.length > namedPaths ? `${shown} and ${paths.length - namedPaths} more` : shown;
+}
+
+/**
+ * The `bundle/files-skipped` finding for what a read left out (none when nothing was), reported on
+ * `home` (the topology's path, when the bundle has one). `scope` names the folder links may not
+ * leave: `the workspace folder` in the editor, `the bundle folder` on the command line.
+ */
+export function skippedReadsDiagnostics(skipped: SkippedReads, home: string | undefined, scope: string): Diagnostic[] {
+  const parts: string[] = [];
+  if (skipped.outsideLinks.length > 0) parts.push(`the symbolic link${skipped.outsideLinks.length > 1 ? 's' : ''} ${named(skipped.outsideLinks)} ${skipped.outsideLinks.length > 1 ? 'lead' : 'leads'} outside ${scope} and ${skipped.outsideLinks.length > 1 ? 'are' : 'is'} not followed`);
+  if (skipped.tooLarge.length > 0) parts.push(`${named(skipped.tooLarge)} ${skipped.tooLarge.length > 1 ? 'are' : 'is'} larger than ${bundleReadLimits.fileBytes / (1024 * 1024)} MB and not read`);
+  if (skipped.overLimit.length > 0) parts.push(`${skipped.overLimit.length} file${skipped.overLimit.length > 1 ? 's' : ''} (${named(skipped.overLimit)}) ${skipped.overLimit.length > 1 ? 'were' : 'was'} not read because a bundle reads at most ${bundleReadLimits.files.toLocaleString('en')} files and ${bundleReadLimits.totalBytes / (1024 * 1024)} MB`);
+  if (parts.length === 0) return [];
+  return [
+    {
+      code: 'bundle/files-skipped',
+      severity: 'warning',
+      message: `Some files of this bundle were not read: ${parts.join('; ')}. Copy linked cards into the bundle, or remove what does not belong in it.`,
+      location: home !== undefined ? { file: home, span: { start: 0, end: 0 } } : {},
+    },
+  ];
+}

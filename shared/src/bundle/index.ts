@@ -9,6 +9,6 @@
 export * from './model';
 export * from './card-model';
 export * from './card-ref';
-export { classifyFiles, baseName, type ClassifiedFiles } from './classify';
+export { classifyFiles, baseName, bundleReadLimits, noSkippedReads, skippedReadsDiagnostics, type ClassifiedFiles, type SkippedReads } from './classify';
 export { readManifest, stubManifest, slugify } from './manifest';
 export { loadBundle, portCompatible, type LoadOptions, type LoadResult } from './resolve';

@@ -474,6 +474,19 @@ export const diagnosticsRegistry = table({
       '# cards/blueprint.yaml\n' +
       'id: writer\n' +
       'version: 1.0.0', beyond: true },
+  'bundle/files-skipped': { severity: 'warning', title: 'Some files of the bundle were not read',
+    docs:
+      'Reported on the bundle (at its topology) when files it would read were left out to keep a ' +
+      'repository from making the tools read without end or outside itself: a symbolic link whose ' +
+      'target lies outside the workspace folder (in the editor) or outside the bundle folder (on ' +
+      'the command line) is never followed, a file larger than 16 MB is not read, and a bundle reads ' +
+      'at most 10,000 files and 64 MB in all. The message names what was skipped. The bundle is ' +
+      'checked as if those files were absent, so nodes pinning a skipped card report ' +
+      '`bundle/missing-card`. Copy the cards into the bundle instead of linking to them, or remove ' +
+      'the files that do not belong in `cards/`.',
+    example:
+      '# cards is a link to a folder outside the workspace\n' +
+      'cards -> /etc', beyond: true },
   // ---- attractor/ -----------------------------------------------------------------------
   'attractor/strict-graph': { severity: 'warning', title: 'The graph is declared strict',
     docs:
