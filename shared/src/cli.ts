@@ -4,16 +4,21 @@
  * engine, and renders the result. Exit codes: 0 ran and found no error; 1 found errors or
  * refused; 2 the tool itself failed (a bug); 3 the invocation is wrong or a path is unreadable.
  */
-import { promises as fs } from 'node:fs';
+import { constants as fsConstants, promises as fs } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import * as path from 'node:path';
 import {
   applyPolicy,
+  bundleReadLimits,
+  classifyFiles,
+  compareCodeUnits,
   isDiagnosticCode,
   lineIndex,
+  skippedReadsDiagnostics,
   sortDiagnostics,
   summarize,
   unknownSelectors,
+  type SkippedReads,
   type Diagnostic,
   type LineIndex,
   type Severity,
@@ -55,7 +60,11 @@ export function quietOnClosedStdout(): void {
   });
 }
 
+/** A wrong invocation: exit 3, with a pointer to the usage. */
 class UsageError extends Error {}
+
+/** A path the command cannot read or write: exit 3, with the reason and no usage hint (the invocation is right). */
+class PathError extends Error {}
 
 const usage = `darkprint: check, analyse and explain DarkPrint blueprint bundles.
 
@@ -75,7 +84,8 @@ report    prints the analysis: security level with its rationale, autonomy with 
           directed graph).
 explain   describes a diagnostic code (e.g. bundle/prohibition-violated) or a vocabulary term (e.g. validation).
 export    compiles the bundle to an Attractor pipeline, on stdout or into --out; refuses (exit 1) a
-          bundle with a finding that stops storage or a node without a card.
+          bundle with a finding that stops storage or a node without a card, and an --out that
+          is one of the bundle's own files.
 import    reads an Attractor pipeline into a new draft bundle in --out (a folder that must not exist
           or be empty); every card records --as as its author.
 
@@ -91,6 +101,10 @@ export async function main(argv: readonly string[], io: Io = processIo): Promise
   } catch (error) {
     if (error instanceof UsageError) {
       io.err(`darkprint: ${error.message}\n\nRun \`darkprint --help\` for usage.\n`);
+      return exitCodes.usage;
+    }
+    if (error instanceof PathError) {
+      io.err(`darkprint: ${error.message}\n`);
       return exitCodes.usage;
     }
     const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
@@ -209,10 +223,12 @@ function severityFlag(flags: Map<string, string>): Map<string, Severity | 'off'>
 }
 
 /**
- * Reads and checks a bundle folder: `dirArg`, or the current folder when none is named (E§11's
- * `validate [<dir>]`). Also gives the files read, whose texts place findings on lines.
+ * Reads and checks a bundle folder: `given`, or the current folder when none is named (E§11's
+ * `validate [<dir>]`). Also gives the files read, whose texts place findings on lines, and where
+ * each really is. What the read left out (see `readBundleFolder`) is one more finding of the load,
+ * `bundle/files-skipped`, sorted in with the others.
  */
-async function loadFolder(given: string | undefined): Promise<{ dir: string; result: LoadResult; files: readonly SourceFile[] }> {
+export async function loadBundleFolder(given: string | undefined): Promise<{ dir: string; result: LoadResult; files: readonly SourceFile[]; realPaths: ReadonlyMap<string, string> }> {
   const dirArg = given === undefined || given === '' ? '.' : given;
   const dir = path.resolve(dirArg);
   let stat;
@@ -222,78 +238,229 @@ async function loadFolder(given: string | undefined): Promise<{ dir: string; res
     throw new UsageError(`cannot read ${escapeControl(dirArg)}: no such file or folder`);
   }
   if (!stat.isDirectory()) throw new UsageError(`${escapeControl(dirArg)} is not a folder; give the bundle folder that holds topology.dot`);
-  const files = await readBundleFiles(dir);
-  if (!files.some((f) => !f.path.includes('/') && /\.(dot|gv)$/i.test(f.path))) {
+  const { files, skipped, realPaths } = await readBundleFolder(dir);
+  const topology = classifyFiles(files).topology;
+  if (topology === undefined) {
+    const why = skippedTopology(skipped, escapeControl(dirArg));
+    if (why !== undefined) throw new PathError(why);
     throw new UsageError(`${escapeControl(dirArg)} is not a bundle: it holds no topology.dot`);
   }
-  return { dir, result: loadBundle(files, { folderName: path.basename(dir) }), files };
+  const loaded = loadBundle(files, { folderName: path.basename(dir) });
+  const found = skippedReadsDiagnostics(skipped, topology.path, 'the bundle folder');
+  const result = found.length === 0 ? loaded : { ...loaded, diagnostics: sortDiagnostics([...loaded.diagnostics, ...found]) };
+  return { dir, result, files, realPaths };
 }
 
-/** Reads the files the engine can use: root topology/manifest/vocabulary candidates, `ontology/`, and everything under `cards/`. */
-export async function readBundleFiles(dir: string): Promise<SourceFile[]> {
-  const out: SourceFile[] = [];
-  const relevantRoot = /\.(dot|gv)$|^(blueprint|extensions)\.(ya?ml|json)$/i;
-  const read = async (relative: string): Promise<void> => {
-    try {
-      out.push({ path: relative, text: await fs.readFile(path.join(dir, relative), 'utf8') });
-    } catch (error) {
-      throw new UsageError(`cannot read ${escapeControl(path.join(dir, relative))}: ${error instanceof Error ? error.message : String(error)}`);
-    }
-  };
-  /** Real paths of the folders entered through a symbolic link (a link back up is not followed). */
-  const linked = new Set<string>();
-  const walk = async (relative: string, depth: number): Promise<void> => {
-    if (depth > 16) return;
-    let entries;
-    try {
-      entries = await followedEntries(path.join(dir, relative));
-    } catch (error) {
-      throw new UsageError(`cannot read ${escapeControl(path.join(dir, relative))}: ${error instanceof Error ? error.message : String(error)}`);
-    }
-    for (const e of entries) {
-      const child = relative ? `${relative}/${e.name}` : e.name;
-      if (e.directory) {
-        if (e.linked) {
-          const real = await fs.realpath(path.join(dir, child));
-          const within = await fs.realpath(path.join(dir, relative));
-          if (linked.has(real) || within === real || within.startsWith(`${real}${path.sep}`)) continue;
-          linked.add(real);
-        }
-        await walk(child, depth + 1);
-      } else if (e.file && /\.(ya?ml|json)$/i.test(e.name)) await read(child);
-    }
-  };
-  for (const e of await followedEntries(dir)) {
-    if (e.file && relevantRoot.test(e.name)) await read(e.name);
-    else if (e.directory && e.name === 'cards') await walk('cards', 0);
-    else if (e.directory && e.name === 'ontology') {
-      const p = path.join(dir, 'ontology', 'extensions.yaml');
-      try {
-        if ((await fs.stat(p)).isFile()) await read('ontology/extensions.yaml');
-      } catch {
-        // no ontology/extensions.yaml: nothing to read
-      }
-    }
+/** Why a folder's root-level topology was not read, when the read left one out; undefined when it holds none. */
+function skippedTopology(skipped: SkippedReads, folder: string): string | undefined {
+  const isTopology = (relative: string): boolean => !relative.includes('/') && /\.(dot|gv)$/i.test(relative);
+  const outside = skipped.outsideLinks.find(isTopology);
+  if (outside !== undefined) {
+    return `${folder}/${escapeControl(outside)} is a symbolic link that leads outside ${folder}, and a link out of the bundle folder is never followed; copy the topology into the bundle folder.`;
   }
-  return out;
+  const large = skipped.tooLarge.find(isTopology);
+  if (large !== undefined) {
+    return `${folder}/${escapeControl(large)} is larger than ${bundleReadLimits.fileBytes / (1024 * 1024)} MB, more than a bundle reads; make the topology smaller.`;
+  }
+  return undefined;
 }
 
-/** A folder's entries, each symbolic link taken as what it points at (a link to nothing is left out). */
-async function followedEntries(dir: string): Promise<{ name: string; directory: boolean; file: boolean; linked: boolean }[]> {
-  const out: { name: string; directory: boolean; file: boolean; linked: boolean }[] = [];
-  for (const e of await fs.readdir(dir, { withFileTypes: true })) {
-    if (!e.isSymbolicLink()) {
-      out.push({ name: e.name, directory: e.isDirectory(), file: e.isFile(), linked: false });
+/** What `readBundleFolder` gives: the files read, what it left out, and where each file read really is. */
+export interface BundleRead {
+  /** The files read, paths relative to the bundle folder (`/` separators). */
+  readonly files: SourceFile[];
+  readonly skipped: SkippedReads;
+  /** The real path (every symbolic link resolved) of each file read, to its path in the bundle. */
+  readonly realPaths: ReadonlyMap<string, string>;
+}
+
+/** The files of a bundle folder the engine can use (see `readBundleFolder`), without what the read left out. */
+export async function readBundleFiles(dir: string): Promise<SourceFile[]> {
+  return (await readBundleFolder(dir)).files;
+}
+
+/**
+ * Reads the files the engine can use: root-level topology, manifest and vocabulary candidates,
+ * `ontology/extensions.yaml`, and every YAML or JSON file under `cards/`. A symbolic link is
+ * followed only when its real target lies inside the bundle folder (wherever the link sits:
+ * `cards` itself, an entry of `cards/`, `ontology`, a root-level file), and a folder link back
+ * up or to a folder already entered is not followed; nothing outside the folder is read or
+ * listed (a link is only resolved to learn where it leads). At most `bundleReadLimits`
+ * is read: the root-level files and the vocabulary first, then the cards in name order. What
+ * was left out comes back in `skipped`. A file or folder of the bundle that cannot be read
+ * ends the command (exit 3).
+ */
+export async function readBundleFolder(dir: string): Promise<BundleRead> {
+  let root: string;
+  try {
+    root = await fs.realpath(dir);
+  } catch (error) {
+    throw unreadable(dir, error);
+  }
+  const outsideLinks: string[] = [];
+  const candidates: Candidate[] = [];
+  /** Real paths of the folders entered through a symbolic link (one entered twice, or a link back up, is not followed). */
+  const linked = new Set<string>();
+  const walk = async (relative: string, real: string, depth: number): Promise<void> => {
+    if (depth > 16) return;
+    for (const e of await bundleEntries(root, real, path.join(dir, ...relative.split('/')))) {
+      const child = `${relative}/${e.name}`;
+      if (e.kind === 'outside') outsideLinks.push(child);
+      else if (e.kind === 'folder') {
+        if (e.linked) {
+          if (linked.has(e.real) || real === e.real || real.startsWith(`${e.real}${path.sep}`)) continue;
+          linked.add(e.real);
+        }
+        await walk(child, e.real, depth + 1);
+      } else if (e.kind === 'file' && /\.(ya?ml|json)$/i.test(e.name)) candidates.push({ relative: child, real: e.real, size: e.size });
+    }
+  };
+  const relevantRoot = /\.(dot|gv)$|^(blueprint|extensions)\.(ya?ml|json)$/i;
+  let cards: BundleEntry | undefined;
+  let ontology: BundleEntry | undefined;
+  for (const e of await bundleEntries(root, root, dir)) {
+    if (e.name !== 'cards' && e.name !== 'ontology' && !relevantRoot.test(e.name)) continue;
+    if (e.kind === 'outside') outsideLinks.push(e.name);
+    else if (e.name === 'cards') cards = e;
+    else if (e.name === 'ontology') ontology = e;
+    else if (e.kind === 'file') candidates.push({ relative: e.name, real: e.real, size: e.size });
+  }
+  if (ontology?.kind === 'folder') {
+    const vocabulary = await bundleEntry(root, ontology.real, 'extensions.yaml');
+    if (vocabulary?.kind === 'outside') outsideLinks.push('ontology/extensions.yaml');
+    else if (vocabulary?.kind === 'file') candidates.push({ relative: 'ontology/extensions.yaml', real: vocabulary.real, size: vocabulary.size });
+  }
+  if (cards?.kind === 'folder') {
+    if (cards.linked) linked.add(cards.real);
+    await walk('cards', cards.real, 0);
+  }
+
+  const files: SourceFile[] = [];
+  const realPaths = new Map<string, string>();
+  const tooLarge: string[] = [];
+  const overLimit: string[] = [];
+  let total = 0;
+  for (const c of candidates) {
+    if (c.size > bundleReadLimits.fileBytes) {
+      tooLarge.push(c.relative);
       continue;
     }
-    try {
-      const target = await fs.stat(path.join(dir, e.name));
-      out.push({ name: e.name, directory: target.isDirectory(), file: target.isFile(), linked: true });
-    } catch {
-      // a link to nothing
+    if (files.length >= bundleReadLimits.files || total + c.size > bundleReadLimits.totalBytes) {
+      overLimit.push(c.relative);
+      continue;
     }
+    let text: string | undefined;
+    try {
+      // (from its real path: a link swapped since it was checked is not followed again)
+      text = await readCapped(c.real, bundleReadLimits.fileBytes);
+    } catch (error) {
+      throw unreadable(path.join(dir, ...c.relative.split('/')), error);
+    }
+    if (text === undefined) {
+      tooLarge.push(c.relative);
+      continue;
+    }
+    total += Buffer.byteLength(text);
+    files.push({ path: c.relative, text });
+    realPaths.set(c.real, c.relative);
+  }
+  return { files, skipped: { outsideLinks: outsideLinks.sort(compareCodeUnits), tooLarge, overLimit }, realPaths };
+}
+
+/** A file the read may take: its path in the bundle, its real path, and its size when listed. */
+interface Candidate {
+  readonly relative: string;
+  readonly real: string;
+  readonly size: number;
+}
+
+/**
+ * A folder entry as the bundle read sees it, a symbolic link taken as what it points at: a file
+ * (with its size), a folder, anything else, or a link whose target lies outside the bundle.
+ */
+type BundleEntry =
+  | { readonly name: string; readonly kind: 'file'; readonly real: string; readonly size: number; readonly linked: boolean }
+  | { readonly name: string; readonly kind: 'folder'; readonly real: string; readonly linked: boolean }
+  | { readonly name: string; readonly kind: 'other' | 'outside' };
+
+/** The entries of the bundle's folder `real` (`shown` in messages), sorted by name; a link to nothing is left out. */
+async function bundleEntries(root: string, real: string, shown: string): Promise<BundleEntry[]> {
+  let names: string[];
+  try {
+    names = await fs.readdir(real);
+  } catch (error) {
+    throw unreadable(shown, error);
+  }
+  const out: BundleEntry[] = [];
+  for (const name of names.sort(compareCodeUnits)) {
+    const e = await bundleEntry(root, real, name);
+    if (e !== undefined) out.push(e);
   }
   return out;
+}
+
+/** One entry of the bundle's folder `real` (see `BundleEntry`); undefined when there is none or it is a link to nothing. */
+async function bundleEntry(root: string, real: string, name: string): Promise<BundleEntry | undefined> {
+  const full = path.join(real, name);
+  let stat = await fs.lstat(full).catch(() => undefined);
+  if (stat === undefined) return undefined;
+  let target = full;
+  const linked = stat.isSymbolicLink();
+  if (linked) {
+    const resolved = await fs.realpath(full).catch(() => undefined);
+    if (resolved === undefined) {
+      // (a link to nothing, or to a place that cannot be looked at: out of the folder when its
+      // own text says so, else left out like any link to nothing)
+      const first = await fs.readlink(full).catch(() => undefined);
+      return first !== undefined && !isInside(root, path.resolve(real, first)) ? { name, kind: 'outside' } : undefined;
+    }
+    if (!isInside(root, resolved)) return { name, kind: 'outside' };
+    target = resolved;
+    stat = await fs.stat(resolved).catch(() => undefined);
+    if (stat === undefined) return undefined;
+  }
+  if (stat.isFile()) return { name, kind: 'file', real: target, size: stat.size, linked };
+  if (stat.isDirectory()) return { name, kind: 'folder', real: target, linked };
+  return { name, kind: 'other' };
+}
+
+/** True when `file` is `root` or lies under it (both real, absolute paths). */
+function isInside(root: string, file: string): boolean {
+  return file === root || file.startsWith(root.endsWith(path.sep) ? root : `${root}${path.sep}`);
+}
+
+/**
+ * The text of the regular file `file`, or undefined when it holds more than `cap` bytes (it is
+ * read no further than that). Opened without waiting, so a pipe put in a file's place cannot
+ * hold the command up.
+ */
+async function readCapped(file: string, cap: number): Promise<string | undefined> {
+  const handle = await fs.open(file, fsConstants.O_RDONLY | fsConstants.O_NONBLOCK);
+  try {
+    const stat = await handle.stat();
+    if (!stat.isFile()) throw new Error('it is no longer a regular file');
+    const chunks: Buffer[] = [];
+    let length = 0;
+    let want = Math.min(stat.size, cap) + 1;
+    for (;;) {
+      const chunk = Buffer.alloc(Math.min(want, cap + 1 - length));
+      const { bytesRead } = await handle.read(chunk, 0, chunk.length, null);
+      if (bytesRead === 0) break;
+      chunks.push(chunk.subarray(0, bytesRead));
+      length += bytesRead;
+      if (length > cap) return undefined;
+      want = 64 * 1024;
+    }
+    return Buffer.concat(chunks, length).toString('utf8');
+  } finally {
+    await handle.close();
+  }
+}
+
+/** The error for a file or folder of the bundle that cannot be read (exit 3, no usage hint). */
+function unreadable(file: string, error: unknown): PathError {
+  const reason = (error as NodeJS.ErrnoException | undefined)?.code === 'EACCES' ? 'permission denied' : error instanceof Error ? error.message : String(error);
+  return new PathError(`cannot read ${escapeControl(file)}: ${escapeControl(reason)}; make it readable, or move it out of the bundle folder`);
 }
 
 async function validate(rest: string[], flags: Map<string, string>, io: Io): Promise<number> {
@@ -304,7 +471,7 @@ async function validate(rest: string[], flags: Map<string, string>, io: Io): Pro
   const severity = severityFlag(flags);
   const unknown = unknownSelectors([...ignore, ...severity.keys()]);
   if (unknown.length) throw new UsageError(`unknown diagnostic code ${unknown.map(escapeControl).join(', ')}; \`darkprint explain <code>\` lists none by that name`);
-  const { dir, result, files } = await loadFolder(rest[0]);
+  const { dir, result, files } = await loadBundleFolder(rest[0]);
   const diagnostics = sortDiagnostics(applyPolicy(result.diagnostics, { ignore, severity }));
   const indexFor = bundleIndex(result, files);
   if (format === 'json') {
@@ -322,7 +489,7 @@ async function report(rest: string[], flags: Map<string, string>, io: Io): Promi
   only(flags, ['format'], 'report');
   if (rest.length > 1) throw new UsageError(`report takes one folder, got ${rest.length}`);
   const format = formatFlag(flags);
-  const { result } = await loadFolder(rest[0]);
+  const { result } = await loadBundleFolder(rest[0]);
   if (!result.analysis || !result.blueprint) {
     io.err('report: the topology could not be read as a directed graph, so there is nothing to analyse; run `darkprint validate` to see why.\n');
     return exitCodes.findings;
@@ -356,9 +523,18 @@ async function exportCommand(rest: string[], flags: Map<string, string>, io: Io)
   if (rest.length > 1) throw new UsageError(`export takes one folder, got ${rest.length}`);
   if (!flags.has('attractor')) throw new UsageError('export needs a target format: add --attractor (the only format this build writes)');
   const out = flags.get('out');
-  if (out !== undefined) await checkOutputFile(out);
-  const { dir, result, files } = await loadFolder(rest[0]);
+  const target = out === undefined ? undefined : await outputFile(out);
+  const { dir, result, files, realPaths } = await loadBundleFolder(rest[0]);
   const rel = path.relative(process.cwd(), dir) || '.';
+  if (out !== undefined && target !== undefined) {
+    const own = realPaths.get(target.path);
+    // (a root-level .dot beside the topology is no part of the bundle: an earlier export, say)
+    const ignored = own !== undefined && !own.includes('/') && /\.(dot|gv)$/i.test(own) && own !== classifyFiles(files).topology?.path;
+    if (own !== undefined && !ignored) {
+      io.err(`export: --out ${escapeControl(out)} is ${escapeControl(path.join(rel, own))}, a file of the bundle being exported, and export never writes over the bundle it reads; name a file outside ${escapeControl(rel)}, e.g. ${escapeControl(path.join(rel, '..', 'pipeline.dot'))}.\n`);
+      return exitCodes.findings;
+    }
+  }
   const indexFor = bundleIndex(result, files);
   const outcome = exportAttractor(result);
   if (!outcome.ok) {
@@ -366,21 +542,24 @@ async function exportCommand(rest: string[], flags: Map<string, string>, io: Io)
     for (const reason of outcome.reasons) io.err(`export: ${escapeControl(reason)}\n`);
     // (a node without a card is refused, but why it has none, such as its card's own errors, is
     // in the other errors: they follow, so that the refusal can be acted on without a second run)
+    // (so are the files the read left out: a card behind a link out of the folder is missing)
     const blocking = new Set(outcome.blocking);
-    const causes = sortDiagnostics(result.diagnostics.filter((d) => d.severity === 'error' && !blocking.has(d)));
+    const causes = sortDiagnostics(result.diagnostics.filter((d) => (d.severity === 'error' || d.code === 'bundle/files-skipped') && !blocking.has(d)));
     if (causes.length > 0) {
-      io.err(`export: the bundle's other errors, which may be why:\n`);
+      const skipped = causes.some((d) => d.code === 'bundle/files-skipped');
+      io.err(`export: ${skipped ? "the files the read left out and the bundle's other errors" : "the bundle's other errors"}, which may be why:\n`);
       for (const d of causes) io.err(renderTextDiagnostic(d, rel, indexFor));
     }
     return exitCodes.findings;
   }
   for (const d of sortDiagnostics(outcome.diagnostics)) io.err(renderTextDiagnostic(d, rel, indexFor));
-  if (out === undefined) {
+  if (out === undefined || target === undefined) {
     io.out(outcome.text);
-  } else {
-    await writeFileAtomically(path.resolve(out), outcome.text);
-    io.out(`export: wrote ${escapeControl(out)}\n`);
+    return exitCodes.ok;
   }
+  await writeFileAtomically(target, outcome.text, io);
+  if (target.path === path.resolve(out)) io.out(`export: wrote ${escapeControl(out)}\n`);
+  else io.out(`export: wrote ${escapeControl(path.relative(process.cwd(), target.path) || target.path)} through the symbolic link ${escapeControl(out)}\n`);
   return exitCodes.ok;
 }
 
@@ -413,7 +592,11 @@ async function importCommand(rest: string[], flags: Map<string, string>, io: Io)
     return exitCodes.findings;
   }
   const files = importedBundleFiles(result);
-  await writeFolderAtomically(out, files);
+  const written = await writeFolderAtomically(out, files, io);
+  if (written === 'filled') {
+    io.err(`import: ${escapeControl(outArg)} holds files that came in while the import ran, and import never writes over anything, so nothing is written; name a new folder (or an empty one) with --out.\n`);
+    return exitCodes.findings;
+  }
   io.err(
     `import: the bundle in ${escapeControl(outArg)} is a draft: its cards have no ports, dependencies or prohibitions, ` +
       `and each records author "${escapeControl(author)}" and provenance "derived:attractor ${escapeControl(path.basename(file))}". Review every card before you use it.\n`,
@@ -435,24 +618,109 @@ function bundleIndex(result: LoadResult, files: readonly SourceFile[]): (file: s
   };
 }
 
-/** Refuses an --out that is a folder or sits in a folder that does not exist, before any work is done. */
-async function checkOutputFile(out: string): Promise<void> {
-  const target = path.resolve(out);
-  const stat = await fs.stat(target).catch(() => undefined);
-  if (stat?.isDirectory()) throw new UsageError(`--out ${escapeControl(out)} is a folder; name the file to write, e.g. ${escapeControl(path.join(out, 'pipeline.dot'))}`);
-  const parent = await fs.stat(path.dirname(target)).catch(() => undefined);
-  if (!parent?.isDirectory()) throw new UsageError(`cannot write ${escapeControl(out)}: the folder ${escapeControl(path.dirname(out))} does not exist`);
+/** Where `export --out` writes: the real file behind the path given, and its mode when it exists. */
+interface OutputFile {
+  /** Real and absolute: every symbolic link resolved, the file itself perhaps not there yet. */
+  readonly path: string;
+  /** The permission bits of the file written over, kept by the new one; undefined for a new file. */
+  readonly mode?: number;
 }
 
-/** Writes a temporary file beside `file`, then renames it into place: readers see the old file or the whole new one. */
-async function writeFileAtomically(file: string, text: string): Promise<void> {
-  const temp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
+/**
+ * The file `--out` names, through any symbolic links (a link is written through: its target
+ * gets the new text, the link stays), found before any work is done. Refuses a folder, a folder
+ * that does not exist, links that go round, and anything but a regular file (a device such as
+ * /dev/null is never replaced).
+ */
+async function outputFile(out: string): Promise<OutputFile> {
+  let current = path.resolve(out);
+  for (let hops = 0; hops <= 40; hops++) {
+    const shown = hops === 0 ? path.dirname(out) : path.dirname(current);
+    const folder = await fs.realpath(path.dirname(current)).catch(() => undefined);
+    if (folder === undefined) throw new UsageError(`cannot write ${escapeControl(out)}: the folder ${escapeControl(shown)} does not exist`);
+    if (!(await fs.stat(folder)).isDirectory()) throw new UsageError(`cannot write ${escapeControl(out)}: ${escapeControl(shown)} is not a folder`);
+    current = path.join(folder, path.basename(current));
+    const stat = await fs.lstat(current).catch(() => undefined);
+    if (stat === undefined) return { path: current };
+    if (stat.isSymbolicLink()) {
+      current = path.resolve(folder, await fs.readlink(current));
+      continue;
+    }
+    if (stat.isDirectory()) throw new UsageError(`--out ${escapeControl(out)} is a folder; name the file to write, e.g. ${escapeControl(path.join(out, 'pipeline.dot'))}`);
+    if (!stat.isFile()) throw new UsageError(`--out ${escapeControl(out)} is not a regular file (a device, pipe or socket), which export never replaces; name a file, or leave out --out to print the pipeline`);
+    return { path: current, mode: stat.mode & 0o7777 };
+  }
+  throw new UsageError(`cannot write ${escapeControl(out)}: its symbolic links go round in a loop; name the file itself`);
+}
+
+/**
+ * Writes a temporary file beside `file` (its name records this process's id, so that a later run
+ * can tell one a stopped run left, and removes those first), then renames it into place: readers
+ * see the old file or the whole new one. A file written over keeps its permission bits.
+ */
+async function writeFileAtomically(file: OutputFile, text: string, io: Io): Promise<void> {
+  const folder = path.dirname(file.path);
+  const prefix = temporaryPrefix(path.basename(file.path));
+  const stale = await removeStaleTemporaries(folder, new RegExp(`^${escapeRegExp(prefix)}\\.([0-9]+)\\.[0-9a-f]{12}\\.tmp$`), 'file');
+  for (const { name, pid } of stale) io.err(`export: ${escapeControl(name)} is a temporary file an earlier export left behind when it was stopped (process ${pid} no longer runs), so it is removed.\n`);
+  const temp = path.join(folder, `${prefix}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
   try {
-    await fs.writeFile(temp, text, { flag: 'wx' });
-    await fs.rename(temp, file);
+    await fs.writeFile(temp, text, { flag: 'wx', mode: file.mode ?? 0o666 });
+    // (the mode given to open is narrowed by the umask: set it exactly)
+    if (file.mode !== undefined) await fs.chmod(temp, file.mode);
+    await fs.rename(temp, file.path);
   } catch (error) {
     await fs.rm(temp, { force: true });
-    throw new UsageError(`cannot write ${escapeControl(file)}: ${error instanceof Error ? error.message : String(error)}`);
+    throw new PathError(`cannot write ${escapeControl(file.path)}: ${escapeControl(error instanceof Error ? error.message : String(error))}; make its folder writable, or name another file with --out`);
+  }
+}
+
+/**
+ * How the temporary file or folder for a target named `name` begins: a dot, then the name, cut
+ * (between characters) to 64 bytes, so that the suffixes after it still fit in a file name.
+ */
+function temporaryPrefix(name: string): string {
+  let kept = '';
+  for (const c of name) {
+    if (Buffer.byteLength(kept + c) > 64) break;
+    kept += c;
+  }
+  return `.${kept}`;
+}
+
+/** `text` as a regular expression that matches it and nothing else. */
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/**
+ * Removes from `folder` the temporary files (or folders) an earlier run of this command left
+ * when it was stopped before it could (`kill -9`, a power cut): only entries whose whole name
+ * `pattern` matches (it captures the process id the name records) and whose process no longer
+ * runs. Gives the names removed, each with the process id it records.
+ */
+async function removeStaleTemporaries(folder: string, pattern: RegExp, kind: 'file' | 'folder'): Promise<{ name: string; pid: number }[]> {
+  const removed: { name: string; pid: number }[] = [];
+  const names = await fs.readdir(folder).catch(() => [] as string[]);
+  for (const name of names.sort(compareCodeUnits)) {
+    const pid = Number(pattern.exec(name)?.[1]);
+    if (!Number.isSafeInteger(pid) || pid <= 0 || isRunning(pid)) continue;
+    const entry = path.join(folder, name);
+    const stat = await fs.lstat(entry).catch(() => undefined);
+    if (stat === undefined || (kind === 'file' ? !stat.isFile() : !stat.isDirectory())) continue;
+    await fs.rm(entry, { recursive: kind === 'folder', force: true });
+    removed.push({ name, pid });
+  }
+  return removed;
+}
+
+/** True unless no process has the id `pid` (another user's process counts as running). */
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code !== 'ESRCH';
   }
 }
 
@@ -465,28 +733,45 @@ async function describeExisting(dir: string): Promise<string | undefined> {
 }
 
 /**
- * Writes `files` into a temporary folder beside `dir`, then renames it to `dir`, so a failure
- * never leaves half a bundle. Every path must stay inside the folder: a path that would leave it
- * is a bug, never written.
+ * Writes `files` into a temporary folder beside `dir` (its name records this process's id, so
+ * that a later run can tell one a stopped run left), then renames it to `dir`, so a failure never
+ * leaves half a bundle. Every path must stay inside the folder: a path that would leave it is a
+ * bug, never written. Gives `filled`, having written nothing, when something came into `dir`
+ * meanwhile.
  */
-async function writeFolderAtomically(dir: string, files: readonly SourceFile[]): Promise<void> {
+async function writeFolderAtomically(dir: string, files: readonly SourceFile[], io: Io): Promise<'written' | 'filled'> {
   const parent = path.dirname(dir);
   try {
     await fs.mkdir(parent, { recursive: true });
   } catch (error) {
-    throw new UsageError(`cannot create ${escapeControl(parent)}: ${error instanceof Error ? error.message : String(error)}`);
+    throw new PathError(`cannot create ${escapeControl(parent)}: ${escapeControl(error instanceof Error ? error.message : String(error))}; make its parent writable, or name another folder with --out`);
   }
-  const temp = await fs.mkdtemp(path.join(parent, `.${path.basename(dir)}.import-`));
+  const prefix = `${temporaryPrefix(path.basename(dir))}.import-`;
+  const stale = await removeStaleTemporaries(parent, new RegExp(`^${escapeRegExp(prefix)}([0-9]+)-[A-Za-z0-9]{6}$`), 'folder');
+  for (const { name, pid } of stale) io.err(`import: ${escapeControl(name)} is a temporary folder an earlier import left behind when it was stopped (process ${pid} no longer runs), so it is removed.\n`);
+  const temp = await fs.mkdtemp(path.join(parent, `${prefix}${process.pid}-`));
   try {
     for (const f of files) {
       const target = insideFolder(temp, f.path);
       await fs.mkdir(path.dirname(target), { recursive: true });
       await fs.writeFile(target, f.text, { flag: 'wx' });
     }
-    if ((await describeExisting(dir)) !== undefined) throw new UsageError(`${escapeControl(dir)} was filled while the import ran; nothing was written`);
-    // an empty folder may stand where the bundle goes; rmdir removes it only while it is empty
-    if (await fs.lstat(dir).catch(() => undefined)) await fs.rmdir(dir);
-    await fs.rename(temp, dir);
+    if ((await describeExisting(dir)) !== undefined) {
+      await fs.rm(temp, { recursive: true, force: true });
+      return 'filled';
+    }
+    try {
+      // an empty folder may stand where the bundle goes; rmdir removes it only while it is empty
+      if (await fs.lstat(dir).catch(() => undefined)) await fs.rmdir(dir);
+      await fs.rename(temp, dir);
+    } catch (error) {
+      // (filled between the look and the rename)
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code !== 'ENOTEMPTY' && code !== 'EEXIST' && code !== 'ENOTDIR') throw error;
+      await fs.rm(temp, { recursive: true, force: true });
+      return 'filled';
+    }
+    return 'written';
   } catch (error) {
     await fs.rm(temp, { recursive: true, force: true });
     throw error;

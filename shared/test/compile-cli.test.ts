@@ -72,16 +72,15 @@ describe('darkprint export / import (CLI)', () => {
     assert.match(r.out, /darkprint import <pipeline\.dot> --as <handle> --out <dir>/);
   });
 
-  it('reads cards reached through a symbolic link, and does not follow a link back up round', async () => {
-    const cardsOnly = readdirSync(path.join(example, 'cards'));
-    const linkedCards = path.join(tmp, 'shared-cards');
-    mkdirSync(linkedCards);
-    for (const name of cardsOnly) writeFileSync(path.join(linkedCards, name), readFileSync(path.join(example, 'cards', name)));
+  it('reads cards reached through a symbolic link inside the bundle, and does not follow a link back up round', async () => {
     const bundle = path.join(tmp, 'bundle');
     mkdirSync(bundle);
     for (const name of readdirSync(example)) if (name !== 'cards') cpSync(path.join(example, name), path.join(bundle, name), { recursive: true });
-    symlinkSync(linkedCards, path.join(bundle, 'cards'), 'dir');
-    symlinkSync(tmp, path.join(linkedCards, 'loop'), 'dir');
+    const linkedCards = path.join(bundle, 'store', 'cards');
+    mkdirSync(linkedCards, { recursive: true });
+    for (const name of readdirSync(path.join(example, 'cards'))) writeFileSync(path.join(linkedCards, name), readFileSync(path.join(example, 'cards', name)));
+    symlinkSync(path.join('store', 'cards'), path.join(bundle, 'cards'), 'dir');
+    symlinkSync(bundle, path.join(linkedCards, 'loop'), 'dir');
     const linked = await run('export', bundle, '--attractor');
     const direct = await run('export', example, '--attractor');
     assert.equal(linked.code, 0, linked.err);

@@ -16,6 +16,11 @@
  *   pins, wherever the pinning node stands (E uniquifies the derived ids; against pins only
  *   seen earlier, a later `card="x@0.0.1"` would make a second card `x`, two versions of one
  *   card that the draft could not store);
+ * - a derived card id is at most `maximumDerivedCardIdLength` characters: a longer one (from a
+ *   node id or `dp_node` of hundreds of characters) keeps its first characters and a hash of the
+ *   whole, so that `cards/<id>@<version>.yaml` fits in a file name; the node keeps its id;
+ * - a card whose pinned id and version are too long together for a file name keeps them, and is
+ *   written to a shorter file name (`cardFile`), as a card's identity is its fields, not its name;
  * - a pipeline with a parse error yields an empty draft that the command refuses to write.
  *
  * Where E and SPEC §8 part, E wins (compatibility first), and SPEC §8's round trip
@@ -30,6 +35,7 @@ import type { Span } from '../text';
 import type { Card, JsonValue, Port } from '../bundle/card-model';
 import type { Manifest, SourceFile } from '../bundle/model';
 import { parseCardRef } from '../bundle/card-ref';
+import { sha256Hex } from '../hash/digest';
 import type { Vocabulary } from '../vocabulary/types';
 import { coreVocabulary } from '../vocabulary';
 import { parseDot } from '../syntax/dot-parser';
@@ -64,7 +70,7 @@ export interface ImportedCard {
   /** The node id in the pipeline it came from. */
   readonly sourceNodeId: string;
   readonly ref: string;
-  /** `cards/<id>@<version>.yaml`. */
+  /** `cards/<id>@<version>.yaml`, or a shorter name when that one is too long (see `cardFile`). */
   readonly file: string;
   readonly card: Card;
   /** The card file's text. */
@@ -81,6 +87,16 @@ export interface ImportResult {
   /** In reading order (not sorted), located in the pipeline file. */
   readonly diagnostics: readonly Diagnostic[];
 }
+
+/**
+ * The longest card id import derives from a name. A card is written to
+ * `cards/<id>@<version>.yaml`, and most file systems hold at most `maximumFileNameBytes` in a
+ * name: a longer derived id is cut (see `shortenedCardId`), which leaves room for the `-2`,
+ * `-3`… that keep ids unique.
+ */
+export const maximumDerivedCardIdLength = 200;
+/** The longest file or folder name, in bytes, import writes: what most file systems hold. */
+export const maximumFileNameBytes = 255;
 
 /** Version of every card import creates when the pipeline pins none. */
 export const importedVersion = '0.1.0';
@@ -161,16 +177,34 @@ export function importAttractor(text: string, options: ImportOptions): ImportRes
       if (cardByRef.has(ref)) continue;
     }
     let cardId = pinned?.id;
+    const version = pinned?.version ?? importedVersion;
     if (cardId === undefined) {
-      const base = cardIdFrom(named);
+      const derived = cardIdFrom(named);
+      const base = shortenedCardId(derived);
       do cardId = uniqueCardId(base);
       while (usedCardIds.has(cardId));
       usedCardIds.add(cardId);
+      if (base !== derived) {
+        warn(
+          'dot/unsupported',
+          `The card id import derives from node ${node.id} has ${derived.length} characters, more than a card's file name can hold, so its card is ${cardId}@${version}, the id's first characters and a hash of the whole; the node keeps its id, so rename the card if you want another id.`,
+          node.span,
+          node.id,
+        );
+      }
     }
-    const version = pinned?.version ?? importedVersion;
     const ref = `${cardId}@${version}`;
     refOfNode.set(node.id, ref);
     if (cardByRef.has(ref)) continue;
+    const cardPath = cardFile(ref);
+    if (cardPath !== `cards/${ref}.yaml`) {
+      warn(
+        'dot/unsupported',
+        `Node ${node.id} pins ${ref}, whose id and version together are longer than a file name can hold, so import writes the card to ${cardPath} (it keeps its id and version, and validate reports the file name as card/filename-mismatch); shorten the card's id in the pipeline if you can.`,
+        node.attrs.get(cardAttribute)?.valueSpan ?? node.span,
+        node.id,
+      );
+    }
 
     // type, from the shape (and, for a shape several types share, the `dp-` classes)
     const classes = (value(node.attrs.get('class')) ?? '').split(/\s*,\s*/);
@@ -246,7 +280,7 @@ export function importAttractor(text: string, options: ImportOptions): ImportRes
       author,
       provenance,
     };
-    const imported: ImportedCard = { nodeId: id, sourceNodeId: node.id, ref, file: `cards/${ref}.yaml`, card, text: cardYaml(card) };
+    const imported: ImportedCard = { nodeId: id, sourceNodeId: node.id, ref, file: cardPath, card, text: cardYaml(card) };
     cardByRef.set(ref, imported);
     cards.push(imported);
   }
@@ -331,6 +365,33 @@ export function cardYaml(card: Card): string {
     ...(card.provenance !== undefined ? [`provenance: ${yamlString(card.provenance)}`] : []),
   ];
   return `${lines.join('\n')}\n`;
+}
+
+/**
+ * `derived` (a card id made by `cardIdFrom`) when it has at most `maximumDerivedCardIdLength`
+ * characters; else its first characters (no `-` at their end), `-`, and the first 16 hex digits
+ * of its SHA-256: still a valid card id, the same for the same name, and, but for a hash
+ * collision, different for names that differ only after the cut (the namer keeps the ids unique
+ * whatever the hash gives).
+ */
+export function shortenedCardId(derived: string): string {
+  if (derived.length <= maximumDerivedCardIdLength) return derived;
+  const hash = sha256Hex(derived).slice(0, 16);
+  return `${derived.slice(0, maximumDerivedCardIdLength - hash.length - 1).replace(/-+$/, '')}-${hash}`;
+}
+
+/**
+ * Where import writes the card `ref`: `cards/<id>@<version>.yaml` (a namespaced id in a folder
+ * of its namespace), or, when a name on that path is longer than `maximumFileNameBytes`,
+ * `cards/<the ref's first characters>-<16 hex digits of its SHA-256>.yaml`. That name holds no
+ * `@`, so it is never the name of another card, and is the same for the same ref. (A card
+ * ref is ASCII, so its length is its size in bytes.)
+ */
+export function cardFile(ref: string): string {
+  const usual = `cards/${ref}.yaml`;
+  if (usual.split('/').every((name) => name.length <= maximumFileNameBytes)) return usual;
+  const hash = sha256Hex(ref).slice(0, 16);
+  return `cards/${ref.replace(/[@/]/g, '-').slice(0, maximumDerivedCardIdLength - hash.length - 1).replace(/-+$/, '')}-${hash}.yaml`;
 }
 
 function yamlKey(key: string): string {

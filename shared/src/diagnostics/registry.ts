@@ -60,7 +60,9 @@ export const diagnosticsRegistry = table({
       '(skipped, reported once per file), and anything after the closing brace of the first graph ' +
       '(ignored). `import` uses the same code for parts of an Attractor pipeline a bundle cannot ' +
       'hold: a `prompt` on a start or exit node, a missing or unknown `shape`, a `max_retries` that ' +
-      'is not a whole number, and an edge attribute that cannot be written back into the topology. ' +
+      'is not a whole number, an edge attribute that cannot be written back into the topology, and ' +
+      'a card id or pin too long for a file name (a derived id keeps its first characters and a ' +
+      'hash of the whole, a pinned card goes to a shorter file name; the node keeps its id). ' +
       'The construct is dropped, so say the same thing the supported way: name ports with `out=` ' +
       'and `in=` on the edge, write the value as a quoted string, and keep one graph per file.',
     example:
