@@ -4,6 +4,7 @@ import { expectedCardPath, readCard, suggestTerm } from '../src/check/card';
 import type { Diagnostic } from '../src/diagnostics';
 import { coreVocabulary, createVocabulary } from '../src/vocabulary';
 import type { Term, Vocabulary } from '../src/vocabulary/types';
+import { lineIndex } from '../src/text';
 import { assertDiagnostics, parseFixture } from './support/fixture';
 
 // YAML bodies are indented by two spaces (legal YAML: the root mapping may sit at any column) so
@@ -890,6 +891,59 @@ describe('card reader (E§3)', () => {
       [['error', 'card/bad-type', '# nothing here']],
     );
   });
+});
+
+describe('card reader: lone CR line endings', () => {
+  // (an unknown term and a misspelt phase: findings whose ranges the two must share)
+  const lf = `id: outline-writer
+name: Outline writer
+type: agent
+phase: [testng]
+action: Write.
+spec: >-
+  ${spec}
+tools:
+  - web-serch
+inputs: []
+outputs:
+  - name: outline
+    type: markdown
+version: 1.0.0
+`;
+  const json = `{
+  "id": "outline-writer",
+  "name": "Outline writer",
+  "type": "agent",
+  "phase": ["testng"],
+  "action": "Write.",
+  "spec": "${spec}",
+  "tools": ["web-serch"],
+  "inputs": [],
+  "outputs": [{ "name": "outline", "type": "markdown" }],
+  "version": "1.0.0"
+}
+`;
+  /** The findings with their ranges as line and column, and the card's model once they are fixed. */
+  const read = (path: string, text: string) => {
+    const index = lineIndex(text);
+    const result = readCard({ path, text }, coreVocabulary);
+    const fixed = readCard({ path, text: text.replace('testng', 'testing').replace('web-serch', 'web-search') }, coreVocabulary);
+    return {
+      findings: result.diagnostics.map((d) => ({ code: d.code, message: d.message, path: d.location.path, start: index.positionAt(d.location.span!.start), end: index.positionAt(d.location.span!.end) })),
+      card: fixed.card,
+      fixedFindings: fixed.diagnostics,
+    };
+  };
+
+  for (const [format, path, text] of [['YAML', 'cards/outline-writer@1.0.0.yaml', lf], ['JSON', 'cards/outline-writer@1.0.0.json', json]] as const) {
+    it(`a ${format} card with CR line endings reads the same fields and ranges as its LF twin`, () => {
+      const twin = read(path, text);
+      assert.deepEqual(twin.findings.map((f) => f.code).sort(), ['card/unknown-phase', 'card/unknown-term']);
+      assert.deepEqual(twin.fixedFindings, []);
+      assert.equal(twin.card?.spec, spec);
+      assert.deepStrictEqual(read(path, text.replace(/\n/g, '\r')), twin);
+    });
+  }
 });
 
 describe('card model', () => {

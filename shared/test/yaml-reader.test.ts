@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { parseDocument, stringify } from 'yaml';
+import { readManifest } from '../src/bundle/manifest';
 import { deref, formatOf, locatePath, parseData, type YamlNode } from '../src/syntax/yaml';
+import { readExtensions } from '../src/vocabulary/extensions';
 
 /** The plain value of a tree, built like JSON.parse builds it (own keys, `__proto__` included). */
 function plain(node: YamlNode | undefined, depth = 0): unknown {
@@ -201,4 +203,63 @@ describe('data reader: YAML documents', () => {
       );
     });
   }
+});
+
+/**
+ * A lone CR ends a line, for YAML 1.2 and for the line index positions are converted with, but the
+ * `yaml` package breaks lines only at LF: a file saved with CR line endings reads as its LF twin
+ * (the reader gives `yaml` a copy with each lone CR as LF, one code unit for one, so every span
+ * holds in the text as written).
+ */
+describe('data reader: lone CR line endings', () => {
+  const crOnly = (text: string): string => text.replace(/\n/g, '\r');
+
+  it('a YAML document with CR line endings reads as its LF twin: the same values, spans and problems', () => {
+    const twins = [
+      'id: writer\nname: Writer\ntools: [file-io,\n  web-search]\n',
+      '# a card\nspec: >-\n  Writes the draft\n  from the brief.\nnotes: |\n  one\n  two\nplain: a\n  b\nquoted: "x\n  y"\n',
+      'inputs:\n  - name: draft\n    type: markdown\n  - &n {name: notes,\n     type: text}\noutputs: [*n]\n',
+      'a: 1\nb: 2\na: 3\n',
+      'a: 1\n---\nb: 2\n',
+      'a: [1, 2\nb: 3\n',
+    ];
+    for (const lf of twins) {
+      const cr = crOnly(lf);
+      assert.deepStrictEqual(parseData(cr, 'yaml'), parseData(lf, 'yaml'), JSON.stringify(cr));
+    }
+    assert.deepEqual(parseData(crOnly(twins[0]), 'yaml').problems, []);
+  });
+
+  it('any document the yaml package writes, with CR or mixed line endings, reads as its LF twin', () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), fc.constantFrom('\r', '\r\r\n'), (value, ending) => {
+        const lf = stringify(value);
+        // (CR, or every other break a CR and the rest CRLF: a CRLF stays one break)
+        let n = 0;
+        const other = ending === '\r' ? crOnly(lf) : lf.replace(/\n/g, () => (n++ % 2 === 0 ? '\r' : '\r\n'));
+        const read = parseData(other, 'yaml');
+        assert.deepEqual(read.problems.filter((p) => p.severity === 'error'), []);
+        assert.deepStrictEqual(plain(read.root), plain(parseData(lf, 'yaml').root));
+        if (ending === '\r') assert.deepStrictEqual(read, parseData(lf, 'yaml'));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('the blueprint and the local vocabulary, read over the yaml package too, read as their LF twins', () => {
+    const blueprint = 'slug: fuzz\ntitle: A bundle\nsummary: >-\n  What it\n  does.\ntags: [a,\n  b]\n';
+    const cr = readManifest({ path: 'blueprint.yaml', text: crOnly(blueprint) }, 'fuzz');
+    assert.deepStrictEqual(cr, readManifest({ path: 'blueprint.yaml', text: blueprint }, 'fuzz'));
+    assert.deepEqual([cr.diagnostics, cr.manifest.summary, cr.manifest.tags], [[], 'What it does.', ['a', 'b']]);
+    const extensions = 'terms:\n  - id: local-notes\n    kind: data-type\n    label: Local notes\n    description: Notes kept\n      by the team.\n    since: 1.0.0\n    broader: markdown\n';
+    const terms = readExtensions({ path: 'ontology/extensions.yaml', text: crOnly(extensions) });
+    assert.deepStrictEqual(terms, readExtensions({ path: 'ontology/extensions.yaml', text: extensions }));
+    assert.deepEqual([terms.diagnostics, terms.terms.map((t) => t.id)], [[], ['local-notes']]);
+  });
+
+  it('a JSON document with CR line endings reads as its LF twin', () => {
+    const lf = '{\n  "id": "writer",\n  "tools": [\n    "file-io"\n  ],\n  "params": {}\n}\n';
+    assert.deepStrictEqual(parseData(crOnly(lf), 'json'), parseData(lf, 'json'));
+    assert.deepEqual(parseData(crOnly(lf), 'json').problems, []);
+  });
 });

@@ -3,7 +3,7 @@
  * Without one, a stub is derived from the folder name.
  */
 import { isMap, isScalar, isSeq, parseDocument, type Document } from 'yaml';
-import { maximumYamlDepth, yamlDepthProblem } from '../syntax/yaml';
+import { maximumYamlDepth, yamlDepthProblem, yamlSource } from '../syntax/yaml';
 import type { Diagnostic } from '../diagnostics';
 import type { Manifest, SourceFile } from './model';
 
@@ -28,7 +28,7 @@ export function readManifest(file: SourceFile | undefined, folderName: string): 
   let doc: Document;
   try {
     if (tooDeep) throw new RangeError(tooDeep.message);
-    doc = parseDocument(file.text, { prettyErrors: false, uniqueKeys: false });
+    doc = parseDocument(yamlSource(file.text), { prettyErrors: false, uniqueKeys: false });
   } catch {
     diagnostics.push({
       code: 'card/parse-error',

@@ -125,6 +125,18 @@ export function parseData(text: string, format: DataFormat, options: ParseDataOp
   }
 }
 
+/**
+ * The text to give the `yaml` package for `text`: each lone CR becomes an LF. YAML 1.2 counts a
+ * lone CR as a line break, and so does the line index every position is converted with
+ * (../text), but `yaml` breaks lines only at LF (CRLF included), so a file saved with CR line
+ * endings would read as one line and fail. The replacement is one code unit for one, so every
+ * offset and range `yaml` reports holds in `text` too; a scalar's value is the same as with LF
+ * endings, as YAML folds every line break in a scalar to LF.
+ */
+export function yamlSource(text: string): string {
+  return text.indexOf('\r') < 0 ? text : text.replace(/\r(?!\n)/g, '\n');
+}
+
 /** How deep YAML may nest (flow brackets, or `- `/`? ` entries on one line) before a reader refuses it. */
 export const maximumYamlDepth = 1000;
 
@@ -300,7 +312,9 @@ interface AnchorCount {
   aliasCount?: number;
 }
 
-function readYaml(text: string, maxAliasCount: number): DataDocument {
+function readYaml(written: string, maxAliasCount: number): DataDocument {
+  // (every offset below holds in the text as written: see `yamlSource`)
+  const text = yamlSource(written);
   const tooDeep = yamlDepthProblem(text);
   if (tooDeep) return { format: 'yaml', root: undefined, problems: [tooDeep] };
   // `yaml` checks key uniqueness with a linear scan per key (quadratic on a large mapping), so

@@ -9,7 +9,7 @@ import { isAlias, isMap, isScalar, isSeq, parseDocument, type Document, type Nod
 import { configuredWeight, defaultAnalysisConfig, type AnalysisConfig } from '../analyze/config';
 import { sortDiagnostics, type Diagnostic, type DiagnosticCode, type DiagnosticLocation } from '../diagnostics';
 import type { Span } from '../text';
-import { yamlDepthProblem } from '../syntax/yaml';
+import { yamlDepthProblem, yamlSource } from '../syntax/yaml';
 import { coreTermIds, phaseOrder } from './core';
 import { termKinds, type LocalOrigin, type Term, type TermKind, type Vocabulary } from './types';
 
@@ -38,7 +38,7 @@ export function readExtensions(file: { readonly path: string; readonly text: str
   }
   let document: Document;
   try {
-    document = parseDocument(file.text, { prettyErrors: false });
+    document = parseDocument(yamlSource(file.text), { prettyErrors: false });
   } catch {
     report('error', problemSpan([0, 0], file.text), `${file.path} cannot be read: it nests too deeply. Simplify its structure.`);
     return { terms: [], diagnostics };
