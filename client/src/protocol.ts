@@ -6,7 +6,9 @@
  * - `darkprint/compiled` `{ uri }` → `{ text }` when the bundle holding `uri` compiles to an
  *   Attractor pipeline, or `{ reasons }` when it cannot (each reason a sentence or a diagnostic).
  * - `darkprint/report` `{ uri }` → the bundle's analysis: security, autonomy, phase coverage
- *   (the same fields as `darkprint report --format json`, bare or under `analysis`).
+ *   (the same fields as `darkprint report --format json`, bare or under `analysis`), with the
+ *   findings, the cycles they stand on (each listed once, a finding pointing at its cycle by
+ *   index) and where the nodes are (`locations`: the topology's URI once, a range per node).
  */
 
 export const compiledRequest = 'darkprint/compiled';
@@ -36,16 +38,25 @@ export interface SecurityPenalty {
   readonly marker: string;
   readonly weight: number;
   readonly nodeIds: readonly string[];
-  /** Where each node first appears, by node id, when the server said. */
-  readonly locations: ReadonlyMap<string, NodeLocation>;
 }
 
 export interface SecurityFinding {
   readonly marker: string;
   readonly nodeId: string;
   readonly establishedBy: string;
+  /** Its own words; absent when its cycle alone establishes it (the cycle's explanation says it). */
+  readonly explanation?: string;
+  readonly hint?: string;
+  /** Its cycle: an index into `security.cycles`. */
+  readonly cycle?: number;
+}
+
+/** A cycle in which no card declares an iteration cap, listed once however many findings point at it. */
+export interface SecurityCycle {
+  /** In graph order. */
+  readonly members: readonly string[];
   readonly explanation: string;
-  readonly location?: NodeLocation;
+  readonly hint: string;
 }
 
 export interface BundleReport {
@@ -58,7 +69,10 @@ export interface BundleReport {
     readonly rationale: string;
     readonly penalties: readonly SecurityPenalty[];
     readonly findings: readonly SecurityFinding[];
+    readonly cycles: readonly SecurityCycle[];
   };
+  /** Where each node first appears in the topology, by node id, for the nodes the server placed. */
+  readonly locations: ReadonlyMap<string, NodeLocation>;
   readonly autonomy: {
     readonly level: number;
     readonly autonomyClass: string;
@@ -112,6 +126,7 @@ export function readReportAnswer(answer: unknown): ReportAnswer | undefined {
   const autonomy = readAutonomy(asRecord(analysis.get('autonomy')));
   const phaseCoverage = readPhaseCoverage(asRecord(analysis.get('phaseCoverage')));
   if (security === undefined || autonomy === undefined || phaseCoverage === undefined) return undefined;
+  const locations = readLocations(asRecord(value.get('locations')));
   const bundle = asRecord(value.get('bundle')) ?? asRecord(value.get('manifest'));
   const slug = stringField(value, 'slug') ?? (bundle && stringField(bundle, 'slug'));
   const title = stringField(value, 'title') ?? (bundle && stringField(bundle, 'title'));
@@ -123,13 +138,14 @@ export function readReportAnswer(answer: unknown): ReportAnswer | undefined {
       ...(title !== undefined ? { title } : {}),
       ...(digest !== undefined ? { digest } : {}),
       security,
+      locations,
       autonomy,
       phaseCoverage,
     },
   };
 }
 
-/** The band names of E§8, by level. */
+/** The autonomy band names, by level. */
 export function autonomyLabel(level: number): string {
   switch (level) {
     case 4:
@@ -157,14 +173,17 @@ function readSecurity(value: ReadonlyMap<string, unknown> | undefined): BundleRe
     const marker = penalty && stringField(penalty, 'marker');
     const weight = penalty && numberField(penalty, 'weight');
     if (penalty === undefined || marker === undefined || weight === undefined) continue;
-    const locations = new Map<string, NodeLocation>();
-    for (const located of arrayField(penalty, 'nodes')) {
-      const record = asRecord(located);
-      const id = record && stringField(record, 'id');
-      const location = record && readNodeLocation(record.get('location'));
-      if (id !== undefined && location !== undefined) locations.set(id, location);
-    }
-    penalties.push({ marker, weight, nodeIds: stringArray(penalty.get('nodeIds')), locations });
+    penalties.push({ marker, weight, nodeIds: stringArray(penalty.get('nodeIds')) });
+  }
+  const cycles: SecurityCycle[] = [];
+  for (const entry of arrayField(value, 'cycles')) {
+    const cycle = asRecord(entry);
+    // (kept even when unreadable, so that the findings' indexes still point at the right cycle)
+    cycles.push({
+      members: cycle === undefined ? [] : stringArray(cycle.get('members')),
+      explanation: (cycle && stringField(cycle, 'explanation')) ?? '',
+      hint: (cycle && stringField(cycle, 'hint')) ?? '',
+    });
   }
   const findings: SecurityFinding[] = [];
   for (const entry of arrayField(value, 'findings')) {
@@ -172,16 +191,32 @@ function readSecurity(value: ReadonlyMap<string, unknown> | undefined): BundleRe
     const marker = finding && stringField(finding, 'marker');
     const nodeId = finding && stringField(finding, 'nodeId');
     if (finding === undefined || marker === undefined || nodeId === undefined) continue;
-    const location = readNodeLocation(finding.get('location'));
+    const explanation = stringField(finding, 'explanation');
+    const hint = stringField(finding, 'hint');
+    const cycle = numberField(finding, 'cycle');
     findings.push({
       marker,
       nodeId,
       establishedBy: stringField(finding, 'establishedBy') ?? '',
-      explanation: stringField(finding, 'explanation') ?? '',
-      ...(location !== undefined ? { location } : {}),
+      ...(explanation !== undefined ? { explanation } : {}),
+      ...(hint !== undefined ? { hint } : {}),
+      ...(cycle !== undefined && Number.isInteger(cycle) && cycle >= 0 && cycle < cycles.length ? { cycle } : {}),
     });
   }
-  return { level, ...(raw !== undefined ? { raw } : {}), rationale, penalties, findings };
+  return { level, ...(raw !== undefined ? { raw } : {}), rationale, penalties, findings, cycles };
+}
+
+/** `{ uri, ranges: { <node id>: range } }` as node locations by id. */
+function readLocations(value: ReadonlyMap<string, unknown> | undefined): Map<string, NodeLocation> {
+  const locations = new Map<string, NodeLocation>();
+  const uri = value && stringField(value, 'uri');
+  const ranges = value && asRecord(value.get('ranges'));
+  if (uri === undefined || ranges === undefined) return locations;
+  for (const [id, range] of ranges) {
+    const location = readNodeLocation({ uri, range });
+    if (location !== undefined) locations.set(id, location);
+  }
+  return locations;
 }
 
 function readAutonomy(value: ReadonlyMap<string, unknown> | undefined): BundleReport['autonomy'] | undefined {

@@ -1,17 +1,19 @@
 /**
  * `DarkPrint: Show Bundle Report`: a webview with the bundle's analysis from `darkprint/report`:
  * the security level and its rationale, autonomy with both readings (staffing share and control
- * points), phase coverage, and the risk markers with links that reveal their nodes in the topology.
- * One panel per bundle, refreshed when the server republishes that bundle's diagnostics.
+ * points), phase coverage, and the risk markers with links that reveal their nodes in the topology
+ * (the page itself: ./report-html.ts). One panel per bundle, refreshed when the server republishes
+ * that bundle's diagnostics.
  *
  * The page runs no script: node links are `command:` URIs limited to `darkprint.revealNode`.
  */
 import * as vscode from 'vscode';
 import { activeOrPickedBundle, basename, isInside, topologyOf, type BundleLocation } from './bundles';
-import { readNodeLocation, type BundleReport, type NodeLocation, type ReportAnswer } from './protocol';
+import { readNodeLocation, type ReportAnswer } from './protocol';
 import { messageOf } from './preview';
+import { renderMessageHtml, renderReportHtml, revealNodeCommand, type RevealNodeArguments } from './report-html';
 
-export const revealNodeCommand = 'darkprint.revealNode';
+export { revealNodeCommand } from './report-html';
 
 export interface ReportDependencies {
   readonly report: (anchor: vscode.Uri) => Promise<ReportAnswer>;
@@ -20,15 +22,6 @@ export interface ReportDependencies {
 
 export interface ReportController extends vscode.Disposable {
   readonly open: (target?: vscode.Uri) => Promise<vscode.WebviewPanel | undefined>;
-}
-
-/** The argument of `darkprint.revealNode`. */
-export interface RevealNodeArguments {
-  /** The bundle folder, as a URI string. */
-  readonly bundle: string;
-  readonly nodeId: string;
-  /** Where the node first appears, when the server said; otherwise it is looked up. */
-  readonly location?: NodeLocation;
 }
 
 export function createReport(dependencies: ReportDependencies): ReportController {
@@ -121,136 +114,6 @@ export async function revealNode(argument: unknown): Promise<void> {
   }
   editor.selection = new vscode.Selection(range.start, range.end);
   editor.revealRange(range, vscode.TextEditorRevealType.InCenterIfOutsideViewport);
-}
-
-// ---- HTML ----------------------------------------------------------------------------------
-
-export interface ReportPage {
-  /** The bundle folder as a URI string, passed back to `darkprint.revealNode`. */
-  readonly bundle: string;
-  readonly bundleName: string;
-  readonly cspSource: string;
-}
-
-export function renderReportHtml(answer: ReportAnswer, page: ReportPage): string {
-  switch (answer.kind) {
-    case 'refused':
-      return renderMessageHtml(
-        `The bundle in ${page.bundleName} cannot be analysed yet: ${answer.reasons.join(' ') || 'the language server gave no reason.'}`,
-        page.cspSource,
-      );
-    case 'report':
-      return shell(reportBody(answer.report, page), page.cspSource, `DarkPrint report: ${page.bundleName}`);
-  }
-}
-
-function reportBody(report: BundleReport, page: ReportPage): string {
-  const locations = new Map<string, NodeLocation>();
-  for (const penalty of report.security.penalties) for (const [id, location] of penalty.locations) locations.set(id, location);
-  for (const finding of report.security.findings) if (finding.location !== undefined) locations.set(finding.nodeId, finding.location);
-  const node = (id: string): string => nodeLink({ bundle: page.bundle, nodeId: id, ...(locations.has(id) ? { location: locations.get(id)! } : {}) });
-  const { security, autonomy, phaseCoverage } = report;
-  const parts: string[] = [];
-  const heading = report.title !== undefined && report.title !== '' ? `${report.title} (${report.slug ?? page.bundleName})` : (report.slug ?? page.bundleName);
-  parts.push(`<h1>${escapeHtml(heading)}</h1>`);
-  if (report.digest !== undefined) parts.push(`<p class="muted"><code>${escapeHtml(report.digest)}</code></p>`);
-
-  parts.push('<section id="security"><h2>Security</h2>');
-  parts.push(`<p class="figure">Level <strong>${security.level}</strong> of 4${security.raw !== undefined ? ` <span class="muted">(raw ${security.raw})</span>` : ''}</p>`);
-  parts.push(`<p class="rationale">${escapeHtml(security.rationale)}</p>`);
-  if (security.penalties.length === 0) {
-    parts.push('<p>No risk marker falls on any node.</p>');
-  } else {
-    parts.push('<table><thead><tr><th>marker</th><th>weight</th><th>nodes</th></tr></thead><tbody>');
-    for (const penalty of security.penalties) {
-      parts.push(
-        `<tr><td><code>${escapeHtml(penalty.marker)}</code></td><td>−${penalty.weight.toFixed(2)}</td><td>${penalty.nodeIds.map(node).join(', ') || '—'}</td></tr>`,
-      );
-    }
-    parts.push('</tbody></table>');
-  }
-  if (security.findings.length > 0) {
-    parts.push('<ul class="findings">');
-    for (const finding of security.findings) {
-      parts.push(
-        `<li>${node(finding.nodeId)}: <code>${escapeHtml(finding.marker)}</code>${finding.establishedBy ? ` <span class="muted">(${escapeHtml(finding.establishedBy)})</span>` : ''} ${escapeHtml(finding.explanation)}</li>`,
-      );
-    }
-    parts.push('</ul>');
-  }
-  parts.push('</section>');
-
-  parts.push('<section id="autonomy"><h2>Autonomy</h2>');
-  parts.push(`<p class="figure">Level <strong>${autonomy.level}</strong>: ${escapeHtml(autonomy.label)} <span class="muted">(fraction ${formatShare(autonomy.fraction)})</span></p>`);
-  if (autonomy.rationale !== undefined) parts.push(`<p class="rationale">${escapeHtml(autonomy.rationale)}</p>`);
-  const staffed = autonomy.autonomousNodes !== undefined && autonomy.totalNodes !== undefined ? ` (${autonomy.autonomousNodes} of ${autonomy.totalNodes} nodes)` : '';
-  parts.push('<ul>');
-  parts.push(`<li><strong>Staffing reading</strong>: ${formatShare(autonomy.staffingFraction)} of the nodes run unattended${staffed}.</li>`);
-  const control = autonomy.control;
-  parts.push(
-    control.totalNodes === 0
-      ? '<li><strong>Control-point reading</strong>: the graph declares no control point, so the staffing reading decides the band.</li>'
-      : `<li><strong>Control-point reading</strong>: ${control.unattendedNodes} of ${control.totalNodes} control point${control.totalNodes === 1 ? '' : 's'} run unattended (${formatShare(control.fraction)})${control.counted ? '; the band takes the lower of the two readings' : '; fewer than two, so it does not decide the band'}.</li>`,
-  );
-  parts.push('</ul></section>');
-
-  parts.push('<section id="phases"><h2>Phase coverage</h2>');
-  parts.push(
-    `<p>${phaseCoverage.covered.length > 0 ? `Covered: ${phaseCoverage.covered.map(escapeHtml).join(', ')}.` : 'No phase is covered.'}${phaseCoverage.missing.length > 0 ? ` Missing: <strong>${phaseCoverage.missing.map(escapeHtml).join(', ')}</strong>.` : ' No lifecycle phase is missing.'}</p>`,
-  );
-  parts.push('<table><thead><tr><th>phase</th><th>nodes</th></tr></thead><tbody>');
-  for (const [phase, ids] of phaseCoverage.byPhase) {
-    parts.push(`<tr><td>${escapeHtml(phase)}</td><td>${ids.map(node).join(', ') || '—'}</td></tr>`);
-  }
-  parts.push(`<tr><td class="muted">(no phase)</td><td>${phaseCoverage.unphased.map(node).join(', ') || '—'}</td></tr>`);
-  parts.push('</tbody></table></section>');
-  return parts.join('\n');
-}
-
-export function renderMessageHtml(message: string, cspSource: string): string {
-  return shell(`<p>${escapeHtml(message)}</p>`, cspSource, 'DarkPrint report');
-}
-
-function shell(body: string, cspSource: string, title: string): string {
-  return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src ${cspSource} 'unsafe-inline';">
-<meta name="viewport" content="width=device-width, initial-scale=1.0">
-<title>${escapeHtml(title)}</title>
-<style>
-  body { font-family: var(--vscode-font-family); color: var(--vscode-foreground); padding: 0 1.2em 1.2em; }
-  h1 { font-size: 1.4em; } h2 { font-size: 1.15em; border-bottom: 1px solid var(--vscode-panel-border); padding-bottom: 0.2em; }
-  .muted { color: var(--vscode-descriptionForeground); }
-  .figure { font-size: 1.1em; }
-  .rationale { font-family: var(--vscode-editor-font-family); }
-  table { border-collapse: collapse; } td, th { text-align: left; padding: 0.2em 1em 0.2em 0; vertical-align: top; }
-  a { color: var(--vscode-textLink-foreground); }
-</style>
-</head>
-<body>
-${body}
-</body>
-</html>
-`;
-}
-
-function nodeLink(argument: RevealNodeArguments): string {
-  const { nodeId } = argument;
-  const href = `command:${revealNodeCommand}?${encodeURIComponent(JSON.stringify([argument]))}`;
-  return `<a class="node" href="${escapeHtml(href)}" title="Show ${escapeHtml(nodeId)} in the topology"><code>${escapeHtml(nodeId)}</code></a>`;
-}
-
-/** A share as E§8 prints it: up to four decimals, trailing zeros dropped, at least two. */
-function formatShare(value: number): string {
-  const fixed = value.toFixed(4).replace(/0+$/, '');
-  const [whole, decimals = ''] = fixed.split('.');
-  return `${whole}.${decimals.padEnd(2, '0')}`;
-}
-
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
 }
 
 // ---- locating a node -----------------------------------------------------------------------

@@ -1,17 +1,21 @@
 /**
- * The two custom requests the extension sends (issue 4):
+ * The two custom requests the extension sends:
  * - `darkprint/compiled` `{ uri }` (any file of a bundle) → `{ text, slug }` with the compiled
  *   Attractor pipeline, or `{ reasons }` saying why it cannot be compiled;
- * - `darkprint/report` `{ uri }` → the analysis as JSON (security with its rationale, penalties
- *   and findings located in the topology, autonomy, phase coverage), or `{ reasons }`.
+ * - `darkprint/report` `{ uri }` → the analysis as JSON (`ReportAnswer`: security with its
+ *   rationale, penalties, findings and the cycles they stand on, where each named node is in the
+ *   topology, autonomy, phase coverage), or `{ reasons }`.
  * Both answer from the bundle's current snapshot (open documents included).
+ *
+ * The report grows with the bundle, never faster: every node, cycle and location is written once,
+ * and a finding points at what it shares with others (a cycle of n nodes has n findings).
  */
-import type { Location } from 'vscode-languageserver';
+import type { Range } from 'vscode-languageserver';
 import { exportAttractor } from '../../shared/src/compile';
 import { sortDiagnostics, type Diagnostic } from '../../shared/src/diagnostics';
-import type { SecurityFinding, SecurityPenalty } from '../../shared/src/analyze';
+import type { SecurityCycle, SecurityFinding, SecurityPenalty } from '../../shared/src/analyze';
 import type { Snapshot } from './database';
-import { toLocation } from './convert';
+import { toRange } from './convert';
 import { homeOf } from './publish';
 
 export const compiledRequest = 'darkprint/compiled';
@@ -23,20 +27,19 @@ export interface BundleParams {
 
 export type CompiledAnswer = { readonly text: string; readonly slug: string } | { readonly reasons: readonly string[] };
 
-export interface NodeLocation {
-  readonly id: string;
-  readonly location?: Location;
-}
-
 export interface ReportAnswer {
   readonly bundle: { readonly uri: string; readonly slug: string; readonly title: string; readonly digest: string; readonly nodes: number; readonly edges: number };
   readonly security: {
     readonly level: number;
     readonly raw: number;
     readonly rationale: string;
-    readonly penalties: readonly (SecurityPenalty & { readonly nodes: readonly NodeLocation[] })[];
-    readonly findings: readonly (SecurityFinding & { readonly location?: Location })[];
+    readonly penalties: readonly SecurityPenalty[];
+    readonly findings: readonly ReportFinding[];
+    /** The cycles unbounded-loop findings stand on, each once, in the order the findings first name them. */
+    readonly cycles: readonly ReportCycle[];
   };
+  /** Where the nodes the penalties name are declared: the topology's URI, then each node's range (0-based) by id, each node once. */
+  readonly locations: { readonly uri: string; readonly ranges: Readonly<Record<string, Range>> };
   readonly autonomy: {
     readonly level: number;
     readonly class: string;
@@ -50,6 +53,29 @@ export interface ReportAnswer {
     readonly rationale: string;
   };
   readonly phaseCoverage: { readonly covered: readonly string[]; readonly missing: readonly string[]; readonly byPhase: Readonly<Record<string, readonly string[]>>; readonly unphased: readonly string[] };
+}
+
+/**
+ * One marker on one node. A finding on a cycle carries `cycle` (an index into `security.cycles`)
+ * instead of the cycle's members; when the cycle alone establishes it, its explanation and hint
+ * are the cycle's and are not repeated.
+ */
+export interface ReportFinding {
+  readonly marker: string;
+  readonly nodeId: string;
+  readonly establishedBy: 'declared' | 'inferred';
+  readonly explanation?: string;
+  readonly hint?: string;
+  readonly path?: readonly string[];
+  readonly pathOmitted?: number;
+  readonly cycle?: number;
+}
+
+export interface ReportCycle {
+  /** Graph order. */
+  readonly members: readonly string[];
+  readonly explanation: string;
+  readonly hint: string;
 }
 
 export function compiled(snapshot: Snapshot): CompiledAnswer {
@@ -83,16 +109,19 @@ export function report(snapshot: Snapshot, rootUri: string): ReportAnswer | { re
     return { reasons: ['The topology could not be read as a directed graph, so there is nothing to analyse; fix the errors in topology.dot first.'] };
   }
   const topology = blueprint.topology.file.path;
-  const locate = (id: string): Location | undefined => {
-    const node = blueprint.nodeById.get(id);
-    return node ? toLocation(snapshot, { file: topology, span: node.dot.span }) : undefined;
-  };
-  const node = (id: string): NodeLocation => {
-    const location = locate(id);
-    return location ? { id, location } : { id };
-  };
+  const index = snapshot.lineIndex(topology);
+  // (built from entries, so that an id such as `__proto__` stays a plain key)
+  const ranges = new Map<string, Range>();
+  for (const penalty of analysis.security.penalties) {
+    for (const id of penalty.nodeIds) {
+      if (ranges.has(id)) continue;
+      const node = blueprint.nodeById.get(id);
+      if (node !== undefined) ranges.set(id, toRange(index, node.dot.span));
+    }
+  }
   const s = analysis.security;
   const a = analysis.autonomy;
+  const { findings, cycles } = reportFindings(s.findings);
   return {
     bundle: {
       uri: rootUri,
@@ -106,20 +135,11 @@ export function report(snapshot: Snapshot, rootUri: string): ReportAnswer | { re
       level: s.level,
       raw: s.raw,
       rationale: s.rationale,
-      penalties: s.penalties.map((p) => ({ marker: p.marker, weight: p.weight, explanation: p.explanation, nodeIds: p.nodeIds, nodes: p.nodeIds.map(node) })),
-      findings: s.findings.map((f) => {
-        const location = locate(f.nodeId);
-        return {
-          marker: f.marker,
-          nodeId: f.nodeId,
-          establishedBy: f.establishedBy,
-          explanation: f.explanation,
-          ...(f.hint !== undefined ? { hint: f.hint } : {}),
-          ...(f.path !== undefined ? { path: f.path } : {}),
-          ...(location ? { location } : {}),
-        };
-      }),
+      penalties: s.penalties.map((p) => ({ marker: p.marker, weight: p.weight, explanation: p.explanation, nodeIds: p.nodeIds })),
+      findings,
+      cycles,
     },
+    locations: { uri: snapshot.uri(topology), ranges: Object.fromEntries(ranges) },
     autonomy: {
       level: a.level,
       class: a.autonomyClass,
@@ -134,4 +154,32 @@ export function report(snapshot: Snapshot, rootUri: string): ReportAnswer | { re
     },
     phaseCoverage: analysis.phaseCoverage,
   };
+}
+
+/** The findings as the report writes them, with the cycles they stand on listed once. */
+function reportFindings(findings: readonly SecurityFinding[]): { readonly findings: ReportFinding[]; readonly cycles: ReportCycle[] } {
+  const cycles: ReportCycle[] = [];
+  const cycleIndex = new Map<SecurityCycle, number>();
+  const out = findings.map((f): ReportFinding => {
+    const cycle = f.cycle;
+    if (cycle === undefined) {
+      const finding: { -readonly [K in keyof ReportFinding]: ReportFinding[K] } = { marker: f.marker, nodeId: f.nodeId, establishedBy: f.establishedBy, explanation: f.explanation };
+      if (f.hint !== undefined) finding.hint = f.hint;
+      if (f.path !== undefined) finding.path = f.path;
+      if (f.pathOmitted !== undefined) finding.pathOmitted = f.pathOmitted;
+      return finding;
+    }
+    let at = cycleIndex.get(cycle);
+    if (at === undefined) {
+      at = cycles.length;
+      cycleIndex.set(cycle, at);
+      cycles.push({ members: cycle.members, explanation: cycle.explanation, hint: cycle.hint });
+    }
+    // the cycle says what it alone establishes; a member whose card also declares the marker says so in its own words
+    if (f.establishedBy === 'inferred') return { marker: f.marker, nodeId: f.nodeId, establishedBy: f.establishedBy, cycle: at };
+    return f.hint !== undefined
+      ? { marker: f.marker, nodeId: f.nodeId, establishedBy: f.establishedBy, explanation: f.explanation, hint: f.hint, cycle: at }
+      : { marker: f.marker, nodeId: f.nodeId, establishedBy: f.establishedBy, explanation: f.explanation, cycle: at };
+  });
+  return { findings: out, cycles };
 }

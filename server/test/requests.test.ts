@@ -124,12 +124,13 @@ describe('server: custom requests', function () {
     }
   });
 
-  it('darkprint/report answers the analysis with findings located on their nodes', async function () {
+  it('darkprint/report answers the analysis, with the place of each node it names', async function () {
     const o = await open(bundle);
     try {
       const report = await o.session.request<{
         bundle: { slug: string; nodes: number };
-        security: { level: number; rationale: string; penalties: { marker: string; nodeIds: string[]; nodes: { id: string; location?: { uri: string; range: Range } }[] }[]; findings: { marker: string; nodeId: string; location?: { uri: string; range: Range } }[] };
+        security: { level: number; rationale: string; penalties: { marker: string; nodeIds: string[] }[]; findings: { marker: string; nodeId: string; explanation?: string }[]; cycles: unknown[] };
+        locations: { uri: string; ranges: Record<string, Range> };
         autonomy: { level: number; class: string };
         phaseCoverage: { covered: string[]; missing: string[] };
       }>('darkprint/report', { uri: o.session.uri('topology.dot') });
@@ -137,15 +138,45 @@ describe('server: custom requests', function () {
       assert.equal(report.security.level, 3);
       assert.ok(report.security.rationale.includes('irreversible-action'), report.security.rationale);
       const finding = report.security.findings.find((f) => f.marker === 'irreversible-action');
-      assert.ok(finding?.location, JSON.stringify(report.security.findings));
-      assert.equal(finding.nodeId, 'writer');
-      assert.equal(finding.location.uri, o.session.uri('topology.dot'));
-      assert.equal(covered(o.texts.get('topology.dot')!, finding.location.range), 'writer');
+      assert.equal(finding?.nodeId, 'writer', JSON.stringify(report.security.findings));
+      assert.match(finding.explanation ?? '', /declares the risk marker irreversible-action/);
+      assert.deepEqual(report.security.cycles, []);
       const penalty = report.security.penalties.find((p) => p.marker === 'irreversible-action');
       assert.deepEqual(penalty?.nodeIds, ['writer']);
-      assert.equal(penalty?.nodes[0].location?.uri, o.session.uri('topology.dot'));
+      // where the nodes are: the topology once, each node's range once
+      assert.equal(report.locations.uri, o.session.uri('topology.dot'));
+      assert.deepEqual(Object.keys(report.locations.ranges), ['writer']);
+      assert.equal(covered(o.texts.get('topology.dot')!, report.locations.ranges.writer), 'writer');
       assert.ok(['assisted', 'supervised', 'conditional', 'closed-loop'].includes(report.autonomy.class));
       assert.deepEqual(report.phaseCoverage.covered, ['implementation', 'testing']);
+    } finally {
+      await o.close();
+    }
+  });
+
+  it('darkprint/report on a 12,000-node cycle answers a few megabytes, and the request sent after it is answered too', async function () {
+    // (each member's finding once held the whole cycle: 12,000 × 12,000 ids, more than a string can hold, so no answer came)
+    const size = 12_000;
+    const lines = ['//- topology.dot', 'digraph g {'];
+    for (let i = 0; i < size; i++) lines.push(`  n${i} [card="step@1.0.0"];`);
+    for (let i = 0; i < size; i++) lines.push(`  n${i} -> n${(i + 1) % size};`);
+    lines.push('}', '//- cards/step@1.0.0.yaml', 'id: step', 'name: Step', 'type: agent', 'action: step', 'spec: Takes one step of the work and hands it on to the next.');
+    lines.push('inputs:', '  - name: work', '    type: markdown', 'outputs:', '  - name: work', '    type: markdown', 'version: 1.0.0', '');
+    const o = await open(lines.join('\n'));
+    try {
+      const reportAsked = o.session.request<{ security: { findings: { marker: string; cycle?: number }[]; cycles: { members: string[] }[] } }>('darkprint/report', {
+        uri: o.session.uri('topology.dot'),
+      });
+      const hoverAsked = o.session.request<{ contents: unknown } | null>('textDocument/hover', { textDocument: { uri: o.session.uri('topology.dot') }, position: { line: 1, character: 3 } });
+      const [report, hover] = await Promise.all([reportAsked, hoverAsked]);
+      assert.ok(hover !== null && JSON.stringify(hover.contents).includes('step@1.0.0'), JSON.stringify(hover));
+      const bytes = Buffer.byteLength(JSON.stringify(report));
+      assert.ok(bytes < 4_000_000, `${bytes} bytes`);
+      assert.equal(report.security.cycles.length, 1);
+      assert.equal(report.security.cycles[0].members.length, size);
+      const loops = report.security.findings.filter((f) => f.marker === 'unbounded-loop');
+      assert.equal(loops.length, size);
+      assert.ok(loops.every((f) => f.cycle === 0));
     } finally {
       await o.close();
     }

@@ -168,5 +168,13 @@ describe('analysis: criteria walks on generated graphs', () => {
     assert.equal(analysis.security.penalties[0].nodeIds.length, size);
     const warning = analysis.diagnostics.find((d) => d.code === 'analysis/unbounded-loop' && d.location.nodeId === 'n0')!;
     assert.ok(warning.message.includes('sits in a cycle with n1, n2, n3, n4, n5, n6, n7, n8, n9, n10 and 4989 more'), warning.message);
+    // one cycle shared by every member's finding, so that what writes them out can list it once
+    const loops = analysis.security.findings.filter((f) => f.marker === 'unbounded-loop');
+    assert.equal(loops.length, size);
+    const cycle = loops[0].cycle!;
+    assert.ok(loops.every((f) => f.cycle === cycle && f.path === cycle.members && f.hint === cycle.hint));
+    assert.deepEqual(cycle.members, ids);
+    assert.equal(cycle.explanation, `These ${size} nodes form a cycle where no node declares an iteration cap, so a run can go round without end.`);
+    assert.ok(cycle.hint.endsWith('on the card of one of n0, n1, n2, n3, n4, n5, n6, n7, n8, n9 and 4990 more.'), cycle.hint);
   });
 });

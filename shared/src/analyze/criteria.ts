@@ -33,6 +33,7 @@ import type { JsonValue, Port } from '../bundle/card-model';
 import type { Span } from '../text';
 import type { AnalysisConfig } from './config';
 import type { AnalysisContext } from './analyze';
+import type { SecurityCycle } from './security';
 import { listIds } from './autonomy';
 import { labelledReach, sortAscending, type Graph, type LabelledReach } from './graph';
 import { findSimilarSpecs } from './similarity';
@@ -51,6 +52,8 @@ export interface Inference {
   readonly path?: readonly string[];
   /** Ids of a long route left out of `path` between its two halves. */
   readonly pathOmitted?: number;
+  /** For unbounded-loop: the cycle, shared by the inferences of all its members (./security.ts). */
+  readonly cycle?: SecurityCycle;
 }
 
 export interface CriteriaResult {

@@ -12,7 +12,7 @@
 export { analyze, analysisContext, createAnalysisMemo, sameCardFacts } from './analyze';
 export type { Analysis, AnalysisInput, AnalysisMemo, AnalysisNode, AnalysisContext } from './analyze';
 export { computeSecurity, toLevel } from './security';
-export type { SecurityFinding, SecurityLevel, SecurityPenalty, SecurityResult } from './security';
+export type { SecurityCycle, SecurityFinding, SecurityLevel, SecurityPenalty, SecurityResult } from './security';
 export { computeAutonomy, formatFraction, listIds, round4 } from './autonomy';
 export type { AutonomyClass, AutonomyContribution, AutonomyControl, AutonomyLevel, AutonomyResult } from './autonomy';
 export { computePhaseCoverage } from './phase-coverage';

@@ -51,12 +51,28 @@ export interface SecurityFinding {
   /**
    * The evidence of an inferred marker as node ids: for criteria-leak the route from the producer
    * to the node (or, for one node writing both, the node and its judge); for unbounded-loop the
-   * cycle's members in graph order; for unvalidated-external-access the node, then its unchecked
-   * consumers.
+   * cycle's members in graph order (its `cycle`'s `members`, the same array); for
+   * unvalidated-external-access the node, then its unchecked consumers.
    */
   readonly path?: readonly string[];
   /** A long route keeps its first and last 32 ids in `path`; this many were left out between them. */
   readonly pathOmitted?: number;
+  /**
+   * For unbounded-loop inferred by the graph: the cycle, one object shared by the findings of all
+   * its members. Whatever writes findings out lists it once and points at it (a cycle of n nodes
+   * has n findings, so writing each one's members would take n² ids).
+   */
+  readonly cycle?: SecurityCycle;
+}
+
+/** A cycle in which no card declares an iteration cap: each member carries unbounded-loop. */
+export interface SecurityCycle {
+  /** Its members in graph order (one, for a node with an edge to itself). */
+  readonly members: readonly string[];
+  /** What it is, for all its members at once, naming none of them. */
+  readonly explanation: string;
+  /** How to remove it: the hint of every member's finding. */
+  readonly hint: string;
 }
 
 export interface SecurityResult {
@@ -230,29 +246,45 @@ export function securityParts(context: AnalysisContext, config: AnalysisConfig, 
   for (const component of stronglyConnected(graph, scope === undefined ? {} : { within: scope })) {
     if (component.some((i) => facts[i]?.capped === true)) continue;
     const members = component.map((i) => ids[i]);
+    if (members.length === 1) {
+      const i = component[0];
+      const id = ids[i];
+      const cycle: SecurityCycle = {
+        members,
+        explanation: `The node has an edge to itself and ${cards[i] === undefined ? 'no card to declare an' : 'declares no'} iteration cap, so a run can repeat it without end.`,
+        hint: `Set ${capAdvice} on the card of ${id}.`,
+      };
+      infer({
+        marker: unboundedLoop,
+        node: i,
+        clause: 'has an edge to itself and declares no iteration cap, so a run can repeat it without end',
+        hint: cycle.hint,
+        message: `Node ${id} has an edge to itself and ${cards[i] === undefined ? 'no card to declare an' : 'declares no'} iteration cap, so a run can repeat it without end; set ${capAdvice} on ${cards[i] === undefined ? 'the card it pins' : 'its card'}.`,
+        path: members,
+        cycle,
+      });
+      continue;
+    }
+    // (the hint and the messages name at most ten members, listed once per cycle)
+    const listed = listIds(members);
+    const cycle: SecurityCycle = {
+      members,
+      explanation: `These ${members.length} nodes form a cycle where no node declares an iteration cap, so a run can go round without end.`,
+      hint: `Set ${capAdvice} on the card of one of ${listed}.`,
+    };
     for (const i of component) {
       const id = ids[i];
-      if (members.length === 1) {
-        infer({
-          marker: unboundedLoop,
-          node: i,
-          clause: 'has an edge to itself and declares no iteration cap, so a run can repeat it without end',
-          hint: `Set ${capAdvice} on the card of ${id}.`,
-          message: `Node ${id} has an edge to itself and ${cards[i] === undefined ? 'no card to declare an' : 'declares no'} iteration cap, so a run can repeat it without end; set ${capAdvice} on ${cards[i] === undefined ? 'the card it pins' : 'its card'}.`,
-          path: members,
-        });
-        continue;
-      }
       const others = othersThan(members, id);
       infer({
         marker: unboundedLoop,
         node: i,
         clause: `sits in a cycle with ${others} where no node declares an iteration cap, so a run can go round without end`,
-        hint: `Set ${capAdvice} on the card of one of ${listIds(members)}.`,
+        hint: cycle.hint,
         message:
           `Node ${id} sits in a cycle with ${others}, and no card in that cycle declares an iteration cap, so a run can go round without end; ` +
-          `set ${capAdvice} on the card of one of ${listIds(members)}.`,
+          `set ${capAdvice} on the card of one of ${listed}.`,
         path: members,
+        cycle,
       });
     }
   }
@@ -480,7 +512,7 @@ export function combineSecurity(
   return { security: { level, raw, rationale, penalties, findings, diagnostics: merged }, global: diagnostics.sort(analysisOrder) };
 }
 
-/** One finding from its hit: the node described, the clauses joined, the first inference's hint and path, else the declared hint. */
+/** One finding from its hit: the node described, the clauses joined, the first inference's hint, path and cycle, else the declared hint. */
 function findingOf(context: AnalysisContext, hit: Hit): SecurityFinding {
   const first = hit.inferences[0];
   const hint = first?.hint ?? hit.declaredHint;
@@ -492,6 +524,7 @@ function findingOf(context: AnalysisContext, hit: Hit): SecurityFinding {
     ...(hint !== undefined ? { hint } : {}),
     ...(first?.path !== undefined ? { path: first.path } : {}),
     ...(first?.pathOmitted !== undefined ? { pathOmitted: first.pathOmitted } : {}),
+    ...(first?.cycle !== undefined ? { cycle: first.cycle } : {}),
   };
 }
 
