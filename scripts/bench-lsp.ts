@@ -69,6 +69,7 @@ import {
   type Range,
 } from 'vscode-languageserver-protocol/node';
 import { generateBundle } from './generate-bundle';
+import { memoryOf, percentile } from './measure';
 
 /**
  * One edit's time in two parts: `server`, from the change sent to the first bytes the server
@@ -388,23 +389,6 @@ function rangeChange(before: string, after: string): { range: Range; text: strin
     return { line: lines.length - 1, character: lines[lines.length - 1].length };
   };
   return { range: { start: position(start), end: position(before.length - end) }, text: after.slice(start, after.length - end) };
-}
-
-/** Resident and peak resident memory of a process in MB (Linux /proc). */
-function memoryOf(pid: number): { rss: number; peak: number } {
-  try {
-    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-    const kb = (key: string): number => Number(new RegExp(`^${key}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN);
-    return { rss: kb('VmRSS') / 1024, peak: kb('VmHWM') / 1024 };
-  } catch {
-    return { rss: NaN, peak: NaN };
-  }
-}
-
-function percentile(values: readonly number[], p: number): number {
-  if (values.length === 0) return NaN;
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 }
 
 function printRow(f: Figures, header: boolean): void {
