@@ -1,9 +1,10 @@
 /**
  * The server's "database of queries" in small (STYLE.md principle 3).
  *
- * Inputs: the disk text of every bundle file (set by the workspace layer) and the open
- * documents (set by the LSP layer), which override the disk. Queries: a bundle's snapshot
- * (its files, the engine's `LoadResult`, the IDE view) for its current revision. A snapshot is
+ * Inputs: the disk text of every bundle file and what reading them left out (set by the
+ * workspace layer), and the open documents (set by the LSP layer), which override the disk.
+ * Queries: a bundle's snapshot (its files, the engine's `LoadResult`, the IDE view, the findings
+ * about the disk read) for its current revision. A snapshot is
  * never served for an older revision: any input change bumps the revision and the next query
  * recomputes, reusing what the change did not touch:
  *
@@ -38,6 +39,7 @@ import type { SourceFile } from '../../shared/src/bundle/model';
 import type { CardLocator, CardReadResult } from '../../shared/src/bundle/card-model';
 import { readCard } from '../../shared/src/check/card';
 import type { Vocabulary } from '../../shared/src/vocabulary/types';
+import type { Diagnostic } from '../../shared/src/diagnostics';
 import { lineIndex, type LineIndex } from '../../shared/src/text';
 import type { IdeBundle } from '../../shared/src/ide/types';
 import { isCardPath, isTopologyPath } from '../../shared/src/ide/context';
@@ -70,6 +72,11 @@ export interface BundleState {
   readonly uris: Map<string, string>;
   /** The line index of each file's text by relative path, kept while the text is the same (a large topology's takes a scan to build). */
   readonly lineIndexes: Map<string, LineIndex>;
+  /**
+   * Findings about the last read of the bundle from disk (the files it left out:
+   * `bundle/files-skipped`), published with the engine's; the same objects while they read the same.
+   */
+  diskFindings: readonly Diagnostic[];
 }
 
 export interface Snapshot {
@@ -87,6 +94,8 @@ export interface Snapshot {
   uri(relative: string): string;
   /** Time taken by `loadBundle`, in milliseconds. */
   readonly loadMs: number;
+  /** The bundle's `diskFindings` at this revision. */
+  readonly diskFindings: readonly Diagnostic[];
 }
 
 export interface Database {
@@ -102,10 +111,10 @@ export function createDatabase(uriOf: (file: string) => string): Database {
   return { bundles: new Map(), open: new Map(), uriOf };
 }
 
-export function addBundle(db: Database, root: string, disk: ReadonlyMap<string, string>): BundleState {
+export function addBundle(db: Database, root: string, disk: ReadonlyMap<string, string>, diskFindings: readonly Diagnostic[] = []): BundleState {
   const existing = db.bundles.get(root);
   if (existing) {
-    replaceDisk(existing, disk);
+    replaceDisk(existing, disk, diskFindings);
     return existing;
   }
   const bundle: BundleState = {
@@ -119,6 +128,7 @@ export function addBundle(db: Database, root: string, disk: ReadonlyMap<string, 
     memo: createLoadMemo(),
     uris: new Map(),
     lineIndexes: new Map(),
+    diskFindings,
   };
   db.bundles.set(root, bundle);
   return bundle;
@@ -130,9 +140,16 @@ export function removeBundle(db: Database, root: string): BundleState | undefine
   return bundle;
 }
 
-/** Replaces a bundle's disk contents; true when anything changed. */
-export function replaceDisk(bundle: BundleState, disk: ReadonlyMap<string, string>): boolean {
+/**
+ * Replaces a bundle's disk contents, and the findings about reading them when given; true when
+ * anything changed.
+ */
+export function replaceDisk(bundle: BundleState, disk: ReadonlyMap<string, string>, diskFindings?: readonly Diagnostic[]): boolean {
   let changed = false;
+  if (diskFindings !== undefined && !sameFindings(bundle.diskFindings, diskFindings)) {
+    bundle.diskFindings = diskFindings;
+    changed = true;
+  }
   for (const relative of [...bundle.disk.keys()]) {
     if (!disk.has(relative)) {
       bundle.disk.delete(relative);
@@ -147,6 +164,11 @@ export function replaceDisk(bundle: BundleState, disk: ReadonlyMap<string, strin
   }
   if (changed) bundle.revision++;
   return changed;
+}
+
+/** True when two lists of findings read the same (code, severity, message, place). */
+function sameFindings(a: readonly Diagnostic[], b: readonly Diagnostic[]): boolean {
+  return a.length === b.length && a.every((d, i) => JSON.stringify(d) === JSON.stringify(b[i]));
 }
 
 /** The bundle a file belongs to: its nearest root (SPEC §1), and its path relative to it. */
@@ -222,7 +244,7 @@ export function snapshotOf(db: Database, bundle: BundleState): Snapshot {
   bundle.uris.forEach((_, relative) => {
     if (!files.has(relative)) bundle.uris.delete(relative);
   });
-  const snapshot = snapshotObject(db, bundle, bundle.revision, { files, versions, uris }, result, loadMs);
+  const snapshot = snapshotObject(db, bundle, bundle.revision, { files, versions, uris }, result, loadMs, bundle.diskFindings);
   bundle.snapshot = snapshot;
   return snapshot;
 }
@@ -247,7 +269,7 @@ export function textSnapshotOf(db: Database, bundle: BundleState): Snapshot {
     if (!(isTopologyPath(relative) || isCardPath(relative)) || !before.has(relative)) return snapshotOf(db, bundle);
   }
   for (const relative of before.keys()) if (!now.files.has(relative)) return snapshotOf(db, bundle);
-  return snapshotObject(db, bundle, cached.revision, now, cached.result, 0);
+  return snapshotObject(db, bundle, cached.revision, now, cached.result, 0, cached.diskFindings);
 }
 
 /** Every file of the bundle as the engine reads it now (open documents over disk), with the versions and URIs of the open ones. */
@@ -301,6 +323,7 @@ function snapshotObject(
   current: { readonly files: Map<string, SourceFile>; readonly versions: Map<string, number>; readonly uris: Map<string, string> },
   result: LoadResult,
   loadMs: number,
+  diskFindings: readonly Diagnostic[],
 ): Snapshot {
   const { files, versions, uris } = current;
   return {
@@ -311,6 +334,7 @@ function snapshotObject(
     result,
     ide: { files, result },
     loadMs,
+    diskFindings,
     lineIndex(relative: string): LineIndex {
       const text = files.get(relative)?.text;
       if (text === undefined) return lineIndex('');

@@ -1,10 +1,11 @@
 /**
  * One small handler per LSP request. Each one finds the request's file in the up-to-date
  * snapshot of its bundle, converts the position to an offset, calls the IDE feature (pure,
- * in shared/src/ide) and converts the answer. Each is guarded: an exception is logged and the
- * request answered empty, so no request can stop the server.
+ * in shared/src/ide) and converts the answer. Each is guarded: malformed parameters get
+ * InvalidParams naming the field before the handler reads them (./params.ts), and an exception is
+ * logged and the request answered empty, so no request can stop the server.
  */
-import { CompletionTriggerKind, ErrorCodes, LSPErrorCodes, MessageType, Position, Range as LspRange, ResponseError, ShowMessageNotification, TextDocumentIdentifier, type CompletionContext } from 'vscode-languageserver';
+import { CompletionTriggerKind, ErrorCodes, LSPErrorCodes, MessageType, ResponseError, ShowMessageNotification, type CompletionContext } from 'vscode-languageserver';
 import type {
   CancellationToken,
   CodeAction as LspCodeAction,
@@ -41,6 +42,7 @@ import {
 } from './convert';
 import { describe } from './publish';
 import { features } from './features';
+import { paramProblem, type ParamPart } from './params';
 import { assertNever } from '../../shared/src/ide/context';
 
 /**
@@ -79,7 +81,8 @@ export interface ServerContext {
   support(): ClientSupport;
   settings(): Settings;
   /**
-   * Waits for the workspace scan and the document's bundle, then returns the file in an
+   * Waits for the file's bundle to be read (only that, for a file a bundle reads: a workspace
+   * scan still running does not hold it up; see server.ts `settle`), then returns the file in an
    * up-to-date snapshot. With `texts`, the current texts over the last check's result when only
    * topologies and cards changed since (see database.ts `textSnapshotOf`): completion, the
    * outline and the folds, asked on every keystroke, then answer without waiting for the whole
@@ -113,7 +116,9 @@ export function lifecycleError(phase: Lifecycle): ResponseError<void> | undefine
 
 /**
  * A request handler, guarded: any exception is logged and the request answered with `empty`.
- * Outside the running phase the request gets the protocol's error instead (see `lifecycleError`).
+ * Outside the running phase the request gets the protocol's error instead (see `lifecycleError`),
+ * and parameters that lack a part of `shape` or hold it in the wrong shape get InvalidParams
+ * naming the field (see params.ts), before the handler reads them.
  */
 export function guarded<P, R>(
   context: Pick<ServerContext, 'lifecycle' | 'log'>,
@@ -125,8 +130,8 @@ export function guarded<P, R>(
   return async (params, token) => {
     const refused = lifecycleError(context.lifecycle());
     if (refused !== undefined) return refused;
-    const missing = missingParam(params, shape);
-    if (missing !== undefined) return new ResponseError(ErrorCodes.InvalidParams, `${name}: the parameters lack ${missing}.`);
+    const problem = paramProblem(params, shape);
+    if (problem !== undefined) return new ResponseError(ErrorCodes.InvalidParams, `${name}: ${problem}.`);
     try {
       if (token.isCancellationRequested) return empty;
       const answer = await handler(params, token);
@@ -136,41 +141,6 @@ export function guarded<P, R>(
       return empty;
     }
   };
-}
-
-/** What a request's parameters must hold (beyond what its method says, nothing is assumed). */
-export type ParamPart = 'document' | 'position' | 'range' | 'context' | 'newName';
-
-/** The first part `params` lacks or holds in the wrong shape, described; undefined when all are there. */
-export function missingParam(params: unknown, parts: readonly ParamPart[]): string | undefined {
-  if (parts.length === 0) return undefined;
-  if (!isRecord(params)) return 'an object';
-  for (const part of parts) {
-    switch (part) {
-      case 'document':
-        if (!TextDocumentIdentifier.is(params.textDocument)) return '`textDocument.uri`';
-        break;
-      case 'position':
-        if (!Position.is(params.position)) return 'a `position` with a `line` and a `character`';
-        break;
-      case 'range':
-        if (!LspRange.is(params.range)) return 'a `range` with a `start` and an `end`';
-        break;
-      case 'context':
-        if (!isRecord(params.context)) return 'a `context`';
-        break;
-      case 'newName':
-        if (typeof params.newName !== 'string') return 'a `newName`';
-        break;
-      default:
-        return assertNever(part);
-    }
-  }
-  return undefined;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null;
 }
 
 export function registerHandlers(context: ServerContext): void {
@@ -190,7 +160,7 @@ export function registerHandlers(context: ServerContext): void {
   );
 
   connection.onCompletion(
-    guard('completion', null, atPosition, async (params): Promise<CompletionList | null> => {
+    guard('completion', null, [...atPosition, 'completionContext'], async (params): Promise<CompletionList | null> => {
       const at = await context.fileOf(params.textDocument.uri, 'texts');
       if (!at) return null;
       const offset = toOffset(at.index, params.position);
@@ -210,7 +180,7 @@ export function registerHandlers(context: ServerContext): void {
   );
 
   connection.onReferences(
-    guard('references', null, [...atPosition, 'context'], async (params): Promise<Location[] | null> => {
+    guard('references', null, [...atPosition, 'referenceContext'], async (params): Promise<Location[] | null> => {
       const at = await context.fileOf(params.textDocument.uri);
       if (!at) return null;
       const targets = features.references(at.snapshot.ide, at.file, toOffset(at.index, params.position), params.context.includeDeclaration);
@@ -270,7 +240,7 @@ export function registerHandlers(context: ServerContext): void {
   );
 
   connection.onCodeAction(
-    guard('codeAction', null, ['document', 'range', 'context'], async (params): Promise<(LspCodeAction | Command)[] | null> => {
+    guard('codeAction', null, ['document', 'range', 'codeActionContext'], async (params): Promise<(LspCodeAction | Command)[] | null> => {
       const at = await context.fileOf(params.textDocument.uri);
       if (!at) return null;
       const span = toSpan(at.index, params.range);

@@ -57,7 +57,7 @@ export interface Publisher {
   forget(root: string): void;
   /** Publishes every bundle again (after a settings change), one per event-loop turn. */
   republishAll(): void;
-  /** The engine diagnostics of a snapshot after the user's policy, grouped by file. */
+  /** The diagnostics of a snapshot (the engine's, and those about the disk read) after the user's policy, grouped by file. */
   diagnosticsByFile(snapshot: Snapshot): Map<string, Diagnostic[]>;
   /** Converts one engine diagnostic of a snapshot as it would be published. */
   convert(snapshot: Snapshot, file: string, d: Diagnostic): LspDiagnostic;
@@ -149,7 +149,9 @@ export function createPublisher(options: PublisherOptions): Publisher {
 
   const diagnosticsByFile = (snapshot: Snapshot): Map<string, Diagnostic[]> => {
     const settings = options.settings();
-    const kept = applyPolicy(snapshot.result.diagnostics, { ignore: settings.ignore, severity: settings.severity });
+    // (the findings about the disk read, when there are any, go with the engine's: see database.ts `diskFindings`)
+    const found = snapshot.diskFindings.length === 0 ? snapshot.result.diagnostics : [...snapshot.result.diagnostics, ...snapshot.diskFindings];
+    const kept = applyPolicy(found, { ignore: settings.ignore, severity: settings.severity });
     const fallback = homeOf(snapshot);
     const groups = new Map<string, Diagnostic[]>();
     for (const d of kept) {

@@ -41,6 +41,7 @@ import {
   type InitializeError,
   type InitializeParams,
   type InitializeResult,
+  type WorkDoneProgressServerReporter,
   Command,
   Range,
   WorkspaceEdit,
@@ -49,10 +50,12 @@ import {
 import { addBundle, createDatabase, ownerOf, removeBundle, replaceDisk, setDiskFile, setOpenDocument, snapshotOf, textSnapshotOf, type BundleState } from './database';
 import { createPublisher, describe, type Publisher } from './publish';
 import { defaultSettings, mergeSettings, readSettings, type Settings } from './settings';
-import { findRoots, isBundleFile, isFolder, isRootMarker, isSearchedFolderName, readBundleFiles, readText, relativeTo, rootAbove } from './workspace';
+import { findRoots, fitsReadLimits, isBundleFile, isFolder, isRootMarker, isSearchedFolderName, readBundleFile, readBundleFiles, relativeTo, rootAbove } from './workspace';
+import { skippedReadsDiagnostics } from '../../shared/src/bundle/classify';
 import { applyChanges, applyEditCommand, baseCompletionKinds, baseSymbolKinds, docsLinker, showLocationCommand, type ClientSupport, type DocsLink } from './convert';
 import { guarded, registerHandlers, completionTriggers, type FileAt, type Lifecycle, type ServerContext } from './handlers';
 import { compiled, compiledRequest, report, reportRequest, type BundleParams } from './requests';
+import { closedDocument, commandProblem, documentChange, documentUriOf, openedDocument } from './params';
 import { createPreparedTexts, preparedEncoder, routeConsole, type PreparedTexts } from './wire';
 import { heapPolicyApplies, startHeapPolicy } from './memory';
 
@@ -121,17 +124,35 @@ export function startServer(connection: Connection, prepared?: PreparedTexts): v
     log,
   });
 
-  // Disk work (scans, reads after watched-file events) runs one task at a time, in order.
+  // Disk work (scans, reads after watched-file events) runs one task at a time, in order. A scan
+  // lets urgent tasks (finding and reading the bundle of a document just opened) run between its
+  // folders and its bundles, so that requests about open documents never wait for a whole
+  // workspace to be walked.
   let diskQueue: Promise<void> = Promise.resolve();
   const onDisk = (name: string, task: () => Promise<void>): Promise<void> => {
     const run = diskQueue.then(task).catch((error: unknown) => log(`darkprint: ${name} failed: ${describe(error)}`));
     diskQueue = run;
     return run;
   };
+  const urgent: (() => Promise<void>)[] = [];
+  /** Runs the urgent tasks waiting (a scan calls this between its steps: see `rescan`). */
+  const runUrgent = async (): Promise<void> => {
+    for (let task = urgent.shift(); task !== undefined; task = urgent.shift()) await task();
+  };
+  /** Runs `task` at the next step of the scan that is running, or in turn when none is (whichever comes first). */
+  const onDiskUrgently = (name: string, task: () => Promise<void>): Promise<void> =>
+    new Promise<void>((resolve) => {
+      urgent.push(() => task().catch((error: unknown) => log(`darkprint: ${name} failed: ${describe(error)}`)).finally(resolve));
+      void onDisk(name, runUrgent);
+    });
   /** The protocol's lifecycle (see handlers.ts `lifecycleError`): notifications are taken only while running. */
   let phase: Lifecycle = 'waiting';
-  let markReady: () => void = () => undefined;
-  const ready = new Promise<void>((resolve) => (markReady = resolve));
+  let markSettingsKnown: () => void = () => undefined;
+  /** The client's settings are known (requests wait for this: see `settle`). */
+  const settingsKnown = new Promise<void>((resolve) => (markSettingsKnown = resolve));
+  let markScanned: () => void = () => undefined;
+  /** The initial scan of the workspace is done. */
+  const scanned = new Promise<void>((resolve) => (markScanned = resolve));
   /** Open documents waiting for their bundle root to be found on disk. */
   const discovering = new Map<string, Promise<void>>();
 
@@ -141,27 +162,136 @@ export function startServer(connection: Connection, prepared?: PreparedTexts): v
 
   // ---- bundles ---------------------------------------------------------------------------
 
-  /** Roots that lie strictly inside `root` (their files are theirs, not `root`'s). */
-  const nestedRoots = (root: string): Set<string> => {
+  /** Roots, known or about to be (`roots`), that lie strictly inside `root` (their files are theirs, not `root`'s). */
+  const nestedRoots = (root: string, roots: Iterable<string>): Set<string> => {
     const out = new Set<string>();
-    for (const other of db.bundles.keys()) if (other !== root && relativeTo(root, other) !== undefined) out.add(other);
+    for (const other of [...db.bundles.keys(), ...roots]) if (other !== root && relativeTo(root, other) !== undefined) out.add(other);
     return out;
   };
 
-  const loadRoot = async (root: string): Promise<BundleState> => {
-    const disk = await readBundleFiles(root, nestedRoots(root));
-    const existing = db.bundles.get(root);
-    if (existing) {
-      replaceDisk(existing, disk);
-      return existing;
-    }
-    return addBundle(db, root, disk);
+  /**
+   * The folder symbolic links in a bundle may not lead out of: the (outermost) workspace folder
+   * that holds it, or for a bundle outside every workspace folder, its own folder.
+   */
+  const allowedFor = (root: string): { folder: string; scope: string } => {
+    let folder: string | undefined;
+    for (const f of folders) if ((f === root || relativeTo(f, root) !== undefined) && (folder === undefined || f.length < folder.length)) folder = f;
+    return folder !== undefined ? { folder, scope: 'the workspace folder' } : { folder: root, scope: 'the bundle folder' };
   };
 
-  /** Finds every bundle root again and brings the set of bundles in line with the disk. */
+  /** Reads a bundle from disk (`roots`: roots about to be loaded, whose files are not this one's). */
+  const loadRoot = async (root: string, roots: Iterable<string> = []): Promise<BundleState> => {
+    const allowed = allowedFor(root);
+    const { files, skipped } = await readBundleFiles(root, { exclude: nestedRoots(root, roots), allowed: allowed.folder });
+    // (no place given: the publisher shows them on the topology, at its `digraph`)
+    const findings = skippedReadsDiagnostics(skipped, undefined, allowed.scope);
+    const existing = db.bundles.get(root);
+    if (existing) {
+      replaceDisk(existing, files, findings);
+      return existing;
+    }
+    return addBundle(db, root, files, findings);
+  };
+
+  /** Reads a known bundle again, whole; true when what the engine reads changed. */
+  const readWhole = async (bundle: BundleState): Promise<boolean> => {
+    if (db.bundles.get(bundle.root) !== bundle) return false;
+    const before = bundle.revision;
+    await loadRoot(bundle.root);
+    return bundle.revision !== before;
+  };
+
+  /**
+   * Reads one file of a bundle again; true when what the engine reads changed. The whole bundle
+   * is read instead when its last read left files out (what it reports may have changed), or
+   * when this file is one a read leaves out or would take the bundle past its limits.
+   */
+  const readAgain = async (bundle: BundleState, relative: string): Promise<boolean> => {
+    if (db.bundles.get(bundle.root) !== bundle) return false;
+    if (bundle.diskFindings.length > 0) return readWhole(bundle);
+    const text = await readBundleFile(bundle.root, relative, allowedFor(bundle.root).folder);
+    if (text === 'skipped' || (text !== undefined && !fitsReadLimits(bundle.disk, relative, text))) return readWhole(bundle);
+    return setDiskFile(db, bundle, relative, text);
+  };
+
+  /**
+   * Work-done progress of a scan (`window/workDoneProgress`), for a client that declares it. The
+   * scan does not wait for the client to take the token: what it reports before then is left
+   * out (the latest message goes with `begin`), and a token taken after the scan ended is begun
+   * and ended at once. A client that refuses the token sees no progress, and nothing fails.
+   */
+  const scanProgress = (title: string): { report(message: string, percentage: number): void; done(): void } => {
+    let reporter: WorkDoneProgressServerReporter | undefined;
+    let latest = { message: '', percentage: 0 };
+    let ended = false;
+    const quietly = (send: () => void): void => {
+      try {
+        send();
+      } catch {
+        // the connection is gone: nothing left to tell
+      }
+    };
+    if (capabilities.window?.workDoneProgress === true) {
+      quietly(() =>
+        connection.window.createWorkDoneProgress().then(
+          (created) => {
+            reporter = created;
+            quietly(() => created.begin(title, latest.percentage, latest.message || undefined));
+            if (ended) quietly(() => created.done());
+          },
+          () => {
+            // the client refused the token (as it may): the scan goes on without progress
+          },
+        ),
+      );
+    }
+    return {
+      report(message, percentage) {
+        latest = { message, percentage };
+        const to = reporter;
+        if (to && !ended) quietly(() => to.report(percentage, message));
+      },
+      done() {
+        if (ended) return;
+        ended = true;
+        const to = reporter;
+        if (to) quietly(() => to.done());
+      },
+    };
+  };
+
+  /**
+   * Finds every bundle root again and brings the set of bundles in line with the disk, reporting
+   * its progress. Between folders and between bundles it runs the urgent tasks waiting (see
+   * `onDiskUrgently`): a bundle read there, for a document just opened, is one the scan finds
+   * too, or one it keeps for its open document.
+   */
   const rescan = async (): Promise<void> => {
+    const progress = scanProgress('DarkPrint: looking for bundles');
+    try {
+      await scanFolders(progress);
+    } finally {
+      progress.done();
+    }
+  };
+
+  /** How many folders a scan walks between two progress reports. */
+  const foldersPerReport = 1000;
+
+  const scanFolders = async (progress: ReturnType<typeof scanProgress>): Promise<void> => {
     const found = new Set<string>();
-    for (const folder of folders) for (const root of await findRoots(folder)) found.add(root);
+    /** Folders looked at in the workspace folders walked before this one. */
+    let walked = 0;
+    for (const folder of folders) {
+      let visited = 0;
+      const onFolder = (before: number): Promise<void> | undefined => {
+        visited = before + 1;
+        if (before > 0 && before % foldersPerReport === 0) progress.report(`${(walked + before).toLocaleString('en')} folders looked at`, 0);
+        return urgent.length > 0 ? runUrgent() : undefined;
+      };
+      for (const root of await findRoots(folder, { onFolder })) found.add(root);
+      walked += visited;
+    }
     // Roots the scan does not find but an open document does (outside the workspace folders, in a
     // folder the scan skips, a topology open in a folder that is no root on disk, or whose files
     // are gone from disk while open) stay while a document of theirs is open and they still
@@ -180,12 +310,16 @@ export function startServer(connection: Connection, prepared?: PreparedTexts): v
       publisher.forget(root);
       removeBundle(db, root);
     }
-    for (const root of found) {
-      if (!db.bundles.has(root)) addBundle(db, root, new Map());
-    }
-    for (const root of [...found].sort()) {
-      const bundle = await loadRoot(root);
+    // A bundle joins the database once read, never empty (the bundle of a document opened
+    // meanwhile is read at once, at the next step: see `discover`).
+    const sorted = [...found].sort();
+    let percentage = 0;
+    for (const [i, root] of sorted.entries()) {
+      if (urgent.length > 0) await runUrgent();
+      const bundle = await loadRoot(root, found);
       schedule(bundle, 0);
+      const now = Math.floor(((i + 1) * 100) / sorted.length);
+      if (now !== percentage) progress.report(`${(i + 1).toLocaleString('en')} of ${sorted.length.toLocaleString('en')} bundles read`, (percentage = now));
     }
     // An open document whose bundle is gone may belong to another now (or be a bundle of its own).
     for (const file of db.open.keys()) if (!ownerOf(db, file)) void discover(file);
@@ -231,7 +365,7 @@ export function startServer(connection: Connection, prepared?: PreparedTexts): v
   const discover = (file: string): Promise<void> => {
     const pending = discovering.get(file);
     if (pending) return pending;
-    const task = onDisk(`finding the bundle of ${file}`, async () => {
+    const task = onDiskUrgently(`finding the bundle of ${file}`, async () => {
       if (ownerOf(db, file)) return;
       let root = await rootAbove(path.dirname(file));
       // A topology opened on its own, in a folder that is no bundle root (or where the root found
@@ -266,7 +400,10 @@ export function startServer(connection: Connection, prepared?: PreparedTexts): v
       if (!owner) continue;
       const { bundle, relative } = owner;
       if (change.type === FileChangeType.Deleted) {
-        if (bundle.disk.has(relative)) {
+        // (a bundle whose read left files out is read whole again: what went may be among them)
+        if (bundle.diskFindings.length > 0) {
+          if (await readWhole(bundle)) touched.add(bundle);
+        } else if (bundle.disk.has(relative)) {
           if (setDiskFile(db, bundle, relative, undefined)) touched.add(bundle);
         } else {
           // Possibly a folder: everything the bundle read below it is gone.
@@ -277,8 +414,7 @@ export function startServer(connection: Connection, prepared?: PreparedTexts): v
         continue;
       }
       if (isBundleFile(relative)) {
-        const text = await readText(file);
-        if (setDiskFile(db, bundle, relative, text)) touched.add(bundle);
+        if (await readAgain(bundle, relative)) touched.add(bundle);
       } else if (await isFolder(file)) {
         // A folder appeared (created, or renamed into place): read the bundle again, and look for
         // bundles inside it (one moved into a folder of this bundle), where the scan would.
@@ -315,12 +451,24 @@ export function startServer(connection: Connection, prepared?: PreparedTexts): v
 
   // ---- context for the handlers -------------------------------------------------------------
 
+  /**
+   * Waits until the bundle that holds `file` is known: for a file a bundle reads, only until that
+   * bundle is (an open document's bundle is found and read at once, a scan running meanwhile
+   * letting that go first); for any other, until the initial scan is done.
+   */
+  const settle = async (file: string): Promise<void> => {
+    await settingsKnown;
+    await discovering.get(file);
+    const owner = ownerOf(db, file);
+    if (owner && isBundleFile(owner.relative)) return;
+    await scanned;
+    await discovering.get(file);
+  };
+
   const fileOf = async (uri: string, texts?: 'texts'): Promise<FileAt | undefined> => {
-    await ready;
     const file = pathOf(uri);
     if (file === undefined) return undefined;
-    const pending = discovering.get(file);
-    if (pending) await pending;
+    await settle(file);
     const owner = ownerOf(db, file);
     if (!owner || !isBundleFile(owner.relative)) return undefined;
     const snapshot = texts === 'texts' ? textSnapshotOf(db, owner.bundle) : snapshotOf(db, owner.bundle);
@@ -404,11 +552,13 @@ export function startServer(connection: Connection, prepared?: PreparedTexts): v
       }
       try {
         await refreshSettings();
+        markSettingsKnown();
         // (the scan also looks for the bundles of documents opened meanwhile)
         await onDisk('scanning the workspace', rescan);
       } finally {
-        // Requests wait for this; whatever went wrong above was logged, and they answer from what is known.
-        markReady();
+        // Requests wait for these; whatever went wrong above was logged, and they answer from what is known.
+        markSettingsKnown();
+        markScanned();
       }
     })();
   });
@@ -445,10 +595,17 @@ export function startServer(connection: Connection, prepared?: PreparedTexts): v
     else if (!ownerOf(db, file)) void discover(file);
   };
 
-  connection.onDidOpenTextDocument((params) => {
+  // A notification with malformed parameters (./params.ts) is dropped whole and logged: the
+  // document keeps its last good text and version, so the next well-formed change applies to them.
+  connection.onDidOpenTextDocument((params: unknown) => {
     if (phase !== 'running') return;
     try {
-      const { uri, version, text } = params.textDocument;
+      const opened = openedDocument(params);
+      if ('problem' in opened) {
+        warn(`darkprint: a textDocument/didOpen is ignored: ${opened.problem}.`);
+        return;
+      }
+      const { uri, version, text } = opened.value;
       texts.set(uri, { version, text });
       documentChanged(uri, version, text, true);
     } catch (error) {
@@ -456,16 +613,24 @@ export function startServer(connection: Connection, prepared?: PreparedTexts): v
     }
   });
 
-  connection.onDidChangeTextDocument((params) => {
+  connection.onDidChangeTextDocument((params: unknown) => {
     if (phase !== 'running') return;
     try {
-      const { uri, version } = params.textDocument;
-      const before = texts.get(uri);
-      if (!before) {
-        log(`darkprint: a change arrived for ${uri}, which is not open; it is ignored.`);
+      const change = documentChange(params);
+      if ('problem' in change) {
+        const uri = documentUriOf(params);
+        const kept = uri === undefined ? undefined : texts.get(uri);
+        const keeps = kept && uri !== undefined ? ` ${uri} keeps version ${kept.version}.` : '';
+        warn(`darkprint: a textDocument/didChange is ignored: ${change.problem}.${keeps}`);
         return;
       }
-      const text = applyChanges(before.text, params.contentChanges);
+      const { uri, version, changes } = change.value;
+      const before = texts.get(uri);
+      if (!before) {
+        warn(`darkprint: a change arrived for ${uri}, which is not open; it is ignored.`);
+        return;
+      }
+      const text = applyChanges(before.text, changes);
       texts.set(uri, { version, text });
       documentChanged(uri, version, text, false);
     } catch (error) {
@@ -473,10 +638,15 @@ export function startServer(connection: Connection, prepared?: PreparedTexts): v
     }
   });
 
-  connection.onDidCloseTextDocument((params) => {
+  connection.onDidCloseTextDocument((params: unknown) => {
     if (phase !== 'running') return;
     try {
-      const uri = params.textDocument.uri;
+      const closed = closedDocument(params);
+      if ('problem' in closed) {
+        warn(`darkprint: a textDocument/didClose is ignored: ${closed.problem}.`);
+        return;
+      }
+      const uri = closed.value;
       texts.delete(uri);
       const file = pathOf(uri);
       if (file === undefined) return;
@@ -494,7 +664,7 @@ export function startServer(connection: Connection, prepared?: PreparedTexts): v
       publisher.cancel(owner.bundle.root);
       void onDisk(`reading ${file}`, async () => {
         try {
-          setDiskFile(db, owner.bundle, owner.relative, await readText(file));
+          await readAgain(owner.bundle, owner.relative);
         } finally {
           await settleAfterClose(owner.bundle);
         }
@@ -508,27 +678,32 @@ export function startServer(connection: Connection, prepared?: PreparedTexts): v
 
   registerHandlers(context);
 
-  // A code action's place to look at once its edit is applied (see convert.ts `toCodeAction`).
+  // A code action's place to look at once its edit is applied (see convert.ts `toCodeAction`), and
+  // the edit of a code action sent as a command (see convert.ts `toCodeActionOrCommand`): its
+  // edit, then its own command. Another command, or arguments of another shape, get InvalidParams.
   connection.onExecuteCommand(
-    guarded(context, 'workspace/executeCommand', null, async (params: ExecuteCommandParams): Promise<null> => {
-      const showLocation = async (args: readonly unknown[]): Promise<boolean> => {
-        const [uri, range] = args;
-        if (typeof uri !== 'string' || !Range.is(range)) return false;
-        await connection.window.showDocument({ uri, selection: range, takeFocus: true });
-        return true;
-      };
-      const args = params.arguments ?? [];
-      if (params.command === showLocationCommand && (await showLocation(args))) return null;
-      const [edit, then] = args;
-      if (params.command === applyEditCommand && WorkspaceEdit.is(edit)) {
-        // a code action sent as a command (see convert.ts `toCodeActionOrCommand`): its edit, then its own command
+    guarded(
+      context,
+      'workspace/executeCommand',
+      null,
+      async (params: ExecuteCommandParams): Promise<null | ResponseError<void>> => {
+        const args: readonly unknown[] = params.arguments ?? [];
+        const problem = commandProblem(params.command, args);
+        if (problem !== undefined) return new ResponseError(ErrorCodes.InvalidParams, `workspace/executeCommand: ${problem}.`);
+        const showLocation = async ([uri, range]: readonly unknown[]): Promise<void> => {
+          await connection.window.showDocument({ uri: uri as string, selection: range as Range, takeFocus: true });
+        };
+        if (params.command === showLocationCommand) {
+          await showLocation(args);
+          return null;
+        }
+        const [edit, then] = args as [WorkspaceEdit, Command | undefined];
         const applied = await connection.workspace.applyEdit(edit);
-        if (applied.applied && Command.is(then) && then.command === showLocationCommand) await showLocation(then.arguments ?? []);
+        if (applied.applied && then) await showLocation(then.arguments ?? []);
         return null;
-      }
-      log(`darkprint: the command ${params.command} with these arguments is not one the server offers; it is ignored.`);
-      return null;
-    }),
+      },
+      ['command'],
+    ),
   );
 
   const noBundle = { reasons: ['No DarkPrint bundle holds this file; open a file of a bundle (its topology.dot, a card or blueprint.yaml).'] };
@@ -537,23 +712,21 @@ export function startServer(connection: Connection, prepared?: PreparedTexts): v
     guarded(context, compiledRequest, { reasons: ['The server failed while compiling the bundle; its log says why.'] }, async (params: BundleParams) => {
       const at = await fileOrRoot(params);
       return at ? compiled(at) : noBundle;
-    }),
+    }, ['uri']),
   );
   connection.onRequest(
     reportRequest,
     guarded(context, reportRequest, { reasons: ['The server failed while analysing the bundle; its log says why.'] }, async (params: BundleParams) => {
       const at = await fileOrRoot(params);
       return at ? report(at, db.uriOf(at.bundle.root)) : noBundle;
-    }),
+    }, ['uri']),
   );
 
   /** The snapshot of the bundle that holds a file (any file, not only bundle files) or that is a root folder. */
   const fileOrRoot = async (params: BundleParams): Promise<ReturnType<typeof snapshotOf> | undefined> => {
-    await ready;
     const file = typeof params?.uri === 'string' ? pathOf(params.uri) : undefined;
     if (file === undefined) return undefined;
-    const pending = discovering.get(file);
-    if (pending) await pending;
+    await settle(file);
     const bundle = db.bundles.get(file) ?? ownerOf(db, file)?.bundle;
     return bundle ? snapshotOf(db, bundle) : undefined;
   };

@@ -541,15 +541,15 @@ describe('server: whole bundle folders on disk', function () {
     }
   });
 
-  it('cards reached through a symbolic link are read, and a link back up is not followed round', async function () {
+  it('cards reached through a symbolic link inside the workspace folder are read, and a link back up is not followed round', async function () {
     const dir = mkdtempSync(path.join(tmpdir(), 'darkprint-folders-'));
     for (const f of parseFixture(topology + writer() + reviewer()).files) {
-      const target = f.path.startsWith('cards/') ? path.join(dir, 'shared', f.path) : path.join(dir, 'ws/linked', f.path);
+      const target = f.path.startsWith('cards/') ? path.join(dir, 'ws/.shared', f.path) : path.join(dir, 'ws/linked', f.path);
       mkdirSync(path.dirname(target), { recursive: true });
       writeFileSync(target, f.text);
     }
-    symlinkSync(path.join(dir, 'shared/cards'), path.join(dir, 'ws/linked/cards'), 'dir');
-    symlinkSync(path.join(dir, 'shared'), path.join(dir, 'shared/cards/loop'), 'dir');
+    symlinkSync(path.join(dir, 'ws/.shared/cards'), path.join(dir, 'ws/linked/cards'), 'dir');
+    symlinkSync(path.join(dir, 'ws/.shared'), path.join(dir, 'ws/.shared/cards/loop'), 'dir');
     const session = await startSession({ folders: [path.join(dir, 'ws')], settings: { debounceMs: 0 }, base: dir });
     try {
       // the bundle compiles: both pins find their card through the link, each card read once

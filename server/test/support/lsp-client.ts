@@ -12,6 +12,8 @@ import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import {
   createProtocolConnection,
+  ErrorCodes,
+  ResponseError,
   StreamMessageReader,
   StreamMessageWriter,
   type ClientCapabilities,
@@ -86,6 +88,14 @@ export interface SessionOptions {
   readonly entry?: string;
   /** Relative file names given to the session are relative to this folder (default: the first workspace folder). */
   readonly base?: string;
+  /** How the client answers `window/workDoneProgress/create` (default: it takes the token). */
+  readonly progressTokens?: 'take' | 'refuse';
+}
+
+/** A `$/progress` notification as received. */
+export interface ProgressEvent {
+  readonly token: string | number;
+  readonly value: { readonly kind: 'begin' | 'report' | 'end'; readonly title?: string; readonly message?: string; readonly percentage?: number };
 }
 
 export interface LogMessage {
@@ -103,6 +113,10 @@ export interface Session {
   readonly publications: PublishDiagnosticsParams[];
   readonly logs: LogMessage[];
   readonly registrations: { method: string; registerOptions?: unknown }[];
+  /** The tokens the server asked to create with `window/workDoneProgress/create`, in order. */
+  readonly progressTokens: (string | number)[];
+  /** Every `$/progress` notification, in arrival order. */
+  readonly progress: ProgressEvent[];
   /** Versions of the documents this client has open, by URI. */
   readonly versions: Map<string, number>;
   readonly texts: Map<string, string>;
@@ -116,7 +130,7 @@ export interface Session {
   fileEvents(events: { file: string; type: FileChangeType }[]): void;
   setSettings(settings: Record<string, unknown>): void;
   request<R>(method: string, params: unknown): Promise<R>;
-  /** Resolves once `predicate` holds, checked now and after every publication; rejects with `describe()` after `limitMs` or if the server exits. */
+  /** Resolves once `predicate` holds, checked now and after every publication or progress event; rejects with `describe()` after `limitMs` or if the server exits. */
   until(predicate: () => boolean, describe: () => string, limitMs?: number): Promise<void>;
   /** Resolves with the publication for `file` that carries `version`. */
   versionPublished(file: string, version: number, limitMs?: number): Promise<PublishDiagnosticsParams>;
@@ -145,6 +159,8 @@ export async function startSession(options: SessionOptions): Promise<Session> {
   const publications: PublishDiagnosticsParams[] = [];
   const logs: LogMessage[] = [];
   const registrations: { method: string; registerOptions?: unknown }[] = [];
+  const progressTokens: (string | number)[] = [];
+  const progress: ProgressEvent[] = [];
   const versions = new Map<string, number>();
   const texts = new Map<string, string>();
   let settings: Record<string, unknown> = options.settings ?? {};
@@ -168,7 +184,15 @@ export async function startSession(options: SessionOptions): Promise<Session> {
     registrations.push(...params.registrations);
     return null;
   });
-  connection.onRequest('window/workDoneProgress/create', () => null);
+  connection.onRequest('window/workDoneProgress/create', (params: { token: string | number }) => {
+    progressTokens.push(params.token);
+    wake();
+    return options.progressTokens === 'refuse' ? new ResponseError(ErrorCodes.InternalError, 'This client shows no progress.') : null;
+  });
+  connection.onNotification('$/progress', (params: ProgressEvent) => {
+    progress.push(params);
+    wake();
+  });
   connection.listen();
 
   const rootUri = options.folders.length > 0 ? pathToFileURL(options.folders[0]).href : null;
@@ -192,6 +216,8 @@ export async function startSession(options: SessionOptions): Promise<Session> {
     publications,
     logs,
     registrations,
+    progressTokens,
+    progress,
     versions,
     texts,
     uri,
