@@ -156,8 +156,15 @@ export function startServer(connection: Connection, prepared?: PreparedTexts): v
   /** Open documents waiting for their bundle root to be found on disk. */
   const discovering = new Map<string, Promise<void>>();
 
+  /**
+   * Bundles a closed document of which is being read again from disk, with how many such reads
+   * are pending: until they end, the bundle's disk text for that document may be older than a
+   * save whose watched-file event has not arrived, so nothing (an edit elsewhere in the bundle, a
+   * scan that reads it meanwhile) publishes it; the read's end does.
+   */
+  const rereading = new Map<string, number>();
   const schedule = (bundle: BundleState | undefined, delayMs = settings.debounceMs): void => {
-    if (bundle) publisher.schedule(bundle, delayMs);
+    if (bundle && !rereading.has(bundle.root)) publisher.schedule(bundle, delayMs);
   };
 
   // ---- bundles ---------------------------------------------------------------------------
@@ -661,11 +668,16 @@ export function startServer(connection: Connection, prepared?: PreparedTexts): v
         return;
       }
       // (a publication still waiting from an edit made before the close would read the old disk text)
-      publisher.cancel(owner.bundle.root);
+      const root = owner.bundle.root;
+      publisher.cancel(root);
+      rereading.set(root, (rereading.get(root) ?? 0) + 1);
       void onDisk(`reading ${file}`, async () => {
         try {
           await readAgain(owner.bundle, owner.relative);
         } finally {
+          const left = (rereading.get(root) ?? 1) - 1;
+          if (left > 0) rereading.set(root, left);
+          else rereading.delete(root);
           await settleAfterClose(owner.bundle);
         }
       });
