@@ -14,3 +14,4 @@ export * from './analyze';
 export * from './hash';
 export * from './compile';
 export * from './ide';
+export * from './picture';

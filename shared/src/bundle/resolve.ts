@@ -29,7 +29,7 @@ import { interner, sortedDeduped, type SortMemo } from '../diagnostics/sort';
 import { commonPrefixLength, commonSuffixLength, type Span } from '../text';
 import { dotParseReuse, dotParseSerial, parseDot } from '../syntax/dot-parser';
 import type { DotAttribute, DotAttributes, DotEdge, DotNode, DotParseResult } from '../syntax/dot-model';
-import { createLintMemo, lintAttractor, type LintMemo } from '../check/attractor-lint';
+import { createLintMemo, everyArmType, lintAttractor, type LintMemo } from '../check/attractor-lint';
 import { cardRefNamedBy, readCard } from '../check/card';
 import { checkVersionChain } from '../check/version-bump';
 import { createVocabulary, readExtensions, validateVocabulary } from '../vocabulary';
@@ -820,7 +820,7 @@ function pushLint(to: Diagnostic[], lint: readonly Diagnostic[], nodeById: (id: 
     const d = lint[i];
     if (d.code === 'attractor/unguarded-fork' && d.location.nodeId !== undefined) {
       const type = nodeById(d.location.nodeId)?.entry?.card.type;
-      if (type !== undefined && vocabulary.isA(type, 'parallel')) continue;
+      if (type !== undefined && vocabulary.isA(type, everyArmType)) continue;
     }
     to.push(d);
   }

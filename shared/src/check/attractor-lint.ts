@@ -273,13 +273,13 @@ function findEdgeProblems(graph: DotGraph): EdgeFindings {
     let counts = arms.get(edge.source);
     if (counts === undefined) arms.set(edge.source, (counts = { total: 0, open: 0 }));
     counts.total++;
-    if (!isSet(condition) && !isSet(edge.attrs.get('weight'))) counts.open++;
+    if (!guarded(condition, edge.attrs.get('weight'))) counts.open++;
   }
   const forks: { node: DotNode; index: number; total: number; unguarded: number }[] = [];
   for (let index = 0; index < graph.nodes.length; index++) {
     const node = graph.nodes[index];
     const counts = arms.get(node.id);
-    if (counts === undefined || counts.total < 2 || counts.open === 0) continue;
+    if (counts === undefined || !isFork(counts.total, counts.open)) continue;
     forks.push({ node, index, total: counts.total, unguarded: counts.open });
   }
   return { conditions, forks, messages: new Map() };
@@ -334,7 +334,7 @@ function reportEdgeProblems(graph: DotGraph, findings: EdgeFindings, report: Rep
     if (openTargets === undefined) {
       openTargets = new Map();
       for (const edge of graph.edges) {
-        if (isSet(edge.attrs.get('condition')) || isSet(edge.attrs.get('weight'))) continue;
+        if (guarded(edge.attrs.get('condition'), edge.attrs.get('weight'))) continue;
         let targets = openTargets.get(edge.source);
         if (targets === undefined) openTargets.set(edge.source, (targets = new Set()));
         targets.add(edge.target);
@@ -355,6 +355,50 @@ function reportEdgeProblems(graph: DotGraph, findings: EdgeFindings, report: Rep
     };
     report.add('attractor/unguarded-fork', message, node.span, { nodeId: id });
   }
+}
+
+/**
+ * The node type under which a node runs every arm of its fan-out, so its arms need no guard:
+ * resolution drops the `attractor/unguarded-fork` of such a node (the lint cannot know the card's
+ * type), and the graph picture draws no fork there.
+ */
+export const everyArmType = 'parallel';
+
+/** One fork as the lint reads it: a node with two or more outgoing edges, and the indexes (in `DotGraph.edges`) of the arms that carry neither guard. */
+export interface UnguardedFork {
+  readonly node: DotNode;
+  readonly arms: readonly number[];
+}
+
+/**
+ * Every fork the lint reports as `attractor/unguarded-fork`, in node order, with no cap on their
+ * number (the lint lists 20): the graph picture draws each one.
+ */
+export function unguardedForks(graph: DotGraph): UnguardedFork[] {
+  const bySource = new Map<string, { total: number; arms: number[] }>();
+  for (let e = 0; e < graph.edges.length; e++) {
+    const edge = graph.edges[e];
+    let found = bySource.get(edge.source);
+    if (found === undefined) bySource.set(edge.source, (found = { total: 0, arms: [] }));
+    found.total++;
+    if (!guarded(edge.attrs.get('condition'), edge.attrs.get('weight'))) found.arms.push(e);
+  }
+  const forks: UnguardedFork[] = [];
+  for (const node of graph.nodes) {
+    const found = bySource.get(node.id);
+    if (found !== undefined && isFork(found.total, found.arms.length)) forks.push({ node, arms: found.arms });
+  }
+  return forks;
+}
+
+/** An edge with a `condition` or a `weight` is a guarded arm. */
+function guarded(condition: DotAttribute | undefined, weight: DotAttribute | undefined): boolean {
+  return isSet(condition) || isSet(weight);
+}
+
+/** A node is a fork to report when two or more edges leave it and some of them are unguarded. */
+function isFork(total: number, unguarded: number): boolean {
+  return total >= 2 && unguarded > 0;
 }
 
 /** A `condition`/`weight` that is present and not blank; a runner reads a blank one as absent. */
