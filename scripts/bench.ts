@@ -20,8 +20,22 @@
  *   generation while the strings and arrays they point at are born young; a tight loop of bare
  *   parses can then pay more in every young collection. Both tables are printed.
  *
- *   npm run bench                    the three sizes
+ * Then `darkprint validate` as a command, whole processes side by side (`node bin/darkprint.js`,
+ * so build first; `npm ci` does):
+ *
+ * - validate floor: a process that only reads every file of a 5,000-node bundle and
+ *   `yaml.parseDocument`s every card, beside `darkprint validate` on it (output to /dev/null), on
+ *   the generated bundle (no error, about 5,000 warnings) and on one with a warning more on every
+ *   card (about 10,000 findings); the two take turns; target: validate at most 1.5x the floor;
+ * - parallel: 20 bundles of 250 nodes, each validated by a process of its own one after the
+ *   other, beside one `darkprint validate` of their parent folder (which checks them on worker
+ *   threads); target: the one run's wall time at most 0.7x the sum of the single runs'.
+ *
+ * CPU time of a process (every thread of it) comes from the process itself, as it ends.
+ *
+ *   npm run bench                    the three sizes, then the command
  *   npm run bench -- --sizes 300,900 --runs 3
+ *   npm run bench -- --part command --process-runs 3
  *
  * The engine is measured as it ships: bundled by esbuild (as scripts/build.mjs bundles the CLI and
  * the server), not through tsx, whose transform wraps every inner function in a naming helper.
@@ -29,8 +43,9 @@
  * Figures are milliseconds on this machine (wall clock unless marked cpu); they are printed,
  * never asserted. On a busy machine the medians move from run to run: compare the ratios.
  */
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setFlagsFromString } from 'node:v8';
@@ -44,6 +59,10 @@ interface Options {
   readonly sizes: readonly number[];
   readonly runs: number;
   readonly warmups: number;
+  /** Which tables: the engine in this process, the command as processes, or both. */
+  readonly part: 'engine' | 'command' | 'all';
+  /** Runs of each process measurement (after one warm-up). */
+  readonly processRuns: number;
 }
 
 interface Row {
@@ -73,8 +92,6 @@ interface DotFigures {
 const engine = shippedEngine();
 const { loadBundle, parseDot } = engine;
 
-main();
-
 /** Bundles shared/src/index.ts the way the shipped CLI and server are bundled, and loads it. */
 function shippedEngine(): typeof import('../shared/src/index') {
   const outfile = path.join(mkdtempSync(path.join(tmpdir(), 'darkprint-bench-engine-')), 'engine.js');
@@ -93,6 +110,11 @@ function shippedEngine(): typeof import('../shared/src/index') {
 
 function main(): void {
   const options = parseArguments(process.argv.slice(2));
+  if (options.part !== 'command') measureEngine(options);
+  if (options.part !== 'engine') process.stdout.write(measureCommand(options));
+}
+
+function measureEngine(options: Options): void {
   const collect = garbageCollector();
   const topologies = options.sizes.map((size) => {
     const topology = generateBundle({ nodes: size }).find((f) => f.path === 'topology.dot');
@@ -217,6 +239,122 @@ function measureDot(text: string, options: Options, collect: () => void): DotFig
   return { ourDot: median(ours), theirParse: median(theirs), theirDocument: median(theirDocuments) };
 }
 
+// ---- the command, as whole processes -------------------------------------------------------
+
+/** Wall-clock and CPU milliseconds of one process. */
+interface ProcessTime {
+  readonly ms: number;
+  readonly cpu: number;
+}
+
+const command = path.join(__dirname, '../bin/darkprint.js');
+
+/**
+ * A process that reads every file below a folder and `yaml.parseDocument`s every card: the
+ * least a checker built on the `yaml` package must do, as a whole process.
+ */
+const floorScript = `'use strict';
+const fs = require('node:fs');
+const path = require('node:path');
+const { parseDocument } = require(${JSON.stringify(require.resolve('yaml'))});
+let cards = 0;
+const walk = (folder, relative) => {
+  for (const entry of fs.readdirSync(folder, { withFileTypes: true })) {
+    const full = path.join(folder, entry.name);
+    const child = relative === '' ? entry.name : relative + '/' + entry.name;
+    if (entry.isDirectory()) walk(full, child);
+    else if (entry.isFile()) {
+      const text = fs.readFileSync(full, 'utf8');
+      if (child.startsWith('cards/') && parseDocument(text).contents) cards++;
+    }
+  }
+};
+walk(process.argv[2], '');
+if (cards === 0) process.exitCode = 1;
+`;
+
+/** Reports the process's CPU time (every thread) on file descriptor 3 as it ends; loaded with `--require`. */
+const cpuReporter = `'use strict';
+process.on('exit', () => {
+  const used = process.cpuUsage();
+  require('node:fs').writeSync(3, String((used.user + used.system) / 1000));
+});
+`;
+
+function measureCommand(options: Options): string {
+  const folder = mkdtempSync(path.join(tmpdir(), 'darkprint-bench-command-'));
+  try {
+    const floor = path.join(folder, 'floor.js');
+    const reporter = path.join(folder, 'cpu.js');
+    writeFileSync(floor, floorScript);
+    writeFileSync(reporter, cpuReporter);
+    const timed = (args: readonly string[], expected: readonly number[]): ProcessTime => {
+      const start = performance.now();
+      const child = spawnSync(process.execPath, ['--require', reporter, ...args], { stdio: ['ignore', 'ignore', 'pipe', 'pipe'], encoding: 'utf8' });
+      const ms = performance.now() - start;
+      if (child.status === null || !expected.includes(child.status)) throw new Error(`bench: ${args.join(' ')} ended with ${child.status ?? child.signal}: ${child.stderr}`);
+      return { ms, cpu: Number(child.output[3]) };
+    };
+    const lines: string[] = [];
+    lines.push(`darkprint validate as a command: medians of ${options.processRuns} runs after 1 warm-up, whole processes; times in ms`);
+    lines.push('');
+    const rows: string[][] = [];
+    for (const kind of ['generated', 'a warning more a card'] as const) {
+      const bundle = path.join(folder, kind === 'generated' ? 'clean' : 'warnings');
+      const files = generateBundle({ nodes: 5000, moreWarnings: kind !== 'generated' });
+      writeBundle(bundle, files);
+      const counted = spawnSync(process.execPath, [command, 'validate', bundle, '--format', 'json'], { encoding: 'utf8', maxBuffer: 1 << 30 });
+      const findings = (JSON.parse(counted.stdout) as { diagnostics: unknown[] }).diagnostics.length;
+      const floors: ProcessTime[] = [];
+      const validates: ProcessTime[] = [];
+      for (let run = 0; run <= options.processRuns; run++) {
+        const f = timed([floor, bundle], [0]);
+        const v = timed([command, 'validate', bundle], [0, 1]);
+        if (run === 0) continue;
+        floors.push(f);
+        validates.push(v);
+      }
+      const floorMs = median(floors.map((t) => t.ms));
+      const validateMs = median(validates.map((t) => t.ms));
+      const floorCpu = median(floors.map((t) => t.cpu));
+      const validateCpu = median(validates.map((t) => t.cpu));
+      rows.push([kind, group(files.length), group(findings), floorMs.toFixed(0), validateMs.toFixed(0), `${(validateMs / floorMs).toFixed(2)}x`, floorCpu.toFixed(0), validateCpu.toFixed(0), `${(validateCpu / floorCpu).toFixed(2)}x`]);
+      process.stderr.write(`measured validate on the ${kind} bundle\n`);
+    }
+    lines.push('5,000-node bundle: floor process beside `darkprint validate`:');
+    lines.push(table(['bundle', 'files', 'findings', 'floor', 'validate', 'ratio', 'floor cpu', 'validate cpu', 'cpu ratio'], rows));
+    lines.push('  floor = a process that reads every file and yaml.parseDocument()s every card; target: ratio <= 1.50x');
+    lines.push('');
+
+    const parent = path.join(folder, 'many');
+    const bundles = Array.from({ length: 20 }, (_, i) => path.join(parent, `bundle-${String(i + 1).padStart(2, '0')}`));
+    bundles.forEach((b, i) => writeBundle(b, generateBundle({ nodes: 250, seed: i + 1 })));
+    const sums: ProcessTime[] = [];
+    const together: ProcessTime[] = [];
+    for (let run = 0; run <= options.processRuns; run++) {
+      const singles = bundles.map((b) => timed([command, 'validate', b], [0, 1]));
+      const all = timed([command, 'validate', parent], [0, 1]);
+      if (run === 0) continue;
+      sums.push({ ms: singles.reduce((a, t) => a + t.ms, 0), cpu: singles.reduce((a, t) => a + t.cpu, 0) });
+      together.push(all);
+    }
+    const sumMs = median(sums.map((t) => t.ms));
+    const togetherMs = median(together.map((t) => t.ms));
+    lines.push(`20 bundles of 250 nodes: 20 processes one after the other beside one process for all (${availableParallelism()} cores):`);
+    lines.push(
+      table(
+        ['runs', 'sum of singles', 'one run', 'ratio', 'singles cpu', 'one run cpu'],
+        [[String(options.processRuns), sumMs.toFixed(0), togetherMs.toFixed(0), `${(togetherMs / sumMs).toFixed(2)}x`, median(sums.map((t) => t.cpu)).toFixed(0), median(together.map((t) => t.cpu)).toFixed(0)]],
+      ),
+    );
+    lines.push('  wall-clock medians; target: ratio <= 0.70x on 2 cores');
+    process.stderr.write('measured the parallel run\n');
+    return `\n${lines.join('\n')}\n`;
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
+}
+
 // ---- files -------------------------------------------------------------------------------
 
 function writeBundle(folder: string, files: readonly GeneratedFile[]): void {
@@ -319,6 +457,8 @@ function parseArguments(argv: readonly string[]): Options {
   let sizes: number[] = [500, 2000, 5000];
   let runs = 7;
   let warmups = 2;
+  let part: Options['part'] = 'all';
+  let processRuns = 5;
   for (let i = 0; i < argv.length; i++) {
     const value = argv[i + 1];
     switch (argv[i]) {
@@ -334,12 +474,24 @@ function parseArguments(argv: readonly string[]): Options {
         warmups = Math.max(0, Number(value) || 0);
         i++;
         break;
+      case '--process-runs':
+        processRuns = Math.max(1, Number(value) || processRuns);
+        i++;
+        break;
+      case '--part':
+        if (value !== 'engine' && value !== 'command' && value !== 'all') {
+          process.stderr.write('bench: --part takes engine, command or all\n');
+          process.exit(3);
+        }
+        part = value;
+        i++;
+        break;
       default:
-        process.stderr.write(`bench: unknown argument ${argv[i]}; use --sizes a,b,c, --runs n, --warmups n\n`);
+        process.stderr.write(`bench: unknown argument ${argv[i]}; use --sizes a,b,c, --runs n, --warmups n, --part engine|command|all, --process-runs n\n`);
         process.exit(3);
     }
   }
-  return { sizes, runs, warmups };
+  return { sizes, runs, warmups, part, processRuns };
 }
 
 /** A full garbage collection between samples, so one sample does not pay for another's garbage. */
@@ -348,3 +500,5 @@ function garbageCollector(): () => void {
   const gc = runInNewContext('gc') as unknown;
   return typeof gc === 'function' ? () => (gc as () => void)() : () => undefined;
 }
+
+main();

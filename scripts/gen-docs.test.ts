@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import {
+  cardSchemaPath,
   generatedFiles,
   readmePath,
   readRepoFile,
@@ -20,10 +21,10 @@ describe('gen-docs', () => {
         assert.ok(committed === file.content, `${file.path} is stale: run \`npm run gen\` and commit the result`);
       });
     }
-    it('covers both docs pages', () => {
+    it('covers both docs pages and the card schema', () => {
       assert.deepEqual(
-        files.map((f) => f.path).filter((p) => p.startsWith('docs/')),
-        ['docs/diagnostics.md', 'docs/vocabulary.md'],
+        files.map((f) => f.path).filter((p) => !p.startsWith('README')),
+        ['docs/diagnostics.md', 'docs/vocabulary.md', 'schemas/card.schema.json'],
       );
     });
   });
@@ -66,7 +67,7 @@ describe('gen-docs', () => {
         name: 'everything missing is stale',
         readme: withMarkers,
         onDisk: () => new Map(),
-        stale: ['docs/diagnostics.md', 'docs/vocabulary.md', readmePath],
+        stale: ['docs/diagnostics.md', 'docs/vocabulary.md', cardSchemaPath, readmePath],
       },
       {
         name: 'nothing is stale when the disk matches',
@@ -84,13 +85,13 @@ describe('gen-docs', () => {
         name: 'a README without markers is not generated',
         readme: '# R\n',
         onDisk: () => new Map(),
-        stale: ['docs/diagnostics.md', 'docs/vocabulary.md'],
+        stale: ['docs/diagnostics.md', 'docs/vocabulary.md', cardSchemaPath],
       },
       {
         name: 'no README at all is not generated',
         readme: undefined,
         onDisk: () => new Map(),
-        stale: ['docs/diagnostics.md', 'docs/vocabulary.md'],
+        stale: ['docs/diagnostics.md', 'docs/vocabulary.md', cardSchemaPath],
       },
     ];
     for (const c of cases) {

@@ -1,7 +1,9 @@
 /**
  * Writes the generated docs from the engine's tables (STYLE.md "One table, many readers"):
  * `docs/diagnostics.md` and the README's table of codes from the diagnostics registry,
- * `docs/vocabulary.md` from the vocabulary table.
+ * `docs/vocabulary.md` from the vocabulary table, and `schemas/card.schema.json` (the card JSON
+ * Schema) from the card field table and the vocabulary, and `docs/example-graph.svg` (the example
+ * bundle's blueprint graph, which the README shows) from the picture renderer.
  *
  *   npm run gen              writes every file whose content changed
  *   npm run gen -- --check   writes nothing; lists the stale files and exits 1 if there are any
@@ -13,6 +15,9 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { renderDiagnosticsMarkdown, renderDiagnosticsTable } from '../shared/src/diagnostics/render';
 import { renderVocabularyMarkdown } from '../shared/src/vocabulary';
+import { renderCardSchema } from '../shared/src/bundle/card-schema';
+import { loadBundleFolder } from '../shared/src/cli';
+import { layoutSvg, pictureDot, pictureOf } from '../shared/src/picture';
 
 /** The repository root (this file sits in `scripts/`). */
 export const repoRoot = path.resolve(__dirname, '..');
@@ -24,6 +29,7 @@ export interface GeneratedFile {
 }
 
 export const readmePath = 'README.md';
+export const cardSchemaPath = 'schemas/card.schema.json';
 export const tableStartMarker = '<!-- diagnostics-table:start -->';
 export const tableEndMarker = '<!-- diagnostics-table:end -->';
 
@@ -35,6 +41,7 @@ export function generatedFiles(readme: string | undefined): GeneratedFile[] {
   const files: GeneratedFile[] = [
     { path: 'docs/diagnostics.md', content: renderDiagnosticsMarkdown() },
     { path: 'docs/vocabulary.md', content: withFinalNewline(renderVocabularyMarkdown()) },
+    { path: cardSchemaPath, content: renderCardSchema() },
   ];
   const spliced = readme === undefined ? undefined : spliceDiagnosticsTable(readme, renderDiagnosticsTable());
   if (spliced !== undefined) files.push({ path: readmePath, content: spliced });
@@ -54,6 +61,21 @@ export function spliceDiagnosticsTable(readme: string, table: string): string | 
   return `${readme.slice(0, inner)}\n${withFinalNewline(table)}${readme.slice(end)}`;
 }
 
+export const exampleGraphPath = 'docs/example-graph.svg';
+
+/**
+ * The drawings, which take the renderer's asynchronous load: the example bundle
+ * (test-fixtures/example) as `darkprint graph` draws it, on a white ground so that it reads on a
+ * dark page too.
+ */
+export async function generatedPictures(): Promise<GeneratedFile[]> {
+  const { result, files } = await loadBundleFolder(path.join(repoRoot, 'test-fixtures', 'example'));
+  const dot = pictureDot(pictureOf(result, { hideByteOrderMark: true, files }));
+  const transparent = 'bgcolor="transparent"';
+  if (!dot.includes(transparent)) throw new Error(`gen-docs: the picture's DOT no longer sets ${transparent}; update generatedPictures`);
+  return [{ path: exampleGraphPath, content: await layoutSvg(dot.replace(transparent, 'bgcolor="#ffffff"')) }];
+}
+
 /** The paths of the files whose current content (`read` gives undefined for a missing file) differs. */
 export function staleFiles(files: readonly GeneratedFile[], read: (file: string) => string | undefined): string[] {
   return files.filter((f) => read(f.path) !== f.content).map((f) => f.path);
@@ -66,7 +88,7 @@ export function readRepoFile(file: string): string | undefined {
 }
 
 /** Runs the generator; returns the exit code (0 done or up to date, 1 stale under --check, 3 bad arguments). */
-export function main(args: readonly string[]): number {
+export function main(args: readonly string[], pictures: readonly GeneratedFile[] = []): number {
   const unknown = args.filter((a) => a !== '--check');
   if (unknown.length > 0) {
     process.stderr.write(`gen-docs: unknown argument ${unknown.join(' ')}; the only option is --check\n`);
@@ -79,7 +101,7 @@ export function main(args: readonly string[]): number {
   } else if (spliceDiagnosticsTable(readme, '') === undefined) {
     process.stdout.write(`gen-docs: ${readmePath} has no ${tableStartMarker} ... ${tableEndMarker} markers; left as it is\n`);
   }
-  const files = generatedFiles(readme);
+  const files = [...generatedFiles(readme), ...pictures];
   const stale = staleFiles(files, readRepoFile);
   if (check) {
     if (stale.length === 0) {
@@ -105,5 +127,7 @@ function withFinalNewline(text: string): string {
 }
 
 if (require.main === module) {
-  process.exitCode = main(process.argv.slice(2));
+  void generatedPictures().then((pictures) => {
+    process.exitCode = main(process.argv.slice(2), pictures);
+  });
 }

@@ -22,6 +22,8 @@
  *
  * The bundle is clean by design: it loads with no error. The warnings it has are the ones
  * its shape implies (the web-searching intakes feed an agent, so some analysis warnings fire).
+ * With `moreWarnings`, every card brings one warning more, and still no error: every other card
+ * keeps a retired field (`requires_human`), the others have a spec too thin to instruct an agent.
  */
 export interface GeneratedFile {
   readonly path: string;
@@ -33,6 +35,8 @@ export interface GenerateOptions {
   readonly nodes: number;
   /** Seed of the pseudo-random choices (default 1). */
   readonly seed?: number;
+  /** One warning more on every card (see above). */
+  readonly moreWarnings?: boolean;
 }
 
 export function generateBundle(options: GenerateOptions): GeneratedFile[] {
@@ -59,7 +63,8 @@ export function generateBundle(options: GenerateOptions): GeneratedFile[] {
   files.push({ path: 'blueprint.yaml', text: manifestText(count) });
   files.push({ path: 'topology.dot', text: topologyText(kept, keptEdges) });
   kept.forEach((node, index) => {
-    const card = cardFor(node, suppliers.get(node.nodeId) ?? [], random);
+    const planned = cardFor(node, suppliers.get(node.nodeId) ?? [], random);
+    const card = !options.moreWarnings ? planned : index % 2 === 0 ? { ...planned, retired: true } : { ...planned, spec: `${capitalise(planned.action)}.` };
     const json = index % 20 === 19;
     files.push({ path: `cards/${node.cardId}@${version}.${json ? 'json' : 'yaml'}`, text: json ? cardJson(card) : cardYaml(card) });
   });
@@ -138,6 +143,8 @@ interface CardPlan {
   readonly cannot: readonly string[];
   readonly willNot: readonly string[];
   readonly riskMarkers: readonly string[];
+  /** Writes the retired `requires_human` field. */
+  readonly retired?: boolean;
 }
 
 function cardFor(node: NodePlan, dependencies: readonly string[], random: () => number): CardPlan {
@@ -352,6 +359,7 @@ function cardYaml(card: CardPlan): string {
   if (card.cannot.length > 0) lines.push(`cannot: [${card.cannot.join(', ')}]`);
   if (card.willNot.length > 0) lines.push('will_not:', ...card.willNot.map((w) => `  - ${w}`));
   if (card.riskMarkers.length > 0) lines.push(`risk_markers: [${card.riskMarkers.join(', ')}]`);
+  if (card.retired) lines.push('requires_human: false');
   lines.push(`version: ${version}`);
   return `${lines.join('\n')}\n`;
 }
@@ -373,6 +381,7 @@ function cardJson(card: CardPlan): string {
     cannot: card.cannot,
     will_not: card.willNot,
     risk_markers: card.riskMarkers,
+    ...(card.retired ? { requires_human: false } : {}),
     version,
   };
   return `${JSON.stringify(value, undefined, 2)}\n`;

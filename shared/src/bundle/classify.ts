@@ -42,6 +42,52 @@ export function isSearchedFolderName(name: string): boolean {
   return !name.startsWith('.') && !skippedFolderNames.includes(name);
 }
 
+/**
+ * How far a search for bundles goes below the folder it starts in: folders at most `depth`
+ * levels down (the folder itself is level 0), and `folders` listed in all. A walk through a
+ * bundle's `cards/` goes at most `depth` levels below it too. The language server's workspace
+ * scan and the command line read these, so that they find the same bundles.
+ */
+export const bundleSearchLimits = { depth: 24, folders: 50_000 } as const;
+
+/** A folder entry as a bundle search sees it: its name, and whether it is a folder (a link taken as what it points at). */
+export interface SearchEntry {
+  readonly name: string;
+  readonly directory: boolean;
+}
+
+/** What a bundle search does in one folder (see `bundleSearchStep`). */
+export interface SearchStep {
+  /** The folder is a bundle root: an entry is a root marker (`rootMarkerFiles`, or a `cards` folder). */
+  readonly isBundle: boolean;
+  /** The child folders to search next, one level deeper, in code-unit order of their names. */
+  readonly descend: readonly string[];
+}
+
+/**
+ * THE rule of a bundle search, for one folder at `depth` below where the search started, given
+ * its entries: whether it is a bundle root, and which of its folders are searched next. Hidden
+ * and skipped folders (`isSearchedFolderName`) are not, nor a folder named `cards` (it makes its
+ * parent a root, and nothing at or below it is a root of its own: a `blueprint.yaml` misfiled
+ * among the cards is the bundle's finding, `bundle/misfiled-card`), nor anything below
+ * `bundleSearchLimits.depth`. A bundle root's other folders are searched too: bundles may nest.
+ * Following symbolic links (only inside the folder searched, each real folder once) and the
+ * `folders` limit are the walker's.
+ */
+export function bundleSearchStep(entries: readonly SearchEntry[], depth: number): SearchStep {
+  let isBundle = false;
+  const descend: string[] = [];
+  for (const e of entries) {
+    if (isRootMarker(e.name, e.directory)) isBundle = true;
+    if (e.directory && e.name !== 'cards' && isSearchedFolderName(e.name)) descend.push(e.name);
+  }
+  return { isBundle, descend: depth < bundleSearchLimits.depth ? descend.sort(compareNames) : [] };
+}
+
+function compareNames(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
 export function baseName(path: string): string {
   const i = path.lastIndexOf('/');
   return i >= 0 ? path.slice(i + 1) : path;
@@ -49,6 +95,22 @@ export function baseName(path: string): string {
 
 function byPath(a: SourceFile, b: SourceFile): number {
   return a.path < b.path ? -1 : a.path > b.path ? 1 : 0;
+}
+
+/**
+ * The file `classifyFiles` takes for the topology, without classifying the others: of the
+ * root-level `.dot`/`.gv` files, `topology.dot` (any case; the first by name of its spellings),
+ * else the first by name.
+ */
+export function findTopology(files: readonly SourceFile[]): SourceFile | undefined {
+  let preferred: SourceFile | undefined;
+  let first: SourceFile | undefined;
+  for (const f of files) {
+    if (f.path.includes('/') || !topologyName.test(f.path)) continue;
+    if (first === undefined || byPath(f, first) < 0) first = f;
+    if (f.path.toLowerCase() === 'topology.dot' && (preferred === undefined || byPath(f, preferred) < 0)) preferred = f;
+  }
+  return preferred ?? first;
 }
 
 /**
@@ -65,8 +127,8 @@ export function classifyFiles(files: readonly SourceFile[]): ClassifiedFiles {
   const diagnostics: Diagnostic[] = [];
   const rootFiles = sorted.filter((f) => !f.path.includes('/'));
   const candidates = rootFiles.filter((f) => topologyName.test(f.path));
-  const preferred = candidates.find((f) => f.path.toLowerCase() === 'topology.dot');
-  const topology = preferred ?? candidates[0];
+  const topology = findTopology(rootFiles);
+  const preferred = topology !== undefined && topology.path.toLowerCase() === 'topology.dot' ? topology : undefined;
   if (preferred) {
     const legacy = candidates.find((f) => f.path.toLowerCase() === 'blueprint.dot');
     if (legacy) {

@@ -1,6 +1,6 @@
 /**
  * Bundles: the model (files in, Blueprint out), file classification, the manifest, card
- * references, and resolution in DarkPrint's order (pins, digests, orphans, ports, prohibitions,
+ * references, a new bundle's files (./scaffold.ts), and resolution in DarkPrint's order (pins, digests, orphans, ports, prohibitions,
  * dependencies, entries and exits), then the analysis.
  *
  * Must NOT know: the file system (files arrive as `{ path, text }`), editors or LSP types, the
@@ -9,6 +9,24 @@
 export * from './model';
 export * from './card-model';
 export * from './card-ref';
-export { classifyFiles, baseName, bundleReadLimits, noSkippedReads, skippedReadsDiagnostics, type ClassifiedFiles, type SkippedReads } from './classify';
+export {
+  classifyFiles,
+  findTopology,
+  baseName,
+  bundleReadLimits,
+  bundleSearchLimits,
+  bundleSearchStep,
+  isRootMarker,
+  isSearchedFolderName,
+  noSkippedReads,
+  rootMarkerFiles,
+  skippedFolderNames,
+  skippedReadsDiagnostics,
+  type ClassifiedFiles,
+  type SearchEntry,
+  type SearchStep,
+  type SkippedReads,
+} from './classify';
 export { readManifest, stubManifest, slugify } from './manifest';
+export { newBundleFiles } from './scaffold';
 export { loadBundle, portCompatible, type LoadOptions, type LoadResult } from './resolve';

@@ -27,6 +27,7 @@
  * card has one.
  */
 import type { Card, CardReadResult, JsonValue, Port } from '../bundle/card-model';
+import { cardFields } from '../bundle/card-fields';
 import { cardIdPattern } from '../bundle/card-ref';
 import type { Diagnostic, DiagnosticCode, RelatedInformation, Severity } from '../diagnostics';
 import { editDistance, span, type Span } from '../text';
@@ -39,12 +40,8 @@ export interface ReadCardOptions {
   readonly maxAliasCount?: number;
 }
 
-/** Every top-level key the card schema reads, aliases included (E§3). */
-export const cardKnownKeys: ReadonlySet<string> = new Set([
-  'id', 'name', 'type', 'phase', 'phases', 'action', 'spec', 'model', 'agent', 'tools', 'mcp', 'skill', 'params',
-  'inputs', 'outputs', 'dependencies', 'cannot', 'will_not', 'willNot', 'risk_markers', 'riskMarkers', 'notes',
-  'version', 'author', 'provenance',
-]);
+/** Every top-level key the card schema reads, aliases included (E§3), in the order of `cardFields`. */
+export const cardKnownKeys: ReadonlySet<string> = new Set(cardFields.flatMap((f) => (f.alias !== undefined ? [f.key, f.alias] : [f.key])));
 
 /** Keys the schema withdrew (E§3): reported as `card/retired-field` and ignored. */
 export const retiredCardKeys: ReadonlyMap<string, string> = new Map([

@@ -104,7 +104,7 @@ export function renderDiagnosticsTable(): string {
   for (const code of orderedCodes()) {
     const info = diagnosticInfo(code);
     const title = info.emitted === true ? info.title : `${info.title} (never reported)`;
-    lines.push(`| \`${code}\` | ${info.severity} | ${info.beyond ? 'yes' : ''} | ${escapeTableCell(title)} |`);
+    lines.push(`| \`${code}\` | ${severityWords(code).replace(/\|/g, '\\|')} | ${info.beyond ? 'yes' : ''} | ${escapeTableCell(title)} |`);
   }
   lines.push('');
   return lines.join('\n');
@@ -113,7 +113,7 @@ export function renderDiagnosticsTable(): string {
 /** Plain text for `darkprint explain <code>` (no trailing newline). */
 export function explainCode(code: DiagnosticCode): string {
   const info = diagnosticInfo(code);
-  const lines = [code, `  severity: ${info.severity}`, `  title:    ${info.title}`];
+  const lines = [code, ...wrap(severityWords(code).replace(/`/g, ''), 80, '  severity: ', '            '), `  title:    ${info.title}`];
   lines.push(`  beyond:   ${info.beyond ? 'yes, a code of ours that DarkPrint does not have' : 'no, DarkPrint reports it too'}`);
   if (info.emitted !== true) lines.push(...wrap(`never (${info.emitted.never})`, 80, '  reported: ', '            '));
   lines.push('', ...wrap(info.docs, 80, '', ''), '', 'Example:');
@@ -126,11 +126,28 @@ export function codeHeading(code: string): string {
   return `### \`${code}\``;
 }
 
+/**
+ * The anchor of a code's heading in `docs/diagnostics.md` (`### \`dot/parse-error\`` →
+ * `dotparse-error`), as GitHub and Markdown previews compute it from the heading's text.
+ */
+export function docsAnchor(code: string): string {
+  return code.toLowerCase().replace(/[^a-z0-9 _-]/g, '').replace(/ /g, '-');
+}
+
 // ---- helpers ----------------------------------------------------------------------------
+
+/**
+ * A code's severity in words (Markdown): the registry's, then each other severity the engine
+ * reports it at with its case (`error; warning for a sentence in \`cannot\` …`).
+ */
+export function severityWords(code: DiagnosticCode): string {
+  const info = diagnosticInfo(code);
+  return [info.severity, ...info.otherSeverities.map((o) => `${o.severity} for ${o.when}`)].join('; ');
+}
 
 function codeSection(code: DiagnosticCode): string[] {
   const info = diagnosticInfo(code);
-  const marks = [`**${info.severity}**`];
+  const marks = [`**${info.severity}**${info.otherSeverities.length > 0 ? ` (${info.otherSeverities.map((o) => `${o.severity} for ${o.when}`).join('; ')})` : ''}`];
   if (info.beyond) marks.push('**[beyond]**');
   if (info.emitted !== true) marks.push('*never reported*');
   const fence = fenceFor(info.example);

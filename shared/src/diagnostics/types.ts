@@ -69,22 +69,31 @@ export function summarize(diagnostics: readonly Diagnostic[]): Record<Severity, 
 
 /**
  * Removes exact duplicates (same code, severity, message, hint and location), keeping the first.
- * Diagnostics are bucketed by message (nearly always unique), and only diagnostics sharing a
- * message are compared field by field, so no key is ever serialised.
+ * Diagnostics are bucketed by message (nearly always unique) and then by file (a message many
+ * files repeat word for word, such as one about a retired field, is compared only within its
+ * file), and only diagnostics sharing both are compared field by field, so no key is ever
+ * serialised.
  */
 export function dedupeDiagnostics(diagnostics: readonly Diagnostic[]): Diagnostic[] {
-  const byMessage = new Map<string, Diagnostic | Diagnostic[]>();
+  const byMessage = new Map<string, Diagnostic | Map<string | undefined, Diagnostic[]>>();
   const out: Diagnostic[] = [];
   for (const d of diagnostics) {
     const earlier = byMessage.get(d.message);
     if (earlier === undefined) {
       byMessage.set(d.message, d);
-    } else if (Array.isArray(earlier)) {
-      if (earlier.some((e) => sameDiagnostic(e, d))) continue;
-      earlier.push(d);
     } else {
-      if (sameDiagnostic(earlier, d)) continue;
-      byMessage.set(d.message, [earlier, d]);
+      let byFile: Map<string | undefined, Diagnostic[]>;
+      if (earlier instanceof Map) byFile = earlier;
+      else {
+        byFile = new Map([[earlier.location.file, [earlier]]]);
+        byMessage.set(d.message, byFile);
+      }
+      const same = byFile.get(d.location.file);
+      if (same === undefined) byFile.set(d.location.file, [d]);
+      else {
+        if (same.some((e) => sameDiagnostic(e, d))) continue;
+        same.push(d);
+      }
     }
     out.push(d);
   }
