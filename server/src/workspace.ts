@@ -11,13 +11,9 @@
  */
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { bundleReadLimits, isRootMarker, isSearchedFolderName, type SkippedReads } from '../../shared/src/bundle/classify';
+import { bundleReadLimits, bundleSearchLimits, bundleSearchStep, isRootMarker, isSearchedFolderName, type SkippedReads } from '../../shared/src/bundle/classify';
 
 export { isRootMarker, isSearchedFolderName };
-
-/** How deep below a workspace folder bundles are looked for, and how many folders at most. */
-const maximumDepth = 24;
-const maximumFolders = 50_000;
 
 /** How much one bundle may read (the real limits are `bundleReadLimits`; tests pass smaller ones). */
 export interface ReadLimits {
@@ -73,17 +69,17 @@ export async function findRoots(folder: string, options: ScanOptions = {}): Prom
   const top = path.resolve(folder);
   const links = linkGuard(top);
   const walk = async (dir: string, depth: number): Promise<void> => {
-    if (depth > maximumDepth || visited >= maximumFolders) return;
+    if (visited >= bundleSearchLimits.folders) return;
     const pause = options.onFolder?.(visited);
     if (pause) await pause;
     visited++;
     const entries = await listFolder(dir);
-    if (entries.some((e) => isRootMarker(e.name, e.directory))) roots.push(dir);
-    for (const e of entries) {
-      // (a folder named `cards` makes its parent a root: nothing below it is one)
-      if (!e.directory || !isSearchedFolderName(e.name) || e.name === 'cards') continue;
-      const child = path.join(dir, e.name);
-      if (e.linked && !(await links.follows(child, dir, true))) continue;
+    const step = bundleSearchStep(entries, depth);
+    if (step.isBundle) roots.push(dir);
+    const linked = new Set(entries.filter((e) => e.linked).map((e) => e.name));
+    for (const name of step.descend) {
+      const child = path.join(dir, name);
+      if (linked.has(name) && !(await links.follows(child, dir, true))) continue;
       await walk(child, depth + 1);
     }
   };
@@ -169,7 +165,7 @@ export async function readBundleFiles(root: string, options: ReadOptions = {}): 
     else overLimit.push(relative);
   };
   const walk = async (relative: string, depth: number): Promise<void> => {
-    if (depth > maximumDepth) return;
+    if (depth > bundleSearchLimits.depth) return;
     const dir = path.join(root, ...relative.split('/'));
     if (exclude.has(dir)) return;
     for (const e of await listFolder(dir, 'sorted')) {
