@@ -209,15 +209,16 @@ export function startServer(connection: Connection, prepared?: PreparedTexts): v
   };
 
   /**
-   * Reads one file of a bundle again; true when what the engine reads changed. The whole bundle
-   * is read instead when its last read left files out (what it reports may have changed), or
-   * when this file is one a read leaves out or would take the bundle past its limits.
+   * Reads one file of a bundle again; true when what the engine reads changed. `'whole'` when
+   * the whole bundle must be read instead (the caller does it, once for all the events of a
+   * notification): its last read left files out (what it reports may have changed), or this file
+   * is one a read leaves out or would take the bundle past its limits.
    */
-  const readAgain = async (bundle: BundleState, relative: string): Promise<boolean> => {
+  const readAgain = async (bundle: BundleState, relative: string): Promise<boolean | 'whole'> => {
     if (db.bundles.get(bundle.root) !== bundle) return false;
-    if (bundle.diskFindings.length > 0) return readWhole(bundle);
+    if (bundle.diskFindings.length > 0) return 'whole';
     const text = await readBundleFile(bundle.root, relative, allowedFor(bundle.root).folder);
-    if (text === 'skipped' || (text !== undefined && !fitsReadLimits(bundle.disk, relative, text))) return readWhole(bundle);
+    if (text === 'skipped' || (text !== undefined && !fitsReadLimits(bundle.disk, relative, text))) return 'whole';
     return setDiskFile(db, bundle, relative, text);
   };
 
@@ -390,6 +391,9 @@ export function startServer(connection: Connection, prepared?: PreparedTexts): v
   const onFileEvents = async (changes: readonly FileEvent[]): Promise<void> => {
     let rootsMayChange = false;
     const touched = new Set<BundleState>();
+    // Bundles read whole again, once each after every event is seen (a notification may carry
+    // thousands of events for one bundle: a checkout, a folder copied in).
+    const wholeReads = new Set<BundleState>();
     for (const change of changes) {
       const file = pathOf(change.uri);
       if (file === undefined) continue;
@@ -408,8 +412,8 @@ export function startServer(connection: Connection, prepared?: PreparedTexts): v
       const { bundle, relative } = owner;
       if (change.type === FileChangeType.Deleted) {
         // (a bundle whose read left files out is read whole again: what went may be among them)
-        if (bundle.diskFindings.length > 0) {
-          if (await readWhole(bundle)) touched.add(bundle);
+        if (wholeReads.has(bundle) || bundle.diskFindings.length > 0) {
+          wholeReads.add(bundle);
         } else if (bundle.disk.has(relative)) {
           if (setDiskFile(db, bundle, relative, undefined)) touched.add(bundle);
         } else {
@@ -421,17 +425,18 @@ export function startServer(connection: Connection, prepared?: PreparedTexts): v
         continue;
       }
       if (isBundleFile(relative)) {
-        if (await readAgain(bundle, relative)) touched.add(bundle);
+        const read = wholeReads.has(bundle) ? 'whole' : await readAgain(bundle, relative);
+        if (read === 'whole') wholeReads.add(bundle);
+        else if (read) touched.add(bundle);
       } else if (await isFolder(file)) {
         // A folder appeared (created, or renamed into place): read the bundle again, and look for
         // bundles inside it (one moved into a folder of this bundle), where the scan would.
-        const before = bundle.revision;
-        await loadRoot(bundle.root);
-        if (bundle.revision !== before) touched.add(bundle);
+        wholeReads.add(bundle);
         const inCards = relative === 'cards' || relative.startsWith('cards/');
         if (change.type === FileChangeType.Created && !rootsMayChange && !inCards && searchedByScan(file) && (await findRoots(file)).length > 0) rootsMayChange = true;
       }
     }
+    for (const bundle of wholeReads) if (await readWhole(bundle)) touched.add(bundle);
     if (rootsMayChange) await rescan();
     for (const bundle of touched) if (db.bundles.get(bundle.root) === bundle) schedule(bundle);
   };
@@ -673,7 +678,7 @@ export function startServer(connection: Connection, prepared?: PreparedTexts): v
       rereading.set(root, (rereading.get(root) ?? 0) + 1);
       void onDisk(`reading ${file}`, async () => {
         try {
-          await readAgain(owner.bundle, owner.relative);
+          if ((await readAgain(owner.bundle, owner.relative)) === 'whole') await readWhole(owner.bundle);
         } finally {
           const left = (rereading.get(root) ?? 1) - 1;
           if (left > 0) rereading.set(root, left);

@@ -126,6 +126,32 @@ describe('server: symbolic links and the workspace folder', function () {
     }
   });
 
+  it('a notification of thousands of changes in a bundle whose read left files out reads the bundle again once, not once per change', async function () {
+    // (read once per event, 3,000 events × 300 cards is 900,000 reads: no answer within the test's timeout)
+    const files: Record<string, string | { link: string }> = {
+      'outside/cards/far@1.0.0.yaml': writerText,
+      'ws/b/topology.dot': topology,
+      'ws/b/cards/ext': { link: path.join(dir, 'outside/cards') },
+    };
+    for (let i = 0; i < 300; i++) files[`ws/b/cards/c${i}@1.0.0.yaml`] = writerText.replace(/^id: writer$/m, `id: c${i}`);
+    write(dir, files);
+    const session = await startSession({ folders: [path.join(dir, 'ws')], settings: { debounceMs: 0 } });
+    try {
+      await session.request('darkprint/report', { uri: session.uri('b') });
+      await session.until(() => codes(session, 'b/topology.dot').includes('bundle/missing-card'), () => `the missing card is shown; ${JSON.stringify(session.diagnostics.get(session.uri('b/topology.dot')))}`);
+      write(dir, { 'ws/b/cards/writer@1.0.0.yaml': writerText });
+      const events: { file: string; type: FileChangeType }[] = [];
+      for (let round = 0; round < 10; round++) for (let i = 0; i < 300; i++) events.push({ file: `b/cards/c${i}@1.0.0.yaml`, type: FileChangeType.Changed });
+      events.push({ file: 'b/cards/writer@1.0.0.yaml', type: FileChangeType.Created });
+      session.fileEvents(events);
+      await session.until(() => !codes(session, 'b/topology.dot').includes('bundle/missing-card'), () => `the new card is read; ${JSON.stringify(session.diagnostics.get(session.uri('b/topology.dot')))}`);
+      assert.ok(codes(session, 'b/topology.dot').includes('bundle/files-skipped'), 'the link out is still reported');
+      assert.deepEqual(errorLogs(session), []);
+    } finally {
+      await session.shutdown();
+    }
+  });
+
   it('a card too large to read is reported, and read once it shrinks', async function () {
     write(dir, { 'b/topology.dot': topology, 'b/cards/writer@1.0.0.yaml': '' });
     const big = path.join(dir, 'b/cards/writer@1.0.0.yaml');
