@@ -11,9 +11,10 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'fs';
 import * as path from 'path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type BrowserContext, type Frame, type Page } from 'playwright-core';
 import { readBundleFiles } from '../shared/src/cli';
 import { loadBundle, readManifest } from '../shared/src/bundle';
+import { pictureClasses, pictureOf, type Picture } from '../shared/src/picture';
 import { coreTerms } from '../shared/src/vocabulary';
 import {
   copyIntoWorkspace,
@@ -181,6 +182,25 @@ describe('the DarkPrint extension in VS Code 1.100 (code-server)', function () {
     assert.equal(lines.filter((text) => text.includes('start_step')).length, occurrences);
   });
 
+  it('writes the card a pin names with the "Create card" quick fix, and opens it at its spec', async function () {
+    const topology = fs.readFileSync(path.join(broken, 'topology.dot'), 'utf8');
+    const { line, column } = positionOf(topology, 'reviewer [card=', 'reviewr');
+    const created = path.join(broken, 'cards', 'reviewr@1.0.0.yaml');
+    fs.rmSync(created, { force: true });
+    try {
+      await openFile(workbench, 'broken/topology.dot', 'DarkPrint Topology');
+      await waitForSquiggle(workbench, 'error', 'reviewr@1.0.0');
+      await goTo(workbench, line, column + 1);
+      await applyCodeAction(workbench, 'Create card');
+      // the new card is open, every required field written, the cursor on the spec to write
+      await waitForLines(workbench, { includes: ['id: reviewr', 'name: Reviewer', 'type: agent', 'spec: "TODO: say what the step does."', 'version: 1.0.0'] });
+      assert.ok(fs.existsSync(created), `${created} is created`);
+    } finally {
+      await revertAndCloseAll(workbench);
+      fs.rmSync(created, { force: true });
+    }
+  });
+
   it('previews the compiled Attractor file with __start and follows edits', async function () {
     const topology = fs.readFileSync(path.join(example, 'topology.dot'), 'utf8');
     const { line } = positionOf(topology, 'release_publisher [card=', 'release_publisher');
@@ -299,6 +319,308 @@ describe('the DarkPrint extension in VS Code 1.100 (code-server)', function () {
       .filter({ has: page.locator('.label-name', { hasText: /^topology\.dot$/ }) })
       .waitFor({ state: 'visible', timeout: stepTimeoutMs });
     await waitForStatus(workbench, 'status.editor.selection', `Ln ${line},`);
+  });
+
+  // ---- colours, hints, lenses, symbols ---------------------------------------------------------
+
+  it('colours a node id with the server’s semantic colour, not the TextMate one', async function () {
+    const topology = fs.readFileSync(path.join(example, 'topology.dot'), 'utf8');
+    const { line, column } = positionOf(topology, 'request_intake -> criteria_author', 'request_intake');
+    await openFile(workbench, 'example/topology.dot', 'DarkPrint Topology');
+    await goTo(workbench, line, column + 2);
+    await runCommand(workbench, 'Developer: Inspect Editor Tokens and Scopes');
+    // (the widget says the token's type once the server's tokens have arrived; asked again until then)
+    const widget = page.locator('.token-inspect-widget');
+    await widget.filter({ hasText: 'semantic token type' }).first().waitFor({ state: 'visible', timeout: stepTimeoutMs });
+    const rows = await widget.locator('tr').evaluateAll((trs) => trs.map((tr) => Array.from(tr.querySelectorAll('td')).map((td) => (td.textContent ?? '').trim())));
+    const value = (key: string, from = 0): string | undefined => rows.slice(from).find((cells) => cells[0] === key)?.[1];
+    assert.equal(value('semantic token type'), 'node', JSON.stringify(rows));
+    const textmate = rows.findIndex((cells) => cells[0] === 'textmate scopes');
+    assert.ok(textmate >= 0, JSON.stringify(rows));
+    const shown = value('foreground');
+    const fromTextMate = value('foreground', textmate);
+    assert.ok(shown !== undefined && fromTextMate !== undefined, JSON.stringify(rows));
+    assert.notEqual(shown.split(/\s/)[0], fromTextMate.split(/\s/)[0], `the semantic colour differs from the TextMate one: ${JSON.stringify(rows)}`);
+    await page.keyboard.press('Escape');
+  });
+
+  it('shows a node’s card type and phases as an inlay hint', async function () {
+    const card = loadBundle(await readBundleFiles(example)).blueprint?.nodeById.get('spec_planner')?.entry?.card;
+    assert.ok(card !== undefined, 'the example has spec_planner with a card');
+    await openFile(workbench, 'example/topology.dot', 'DarkPrint Topology');
+    await waitForLines(workbench, { includes: [`${card.type} · ${card.phases.join(', ')}`] });
+  });
+
+  it('shows the bundle’s readings in a code lens on the graph keyword, which opens the report', async function () {
+    const analysis = loadBundle(await readBundleFiles(example)).analysis;
+    assert.ok(analysis !== undefined);
+    await openFile(workbench, 'example/topology.dot', 'DarkPrint Topology');
+    const lens = page.locator('.editor-group-container.active .codelens-decoration a', { hasText: `security ${analysis.security.level}/4 · autonomy ${analysis.autonomy.level}` });
+    await lens.first().waitFor({ state: 'visible', timeout: stepTimeoutMs });
+    await lens.first().click();
+    await page
+      .locator('.tabs-container .tab')
+      .filter({ hasText: 'DarkPrint Report: example' })
+      .first()
+      .waitFor({ state: 'visible', timeout: stepTimeoutMs });
+  });
+
+  it('finds a node of the workspace with Ctrl+T by the letters of its id, and opens it there', async function () {
+    const topology = fs.readFileSync(path.join(example, 'topology.dot'), 'utf8');
+    const { line } = positionOf(topology, 'code_builder      [card=', 'code_builder');
+    await openFile(workbench, 'example/cards/code-builder@1.1.0.yaml', 'YAML');
+    await page.keyboard.press('Control+T');
+    await page.locator('.quick-input-widget').waitFor({ state: 'visible', timeout: stepTimeoutMs });
+    await page.keyboard.insertText('cdbldr');
+    const row = page.locator('.quick-input-widget .quick-input-list .monaco-list-row').filter({ has: page.locator('.label-name', { hasText: /^code_builder$/ }) });
+    await row.first().waitFor({ state: 'visible', timeout: stepTimeoutMs });
+    await row.first().click();
+    await page
+      .locator('.editor-group-container.active .tabs-container .tab.active')
+      .filter({ has: page.locator('.label-name', { hasText: /^topology\.dot$/ }) })
+      .waitFor({ state: 'visible', timeout: stepTimeoutMs });
+    await waitForStatus(workbench, 'status.editor.selection', `Ln ${line},`);
+  });
+
+  // ---- the blueprint graph -----------------------------------------------------------------
+
+  const graphTitles = { show: 'DarkPrint: Show Blueprint Graph', export: 'DarkPrint: Export Graph Picture…' } as const;
+  /** Where the graph's screenshots go (DARKPRINT_E2E_GRAPH_SHOTS, else the scratch folder), to be looked at. */
+  const graphShots = (): string => process.env.DARKPRINT_E2E_GRAPH_SHOTS ?? path.join(scratch.root, 'graph-shots');
+
+  /** The graph page (a webview is an iframe holding the page's own iframe). */
+  const graphPage = () => page.frameLocator('iframe.webview.ready').frameLocator('iframe#active-frame');
+
+  /** The picture the engine draws of the example bundle, with `edit` applied to its files first. */
+  async function examplePicture(edit: (file: { path: string; text: string }) => string = (file) => file.text): Promise<Picture> {
+    const files = (await readBundleFiles(example)).map((file) => ({ path: file.path, text: edit(file) }));
+    return pictureOf(loadBundle(files, { folderName: 'example' }), { hideByteOrderMark: true, files });
+  }
+
+  /** Opens the example's topology, then the graph from the palette; waits until it draws `nodes` blocks. */
+  async function openGraph(nodes: number): Promise<void> {
+    await openFile(workbench, 'example/topology.dot', 'DarkPrint Topology');
+    await runListedCommand(graphTitles.show);
+    await page.locator('.tabs-container .tab').filter({ hasText: 'DarkPrint Graph: example' }).first().waitFor({ state: 'visible', timeout: stepTimeoutMs });
+    await graphPage().locator(`#stage g.dp-node >> nth=${nodes - 1}`).waitFor({ state: 'attached', timeout: stepTimeoutMs });
+    await graphPage().locator('#message').waitFor({ state: 'hidden', timeout: stepTimeoutMs });
+  }
+
+  /**
+   * Runs a command the palette lists only once the extension has found the workspace's bundles
+   * (`darkprint.hasBundle`): a palette opened before that lists it not, so it is opened again until it does.
+   */
+  async function runListedCommand(title: string): Promise<void> {
+    const deadline = Date.now() + stepTimeoutMs;
+    for (;;) {
+      try {
+        await runCommand({ ...workbench, stepTimeoutMs: 3000 }, title);
+        return;
+      } catch (error) {
+        await page.keyboard.press('Escape');
+        if (Date.now() > deadline) throw error;
+      }
+    }
+  }
+
+  /** Puts the example's topology in front again (the graph beside it keeps its place). */
+  async function backToTopology(): Promise<void> {
+    await page.locator('.tabs-container .tab').filter({ has: page.locator('.label-name', { hasText: /^topology\.dot$/ }) }).first().click();
+    await activeTab('topology.dot');
+  }
+
+  async function activeTab(name: string): Promise<void> {
+    await page
+      .locator('.editor-group-container.active .tabs-container .tab.active')
+      .filter({ has: page.locator('.label-name', { hasText: new RegExp(`^${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) }) })
+      .waitFor({ state: 'visible', timeout: stepTimeoutMs });
+  }
+
+  /** Takes a screenshot of the whole window and one of the graph's webview alone. */
+  async function shootGraph(name: string): Promise<void> {
+    fs.mkdirSync(graphShots(), { recursive: true });
+    // (the hover, if any, and the legend settle before the picture is taken)
+    await graphPage().locator('#stage svg.dp-picture').waitFor({ state: 'visible', timeout: stepTimeoutMs });
+    await page.screenshot({ path: path.join(graphShots(), `${name}-window.png`) });
+    await page.locator('iframe.webview.ready').first().screenshot({ path: path.join(graphShots(), `${name}-webview.png`) });
+  }
+
+  /** Picks a colour theme (Preferences: Color Theme), and waits until the graph page wears it. */
+  async function useTheme(theme: string, bodyClass: string): Promise<void> {
+    await runCommand(workbench, 'Preferences: Color Theme');
+    await page.keyboard.insertText(theme);
+    const row = page.locator('.quick-input-widget .quick-input-list .monaco-list-row').filter({ has: page.locator('.label-name', { hasText: new RegExp(`^${theme}$`) }) });
+    await row.first().waitFor({ state: 'visible', timeout: stepTimeoutMs });
+    await row.first().click();
+    await graphPage().locator(`body.${bodyClass}`).waitFor({ state: 'attached', timeout: stepTimeoutMs });
+  }
+
+  /** The graph page's frame, for conditions evaluated inside it. */
+  async function graphFrame(): Promise<Frame> {
+    await graphPage().locator('#viewport').waitFor({ state: 'attached', timeout: stepTimeoutMs });
+    for (const frame of page.frames()) if ((await frame.$('#viewport').catch(() => null)) !== null) return frame;
+    throw new Error('no frame holds the graph page');
+  }
+
+  /** Fits the whole picture into the view (the first view keeps texts legible, and may leave some of a wide one out). */
+  async function fitWhole(): Promise<void> {
+    await graphPage().locator('#fit').click();
+    await graphPage().locator('#hint').waitFor({ state: 'hidden', timeout: stepTimeoutMs });
+    // (the view is set in the frame after next: wait until the page has painted it)
+    await (await graphFrame()).evaluate(() => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))));
+  }
+
+  it('opens the blueprint graph from the palette: one block per node and one wire per edge, with their ids', async function () {
+    const picture = await examplePicture();
+    await openGraph(picture.nodes.length);
+    const ids = (selector: string): Promise<string[]> => graphPage().locator(selector).evaluateAll((elements) => elements.map((element) => element.id));
+    assert.deepEqual((await ids('#stage g.dp-node')).sort(), picture.nodes.map((n) => n.key).sort());
+    assert.deepEqual((await ids('#stage g.dp-edge')).sort(), picture.edges.map((e) => e.key).sort());
+    // the classes the engine gives, overlays included
+    const classes = pictureClasses(picture);
+    const leakOrRelay = picture.edges.findIndex((_, e) => classes.edges[e].includes('dp-relay'));
+    assert.ok(leakOrRelay >= 0, 'the example has a route through the judge');
+    assert.match((await graphPage().locator(`#${picture.edges[leakOrRelay].key}`).getAttribute('class')) ?? '', /\bdp-relay\b/);
+    const summary = await graphPage().locator('#summary').innerText();
+    assert.ok(summary.includes(`security ${picture.header.security!.level}/4`), summary);
+
+    await shootGraph('dark-first-view');
+    // a hover shows the block's facts
+    await fitWhole();
+    const publisher = picture.nodes.find((n) => n.id === 'release_publisher')!;
+    await graphPage().locator(`#${publisher.key}`).hover();
+    const tip = graphPage().locator('#tip');
+    await tip.filter({ hasText: publisher.card.ref! }).waitFor({ state: 'visible', timeout: stepTimeoutMs });
+    assert.match(await tip.innerText(), /irreversible-action/);
+    // and a block's findings
+    const flagged = picture.nodes.find((n) => n.findings.length > 0)!;
+    await graphPage().locator(`#${flagged.key}`).hover();
+    await tip.filter({ hasText: flagged.findings[0]!.code }).waitFor({ state: 'visible', timeout: stepTimeoutMs });
+    await shootGraph('dark-hover');
+    await graphPage().locator('#summary').hover();
+    await tip.waitFor({ state: 'hidden', timeout: stepTimeoutMs });
+
+    // the legend beside the editor
+    await graphPage().locator('#legend-button').click();
+    await graphPage().locator('#legend').waitFor({ state: 'visible', timeout: stepTimeoutMs });
+    await shootGraph('dark-legend');
+    await graphPage().locator('#legend-button').click();
+    await graphPage().locator('#legend').waitFor({ state: 'hidden', timeout: stepTimeoutMs });
+
+    // the whole window for the graph, in the dark theme, then the light one and high contrast
+    await page.locator('.tabs-container .tab').filter({ hasText: 'DarkPrint Graph: example' }).first().click();
+    await runCommand(workbench, 'View: Toggle Maximize Editor Group');
+    const frame = await graphFrame();
+    await frame.waitForFunction(() => (document.getElementById('viewport')?.clientWidth ?? 0) > 1000, undefined, { timeout: stepTimeoutMs, polling: 100 });
+    await fitWhole();
+    try {
+      await shootGraph('dark');
+      await useTheme('Light Modern', 'vscode-light');
+      await shootGraph('light');
+      await useTheme('Dark High Contrast', 'vscode-high-contrast');
+      await shootGraph('high-contrast');
+    } finally {
+      await useTheme('Dark Modern', 'vscode-dark');
+      await page.locator('.tabs-container .tab').filter({ hasText: 'DarkPrint Graph: example' }).first().click();
+      await runCommand(workbench, 'View: Toggle Maximize Editor Group');
+    }
+  });
+
+  it('clicking a block shows its statement in topology.dot; the cursor in topology.dot highlights its block', async function () {
+    const picture = await examplePicture();
+    const builder = picture.nodes.find((n) => n.id === 'code_builder')!;
+    await openGraph(picture.nodes.length);
+    await fitWhole();
+    await graphPage().locator(`#${builder.key}`).click();
+    await activeTab('topology.dot');
+    await waitForStatus(workbench, 'status.editor.selection', `Ln ${builder.place.line}, Col ${builder.place.column}`);
+
+    const runner = picture.nodes.find((n) => n.id === 'test_runner')!;
+    await goTo(workbench, runner.place.line, runner.place.column + 2);
+    await graphPage().locator(`#${runner.key}.dp-selected`).waitFor({ state: 'attached', timeout: stepTimeoutMs });
+    assert.equal(await graphPage().locator('#stage .dp-selected').count(), 1);
+    await shootGraph('dark-highlight');
+
+    // a wire shows its edge statement
+    const fixLoop = picture.edges.find((e) => e.source === 'targeted_fixer')!;
+    await graphPage().locator(`#${fixLoop.key} text`).first().click();
+    await waitForStatus(workbench, 'status.editor.selection', `Ln ${fixLoop.place.line}, Col ${fixLoop.place.column}`);
+
+    // Ctrl+click on a block opens its card at its id
+    await graphPage().locator(`#${builder.key}`).click({ modifiers: ['Control'] });
+    await activeTab(`${builder.card.ref}.yaml`);
+    await waitForStatus(workbench, 'status.editor.selection', `Ln ${builder.card.place!.line}, Col ${builder.card.place!.column}`);
+  });
+
+  it('draws a node and an edge typed into topology.dot without saving, and keeps the last picture while the text does not parse', async function () {
+    const picture = await examplePicture();
+    const topologyFile = path.join(example, 'topology.dot');
+    const onDisk = fs.readFileSync(topologyFile, 'utf8');
+    const { line } = positionOf(onDisk, 'release_publisher [card=', 'release_publisher');
+    await openGraph(picture.nodes.length);
+    await backToTopology();
+    // zoomed and moved by the user: a redraw keeps the view
+    await graphPage().locator('#zoom-in').click();
+    const transform = await graphPage().locator('#stage').evaluate((stage) => (stage as HTMLElement).style.transform);
+    await backToTopology();
+    await goTo(workbench, line, 1);
+    await page.keyboard.press('End');
+    await page.keyboard.press('Enter');
+    await page.keyboard.insertText('probe_step [card="test-runner@1.0.0"];');
+    await page.keyboard.press('Enter');
+    await page.keyboard.insertText('release_publisher -> probe_step;');
+    await waitForLines(workbench, { includes: ['release_publisher -> probe_step;'] });
+    await graphPage().locator('#dp-n-probe_step').waitFor({ state: 'attached', timeout: stepTimeoutMs });
+    await graphPage().locator(`#stage g.dp-edge >> nth=${picture.edges.length}`).waitFor({ state: 'attached', timeout: stepTimeoutMs });
+    assert.equal(await graphPage().locator('#stage g.dp-node').count(), picture.nodes.length + 1);
+    assert.equal(await graphPage().locator('#stage').evaluate((stage) => (stage as HTMLElement).style.transform), transform, 'the view is kept');
+    assert.equal(fs.readFileSync(topologyFile, 'utf8'), onDisk, 'nothing was saved');
+
+    // text that does not parse: the picture stays, a banner says why
+    await page.keyboard.press('Enter');
+    await page.keyboard.insertText('probe_step -> [[;');
+    const banner = graphPage().locator('#banner', { hasText: 'does not read as written' });
+    await banner.waitFor({ state: 'visible', timeout: stepTimeoutMs });
+    assert.match(await banner.innerText(), /topology\.dot:\d+:\d+/);
+    assert.equal(await graphPage().locator('#stage g.dp-node').count(), picture.nodes.length + 1);
+    await shootGraph('dark-unreadable');
+    for (let i = 0; i < 'probe_step -> [[;'.length; i += 1) await page.keyboard.press('Backspace');
+    await banner.waitFor({ state: 'hidden', timeout: stepTimeoutMs });
+  });
+
+  it("marks an edge when a card's port it names is broken", async function () {
+    const card = 'cards/criteria-author@1.0.0.yaml';
+    const broken = await examplePicture((file) => (file.path === card ? file.text.replace('  - name: criteria\n', '  - name: criteria_list\n') : file.text));
+    const edge = broken.edges.find((e) => e.source === 'criteria_author' && e.target === 'acceptance_judge')!;
+    assert.ok(edge.findings.some((f) => f.severity === 'error'), 'the engine finds the broken port');
+    await openGraph(broken.nodes.length);
+    assert.doesNotMatch((await graphPage().locator(`#${edge.key}`).getAttribute('class')) ?? '', /dp-sev-error/);
+    const text = fs.readFileSync(path.join(example, card), 'utf8');
+    const { line } = positionOf(text.slice(text.indexOf('outputs:')), '- name: criteria', 'criteria');
+    const outputsLine = text.slice(0, text.indexOf('outputs:')).split('\n').length - 1;
+    await openFile(workbench, `example/${card}`, 'YAML');
+    await goTo(workbench, outputsLine + line, text.split('\n')[outputsLine + line - 1]!.length + 1);
+    await page.keyboard.insertText('_list');
+    await graphPage().locator(`#${edge.key}.dp-sev-error`).waitFor({ state: 'attached', timeout: stepTimeoutMs });
+    // the cursor in the card highlights the block that pins it
+    await graphPage().locator('#dp-n-criteria_author.dp-selected').waitFor({ state: 'attached', timeout: stepTimeoutMs });
+    await fitWhole();
+    await shootGraph('dark-broken-port');
+  });
+
+  it('exports the graph picture as an SVG file', async function () {
+    const picture = await examplePicture();
+    const target = path.join(example, `${picture.header.slug}.graph.svg`);
+    fs.rmSync(target, { force: true });
+    await openGraph(picture.nodes.length);
+    await runCommand(workbench, 'Notifications: Clear All Notifications');
+    await runListedCommand(graphTitles.export);
+    await acceptSaveDialog(target);
+    await notification(workbench, `Exported the blueprint graph to example/${picture.header.slug}.graph.svg`);
+    const svg = fs.readFileSync(target, 'utf8');
+    assert.ok(svg.startsWith('<svg class="dp-picture" '), svg.slice(0, 80));
+    for (const node of picture.nodes) assert.ok(svg.includes(`<g id="${node.key}" `), node.key);
+    fs.rmSync(target, { force: true });
   });
 
   // ---- helpers --------------------------------------------------------------------------

@@ -27,6 +27,13 @@
  *   sent to the first bytes the server writes after it) and its reply's (from there to the
  *   publication read and parsed here), each p50/p95 (the two need not add up at p95);
  * - completion inside `card="…"`, hover on a node id (p50/p95);
+ * - formatting the whole topology, in a table of its own, asked last (p50/p95, and the number of
+ *   edits it answers: the generated topology is not written in the formatter's style);
+ * - in a table of their own, asked last on the topology as it first read: semantic tokens of the
+ *   whole topology and of a screenful (50 lines in its middle), inlay hints for that screenful,
+ *   code lenses of the whole topology (a client asks for a document's lenses at once) and of a
+ *   card, document highlight on a node id, and workspace symbols for a query whose characters
+ *   are spread through the names (`bldr`, every builder and more);
  * - the server's RSS after those runs (and its peak), and again after the mid-file edits;
  * - completion right after an edit, in the second table: the topology edit above again and
  *   again, each followed (once its diagnostics have arrived) by one completion inside
@@ -45,8 +52,8 @@
  *   DARKPRINT_SERVER_NODE_ARGS="--cpu-prof" npm run bench:lsp   (flags for the server's node; a heap flag
  *                                                                turns the server's heap policy off, see server/src/memory.ts)
  *
- * Targets (issue 4), at 2,000 nodes: edit → diagnostics ≤ 50 ms p95; completion and hover
- * ≤ 10 ms p95; at 5,000 nodes RSS ≤ 300 MB. Figures are wall-clock milliseconds on this
+ * Targets, at 2,000 nodes: edit → diagnostics ≤ 50 ms p95; completion and hover ≤ 10 ms p95;
+ * formatting ≤ 100 ms; at 5,000 nodes RSS ≤ 300 MB. Figures are wall-clock milliseconds on this
  * machine; they are printed, never asserted. An edit's figure includes this client reading and
  * parsing the topology's publication (about 1 MB of JSON at 2,000 nodes); over stdio the server
  * writes publications from each diagnostic's kept JSON (server/src/wire.ts), as it does for the
@@ -120,6 +127,9 @@ interface Figures {
   /** The same after the mid-file edits. */
   readonly middleRssMb: number;
   readonly middlePeakMb: number;
+  /** Formatting the whole topology (`textDocument/formatting`), and how many edits it answers. */
+  readonly formatting: readonly number[];
+  readonly formattingEdits: number;
 }
 
 const repoRoot = path.resolve(__dirname, '..');
@@ -169,6 +179,10 @@ async function main(args: readonly string[]): Promise<number> {
     for (const f of results) printMiddle(f, f === results[0]);
     process.stdout.write('\nWhere the mid-file edits\' time goes, p50/p95 ms: the server (the change sent → the first bytes it writes after it), then its reply (→ the publication read and parsed here):\n');
     for (const f of results) printSplit(f, f === results[0]);
+    process.stdout.write('\nFormatting the whole topology (textDocument/formatting; the edits answered, not applied), p50/p95 ms:\n');
+    for (const f of results) printFormatting(f, f === results[0]);
+    process.stdout.write('\nEditor features, p50/p95 ms (a screenful: 50 lines in the middle of the topology):\n');
+    for (const f of results) printViews(f.nodes, viewFigures.get(f.nodes), f === results[0]);
     process.stdout.write(`\nload average during the run: ${loadavg().map((l) => l.toFixed(2)).join(', ')} (${runs} runs per figure, after ${warmupEdits} warm-up edits of each kind)\n`);
     return 0;
   } finally {
@@ -366,12 +380,19 @@ async function measure(entry: string, dir: string, nodes: number, runs: number, 
   await connection.sendNotification('workspace/didChangeConfiguration', { settings: null });
   await asked;
   const completionAsTyped = await requestsAfterEdits(typedLabel, middlePin, true);
+  // Formatting the whole topology, which reads as it did at first again: the edits are answered, not applied.
+  const formattingParams = { textDocument: { uri: topologyUri }, options: { tabSize: 2, insertSpaces: true } };
+  const formatting = await timed('textDocument/formatting', formattingParams);
+  const formattingEdits = ((await connection.sendRequest('textDocument/formatting', formattingParams)) as unknown[] | null)?.length ?? 0;
+
+  // The requests that colour, annotate and link what an editor shows, on the topology as it first read (see `ViewFigures`).
+  viewFigures.set(nodes, await measureViews(connection, topologyUri, cardUri, topologyText, timed, runs));
 
   await connection.sendRequest('shutdown');
   await connection.sendNotification('exit');
   await new Promise((resolve) => child.on('exit', resolve));
   connection.dispose();
-  return { nodes, initial, cardEdit, topologyEdit, completionAfterEdit, completionAfterMiddleEdit, completionAsTyped, codeActionAfterMiddleEdit, middleTyped, middleNode, middleTypedSplit, middleNodeSplit, cardWarmup, topologyWarmup, completion, hover, rssMb: rss, peakMb: peak, middleRssMb: after.rss, middlePeakMb: after.peak };
+  return { nodes, initial, cardEdit, topologyEdit, completionAfterEdit, completionAfterMiddleEdit, completionAsTyped, codeActionAfterMiddleEdit, middleTyped, middleNode, middleTypedSplit, middleNodeSplit, cardWarmup, topologyWarmup, completion, hover, rssMb: rss, peakMb: peak, middleRssMb: after.rss, middlePeakMb: after.peak, formatting, formattingEdits };
 }
 
 /**
@@ -421,6 +442,13 @@ function printSplit(f: Figures, header: boolean): void {
   process.stdout.write(`${row([String(f.nodes), ...parts(f.middleTypedSplit), ...parts(f.middleNodeSplit)])}\n`);
 }
 
+function printFormatting(f: Figures, header: boolean): void {
+  const widths = [6, 22, 14];
+  const row = (cells: string[]): string => cells.map((c, i) => c.padStart(widths[i])).join('  ');
+  if (header) process.stdout.write(`${row(['nodes', 'formatting p50/p95', 'edits answered'])}\n`);
+  process.stdout.write(`${row([String(f.nodes), `${percentile(f.formatting, 50).toFixed(1)} / ${percentile(f.formatting, 95).toFixed(1)}`, String(f.formattingEdits)])}\n`);
+}
+
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (error: unknown) => {
@@ -428,3 +456,65 @@ main(process.argv.slice(2)).then(
     process.exit(2);
   },
 );
+
+/** The editor-feature requests' times (p50/p95 each), by bundle size. */
+interface ViewFigures {
+  readonly semanticFull: readonly number[];
+  readonly semanticRange: readonly number[];
+  readonly inlayHints: readonly number[];
+  readonly codeLensTopology: readonly number[];
+  /** The lenses of the screenful, listed, then resolved as an editor resolves those it shows (all asked at once). */
+  readonly codeLensScreen: readonly number[];
+  readonly codeLensCard: readonly number[];
+  readonly highlight: readonly number[];
+  readonly workspaceSymbols: readonly number[];
+  /** How many tokens the whole topology has, and how many symbols `bldr` finds (at most the server's limit). */
+  readonly tokens: number;
+  readonly symbols: number;
+}
+
+const viewFigures = new Map<number, ViewFigures>();
+
+async function measureViews(connection: ProtocolConnection, topologyUri: string, cardUri: string, topologyText: string, timed: (method: string, params: unknown) => Promise<number[]>, runs: number): Promise<ViewFigures> {
+  const lines = topologyText.split('\n');
+  const middle = Math.floor(lines.length / 2);
+  const screen = { start: { line: middle, character: 0 }, end: { line: Math.min(lines.length - 1, middle + 50), character: 0 } };
+  const textDocument = { uri: topologyUri };
+  const idLine = lines.findIndex((l, i) => i >= middle && /^\s+[a-z]\w*\s*\[card=/.test(l));
+  const idAt = { line: idLine, character: lines[idLine].search(/\S/) + 1 };
+  const figures = {
+    semanticFull: await timed('textDocument/semanticTokens/full', { textDocument }),
+    semanticRange: await timed('textDocument/semanticTokens/range', { textDocument, range: screen }),
+    inlayHints: await timed('textDocument/inlayHint', { textDocument, range: screen }),
+    codeLensTopology: await timed('textDocument/codeLens', { textDocument }),
+    codeLensScreen: await resolveScreen(connection, textDocument, screen, runs),
+    codeLensCard: await timed('textDocument/codeLens', { textDocument: { uri: cardUri } }),
+    highlight: await timed('textDocument/documentHighlight', { textDocument, position: idAt }),
+    workspaceSymbols: await timed('workspace/symbol', { query: 'bldr' }),
+  };
+  // (the answers measured are not empty)
+  const tokens = (await connection.sendRequest('textDocument/semanticTokens/full', { textDocument })) as { data: number[] } | null;
+  const symbols = (await connection.sendRequest('workspace/symbol', { query: 'bldr' })) as unknown[] | null;
+  return { ...figures, tokens: (tokens?.data.length ?? 0) / 5, symbols: symbols?.length ?? 0 };
+}
+
+/** Times resolving the lenses of `screen`, from a list asked first: all at once, as an editor resolves those it shows (3 warm-up runs, then `runs`). */
+async function resolveScreen(connection: ProtocolConnection, textDocument: { uri: string }, screen: Range, runs: number): Promise<number[]> {
+  const listed = ((await connection.sendRequest('textDocument/codeLens', { textDocument })) as { range: Range }[] | null) ?? [];
+  const shown = listed.filter((l) => l.range.start.line >= screen.start.line && l.range.start.line < screen.end.line);
+  const out: number[] = [];
+  for (let i = 0; i < runs + 3; i++) {
+    const t0 = performance.now();
+    await Promise.all(shown.map((lens) => connection.sendRequest('codeLens/resolve', lens)));
+    if (i >= 3) out.push(performance.now() - t0);
+  }
+  return out;
+}
+
+function printViews(nodes: number, f: ViewFigures | undefined, header: boolean): void {
+  const pair = (values: readonly number[] | undefined): string => (values === undefined ? '-' : `${percentile(values, 50).toFixed(1)} / ${percentile(values, 95).toFixed(1)}`);
+  const widths = [6, 22, 22, 22, 22, 22, 20, 16, 20, 18];
+  const row = (cells: string[]): string => cells.map((c, i) => c.padStart(widths[i])).join('  ');
+  if (header) process.stdout.write(`${row(['nodes', 'tokens: topology', 'tokens: a screenful', 'inlay hints: screen', 'code lens: listed', 'code lens: screenful', 'code lens: a card', 'highlight', 'workspace symbols', 'tokens / symbols'])}\n`);
+  process.stdout.write(`${row([String(nodes), pair(f?.semanticFull), pair(f?.semanticRange), pair(f?.inlayHints), pair(f?.codeLensTopology), pair(f?.codeLensScreen), pair(f?.codeLensCard), pair(f?.highlight), pair(f?.workspaceSymbols), f === undefined ? '-' : `${f.tokens} / ${f.symbols}`])}\n`);
+}

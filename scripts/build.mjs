@@ -25,6 +25,32 @@ await build({
   logLevel: 'warning',
 });
 
+// The graph view's layout thread (client/src/graph-worker.ts): Graphviz compiled to WebAssembly,
+// inlined in the bundle, run off the extension host's own thread.
+await build({
+  entryPoints: ['client/src/graph-worker.ts'],
+  outfile: 'client/out/graph-worker.js',
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  format: 'cjs',
+  sourcemap: true,
+  logLevel: 'warning',
+});
+
+// The graph view's page script (client/webview/graph-view.ts): runs in the webview, loaded by nonce
+// from the extension's own files; plain browser code, no Node and no WebAssembly.
+await build({
+  entryPoints: ['client/webview/graph-view.ts'],
+  outfile: 'client/out/graph-view.js',
+  bundle: true,
+  platform: 'browser',
+  target: 'chrome120',
+  format: 'iife',
+  sourcemap: false,
+  logLevel: 'warning',
+});
+
 // The language server (issue 4): `node server/out/server.js --stdio` (or --node-ipc).
 await build({
   entryPoints: ['server/src/server.ts'],

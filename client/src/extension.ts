@@ -1,12 +1,16 @@
 /**
  * The DarkPrint VS Code extension: starts the language server (`server/out/server.js`, over IPC)
  * for topologies, cards, manifests and local vocabularies, and adds the palette commands (preview,
- * export and import of Attractor pipelines, the bundle report) and the bundle's status bar item.
+ * export and import of Attractor pipelines, the bundle report, a new bundle) and the bundle's
+ * status bar item.
  *
  * Architecture invariant: every check, hover, completion and fix comes from the server; the
- * extension only asks it (`darkprint/compiled`, `darkprint/report`) and shows the answers. The one
- * piece of the engine bundled here is the Attractor importer (a pure function from a pipeline's
- * text to the files of a bundle), because an import writes a new folder no server owns yet.
+ * extension only asks it (`darkprint/compiled`, `darkprint/report`, `darkprint/graph`) and shows the
+ * answers. Three pieces of the engine are bundled here: the Attractor importer (a pure function from
+ * a pipeline's text to the files of a bundle) and a new bundle's files, because both write a new
+ * folder no server owns yet, and the picture renderer (Graphviz compiled to WebAssembly), which lays out the
+ * picture model the server answers for the graph view (./graph.ts) on a thread of its own
+ * (./graph-worker.ts).
  * Must NOT know: diagnostics codes, the vocabulary, the Attractor mapping.
  */
 import * as path from 'path';
@@ -20,6 +24,7 @@ import {
 } from 'vscode-languageclient/node';
 import { exportAttractor, type ExportOptions } from './export';
 import { importAttractor, importFindingsLifetime, type ImportOptions } from './import';
+import { newBundle, type NewBundleOptions } from './new-bundle';
 import { bundleOf, previewAnchor, rootMarkersGlob, workspaceBundles } from './bundles';
 import { createPreview, type PreviewController } from './preview';
 import {
@@ -33,13 +38,23 @@ import {
 } from './protocol';
 import { createReport, revealNode, revealNodeCommand, type ReportController } from './report';
 import { createStatus } from './status';
+import { createLayout } from './graph-layout';
+import { createGraph, exportGraphCommand, graphOpenCardCommand, graphRevealCommand, showGraphCommand, type GraphController, type GraphExportOptions } from './graph';
+import { graphRequest, readGraphAnswer, type GraphAnswer } from './protocol';
+import { showReferences, showReferencesCommand } from './references';
 
 export const commands = {
   preview: 'darkprint.previewCompiled',
   export: 'darkprint.exportAttractor',
   import: 'darkprint.importAttractor',
+  newBundle: 'darkprint.newBundle',
   report: 'darkprint.showReport',
+  showGraph: showGraphCommand,
+  exportGraph: exportGraphCommand,
+  graphOpenCard: graphOpenCardCommand,
+  graphReveal: graphRevealCommand,
   revealNode: revealNodeCommand,
+  showReferences: showReferencesCommand,
 } as const;
 
 /** The files the server serves: topologies by language, the rest by where they sit in a bundle. */
@@ -60,7 +75,12 @@ export interface DarkPrintApi {
   readonly report: (anchor: vscode.Uri) => Promise<ReportAnswer>;
   readonly preview: PreviewController;
   readonly reportView: ReportController;
+  readonly graph: (anchor: vscode.Uri) => Promise<GraphAnswer>;
+  readonly graphView: GraphController;
 }
+
+/** The server's command that opens a place after a quick fix (server/src/convert.ts `showLocationCommand`). */
+const showLocationCommand = 'darkprint.showLocation';
 
 let client: LanguageClient | undefined;
 
@@ -86,6 +106,15 @@ export function activate(context: vscode.ExtensionContext): DarkPrintApi {
     synchronize: { configurationSection: 'darkprint', fileEvents: watchers },
     initializationOptions: { darkprint: settingsSnapshot() },
     diagnosticCollectionName: 'darkprint',
+    middleware: {
+      // A quick fix that opens a place to complete (a pin to pick among the bundle's cards): the
+      // server shows the place (`darkprint.showLocation` with `suggest`), then completion is asked there.
+      executeCommand: async (command, args, next) => {
+        const result: unknown = await next(command, args);
+        if (command === showLocationCommand && args[2] === 'suggest') await vscode.commands.executeCommand('editor.action.triggerSuggest');
+        return result;
+      },
+    },
   };
   const languageClient = new LanguageClient('darkprint', 'DarkPrint Language Server', serverOptions, clientOptions);
   client = languageClient;
@@ -123,10 +152,35 @@ export function activate(context: vscode.ExtensionContext): DarkPrintApi {
       guarded(() => exportAttractor({ compile, showPreview: (anchor) => preview.open(anchor) }, exportOptions(options))),
     ),
     vscode.commands.registerCommand(commands.import, (options?: unknown) => guarded(() => importAttractor(importOptions(options)))),
+    vscode.commands.registerCommand(commands.newBundle, (options?: unknown) => guarded(() => newBundle(newBundleOptions(options)))),
     vscode.commands.registerCommand(commands.report, (target?: unknown) => guarded(() => reportView.open(asUri(target)))),
     vscode.commands.registerCommand(commands.revealNode, (argument?: unknown) => guarded(() => revealNode(argument))),
+    vscode.commands.registerCommand(commands.showReferences, (...args: unknown[]) => guarded(() => showReferences(args))),
   );
-  return { client: languageClient, ready, compile, report, preview, reportView };
+  const graph = async (anchor: vscode.Uri): Promise<GraphAnswer> => {
+    await ready;
+    const params: BundleParams = { uri: anchor.toString() };
+    const answer = readGraphAnswer(await languageClient.sendRequest(graphRequest, params));
+    if (answer === undefined) throw new Error(`the answer to ${graphRequest} is not a picture`);
+    return answer;
+  };
+  const layout = createLayout(context.asAbsolutePath(path.join('client', 'out', 'graph-worker.js')));
+  const graphView = createGraph({ graph, render: (picture) => layout.render(picture), coalesceMs, extensionUri: context.extensionUri });
+  context.subscriptions.push(
+    graphView,
+    { dispose: () => layout.dispose() },
+    vscode.commands.registerCommand(commands.showGraph, (target?: unknown) => guarded(() => graphView.open(asUri(target)))),
+    vscode.commands.registerCommand(commands.exportGraph, (options?: unknown) => guarded(() => graphView.exportPicture(graphExportOptions(options)))),
+    vscode.commands.registerCommand(commands.graphOpenCard, (argument?: unknown) => guarded(() => graphView.openCardFromMenu(argument))),
+    vscode.commands.registerCommand(commands.graphReveal, (argument?: unknown) => guarded(() => graphView.revealFromMenu(argument))),
+  );
+  return { client: languageClient, ready, compile, report, preview, reportView, graph, graphView };
+}
+
+/** The export's options: a Uri (from a menu) names the bundle; an object may name `bundle` and `target`. */
+function graphExportOptions(value: unknown): GraphExportOptions {
+  const { bundle, target } = exportOptions(value);
+  return { ...(bundle !== undefined ? { bundle } : {}), ...(target !== undefined ? { target } : {}) };
 }
 
 export function deactivate(): Promise<void> | undefined {
@@ -208,6 +262,8 @@ function settingsSnapshot(): Record<string, unknown> {
     ignore: configuration.get<unknown>('ignore'),
     debounceMs: configuration.get<unknown>('debounceMs'),
     docsUrl: configuration.get<unknown>('docsUrl'),
+    logLevel: configuration.get<unknown>('logLevel'),
+    inlayHints: configuration.get<unknown>('inlayHints'),
   };
 }
 
@@ -226,6 +282,14 @@ function exportOptions(value: unknown): ExportOptions {
   const bundle = asUri(record.get('bundle'));
   const target = asUri(record.get('target'));
   return { ...(bundle !== undefined ? { bundle } : {}), ...(target !== undefined ? { target } : {}) };
+}
+
+function newBundleOptions(value: unknown): NewBundleOptions {
+  if (typeof value !== 'object' || value === null || value instanceof vscode.Uri) return {};
+  const record = new Map(Object.entries(value as Record<string, unknown>));
+  const folder = asUri(record.get('folder'));
+  const title = record.get('title');
+  return { ...(folder !== undefined ? { folder } : {}), ...(typeof title === 'string' ? { title } : {}) };
 }
 
 function importOptions(value: unknown): ImportOptions {

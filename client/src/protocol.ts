@@ -1,5 +1,5 @@
 /**
- * The two custom requests the extension sends to the DarkPrint language server, and the readers
+ * The three custom requests the extension sends to the DarkPrint language server, and the readers
  * that turn their untyped answers into the shapes the commands use. Answers arrive as `unknown`:
  * a reader returns `undefined` for anything it does not recognise, never throws.
  *
@@ -9,10 +9,15 @@
  *   (the same fields as `darkprint report --format json`, bare or under `analysis`), with the
  *   findings, the cycles they stand on (each listed once, a finding pointing at its cycle by
  *   index) and where the nodes are (`locations`: the topology's URI once, a range per node).
+ * - `darkprint/graph` `{ uri }` → the bundle's picture model (docs/graph.md) with the bundle
+ *   folder's URI, the open documents it was drawn from and their versions, and why the topology
+ *   does not read as written (`unreadable`), or `{ reasons }` for a file no bundle holds.
  */
+import type { Picture } from '../../shared/src/picture/model';
 
 export const compiledRequest = 'darkprint/compiled';
 export const reportRequest = 'darkprint/report';
+export const graphRequest = 'darkprint/graph';
 
 /** The parameters of both requests: any file of the bundle, or its folder, as a URI string. */
 export interface BundleParams {
@@ -100,6 +105,89 @@ export interface BundleReport {
 export type ReportAnswer =
   | { readonly kind: 'report'; readonly report: BundleReport }
   | { readonly kind: 'refused'; readonly reasons: readonly string[] };
+
+export type GraphAnswer =
+  | {
+      readonly kind: 'graph';
+      /** The bundle folder's URI; a place's `file` is relative to it. */
+      readonly root: string;
+      readonly picture: Picture;
+      /** The open documents the picture was drawn from, with their versions. */
+      readonly versions: readonly { readonly file: string; readonly uri: string; readonly version: number }[];
+      /** Why the topology does not read as written (a parse error with its place, or no directed graph); empty when it reads. */
+      readonly unreadable: readonly string[];
+    }
+  | { readonly kind: 'refused'; readonly reasons: readonly string[] };
+
+/**
+ * Reads a `darkprint/graph` answer. The picture is checked in outline (the lists and the fields
+ * the drawing and the view read, with their types), not field by field: it comes from the
+ * engine's own model.
+ */
+export function readGraphAnswer(answer: unknown): GraphAnswer | undefined {
+  const value = asRecord(answer);
+  if (value === undefined) return undefined;
+  const root = stringField(value, 'root');
+  const picture = value.get('picture');
+  if (root === undefined || !isPicture(picture)) {
+    const reasons = readReasons(value.get('reasons'));
+    return reasons === undefined ? undefined : { kind: 'refused', reasons };
+  }
+  const versions: { file: string; uri: string; version: number }[] = [];
+  for (const entry of arrayField(value, 'versions')) {
+    const record = asRecord(entry);
+    const file = record && stringField(record, 'file');
+    const uri = record && stringField(record, 'uri');
+    const version = record && numberField(record, 'version');
+    if (file !== undefined && uri !== undefined && version !== undefined) versions.push({ file, uri, version });
+  }
+  return { kind: 'graph', root, picture, versions, unreadable: stringArray(value.get('unreadable')) };
+}
+
+function isPicture(value: unknown): value is Picture {
+  const picture = asRecord(value);
+  if (picture === undefined) return false;
+  const graph = asRecord(picture.get('graph'));
+  const header = asRecord(picture.get('header'));
+  const overlays = asRecord(picture.get('overlays'));
+  if (graph === undefined || header === undefined || overlays === undefined) return false;
+  if (typeof graph.get('drawn') !== 'boolean' || !['TB', 'LR', 'BT', 'RL'].includes(String(graph.get('rankdir')))) return false;
+  if (asRecord(header.get('counts')) === undefined) return false;
+  for (const name of ['leaks', 'relays', 'loops', 'forks', 'entries', 'exits', 'unreachable']) if (!Array.isArray(overlays.get(name))) return false;
+  if (!Array.isArray(picture.get('unsettled')) || !Array.isArray(picture.get('findings'))) return false;
+  const nodes = picture.get('nodes');
+  const edges = picture.get('edges');
+  if (!Array.isArray(nodes) || !Array.isArray(edges)) return false;
+  const isPlace = (place: unknown): boolean => {
+    const record = asRecord(place);
+    return record !== undefined && typeof record.get('file') === 'string' && ['line', 'column', 'endLine', 'endColumn'].every((key) => numberField(record, key) !== undefined);
+  };
+  const isNode = (entry: unknown): boolean => {
+    const node = asRecord(entry);
+    const card = node && asRecord(node.get('card'));
+    return (
+      node !== undefined &&
+      card !== undefined &&
+      typeof card.get('resolved') === 'boolean' &&
+      ['id', 'key', 'name', 'family'].every((key) => stringField(node, key) !== undefined) &&
+      ['phases', 'risks', 'findings'].every((key) => Array.isArray(node.get(key))) &&
+      typeof node.get('human') === 'boolean' &&
+      isPlace(node.get('place'))
+    );
+  };
+  const isEdge = (entry: unknown): boolean => {
+    const edge = asRecord(entry);
+    return (
+      edge !== undefined &&
+      numberField(edge, 'index') !== undefined &&
+      ['key', 'source', 'target'].every((key) => stringField(edge, key) !== undefined) &&
+      typeof edge.get('closesCycle') === 'boolean' &&
+      Array.isArray(edge.get('findings')) &&
+      isPlace(edge.get('place'))
+    );
+  };
+  return (nodes as readonly unknown[]).every(isNode) && (edges as readonly unknown[]).every(isEdge);
+}
 
 /** Reads a `darkprint/compiled` answer. */
 export function readCompiledAnswer(answer: unknown): CompiledAnswer | undefined {
@@ -316,4 +404,27 @@ function arrayField(record: ReadonlyMap<string, unknown>, key: string): readonly
 
 function stringArray(value: unknown): string[] {
   return Array.isArray(value) ? (value as readonly unknown[]).filter((entry): entry is string => typeof entry === 'string') : [];
+}
+
+/**
+ * The arguments of `darkprint.showReferences` as the server's code lenses write them: the place
+ * the list is about (a URI string and a 0-based position), then the places to list.
+ */
+export interface ReferencesArguments {
+  readonly uri: string;
+  readonly position: LinePosition;
+  readonly locations: readonly NodeLocation[];
+}
+
+/** Reads `[uri, position, locations]`; undefined when any part has another shape (a place that does not read is left out). */
+export function readReferencesArguments(args: readonly unknown[]): ReferencesArguments | undefined {
+  const [uri, position, locations] = args;
+  const at = readPosition(position);
+  if (typeof uri !== 'string' || at === undefined || !Array.isArray(locations)) return undefined;
+  const places: NodeLocation[] = [];
+  for (const value of locations as unknown[]) {
+    const place = readNodeLocation(value);
+    if (place !== undefined) places.push(place);
+  }
+  return { uri, position: at, locations: places };
 }

@@ -1,6 +1,7 @@
 /**
  * The page of `DarkPrint: Show Bundle Report` (./report.ts), from a `darkprint/report` answer:
- * plain HTML with no script, each node a `command:` link to `darkprint.revealNode`. Knows no
+ * plain HTML with no script, each node a `command:` link to `darkprint.revealNode`, and a link to
+ * the bundle's graph (`darkprint.showGraph`). Knows no
  * `vscode` API, so it renders the same under a test.
  *
  * Every list a person reads is bounded: a marker's nodes and a phase's nodes show their first
@@ -9,6 +10,7 @@
  * entries. The page grows with those bounds, not with the bundle.
  */
 import type { BundleReport, NodeLocation, ReportAnswer, SecurityFinding } from './protocol';
+import { showGraphCommand } from './graph-html';
 
 export const revealNodeCommand = 'darkprint.revealNode';
 
@@ -64,6 +66,7 @@ function reportBody(report: BundleReport, page: ReportPage): string {
   const heading = report.title !== undefined && report.title !== '' ? `${report.title} (${report.slug ?? page.bundleName})` : (report.slug ?? page.bundleName);
   parts.push(`<h1>${escapeHtml(heading)}</h1>`);
   if (report.digest !== undefined) parts.push(`<p class="muted"><code>${escapeHtml(report.digest)}</code></p>`);
+  parts.push(`<p><a class="graph" href="${escapeHtml(`command:${showGraphCommand}?${encodeURIComponent(JSON.stringify([page.bundle]))}`)}">Show the blueprint graph</a></p>`);
 
   parts.push('<section id="security"><h2>Security</h2>');
   parts.push(`<p class="figure">Level <strong>${security.level}</strong> of 4${security.raw !== undefined ? ` <span class="muted">(raw ${security.raw})</span>` : ''}</p>`);

@@ -5,13 +5,15 @@
  * (the page itself: ./report-html.ts). One panel per bundle, refreshed when the server republishes
  * that bundle's diagnostics.
  *
- * The page runs no script: node links are `command:` URIs limited to `darkprint.revealNode`.
+ * The page runs no script: node links are `command:` URIs limited to `darkprint.revealNode`, and
+ * the link to the graph one to `darkprint.showGraph`.
  */
 import * as vscode from 'vscode';
 import { activeOrPickedBundle, basename, isInside, topologyOf, type BundleLocation } from './bundles';
 import { readNodeLocation, type ReportAnswer } from './protocol';
 import { messageOf } from './preview';
 import { renderMessageHtml, renderReportHtml, revealNodeCommand, type RevealNodeArguments } from './report-html';
+import { showGraphCommand } from './graph-html';
 
 export { revealNodeCommand } from './report-html';
 
@@ -68,7 +70,7 @@ export function createReport(dependencies: ReportDependencies): ReportController
       'darkprint.report',
       `DarkPrint Report: ${basename(location.root)}`,
       { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true },
-      { enableScripts: false, enableCommandUris: [revealNodeCommand], localResourceRoots: [] },
+      { enableScripts: false, enableCommandUris: [revealNodeCommand, showGraphCommand], localResourceRoots: [] },
     );
     const entry: { panel: vscode.WebviewPanel; location: BundleLocation; timer?: ReturnType<typeof setTimeout> } = { panel, location };
     panels.set(key, entry);

@@ -19,6 +19,7 @@ import {
   type Diagnostic as LspDiagnostic,
   type DocumentSymbol as LspDocumentSymbol,
   type FoldingRange,
+  type FormattingOptions,
   type Hover,
   type Location,
   type Position,
@@ -26,6 +27,7 @@ import {
   type SymbolInformation,
   type TextDocumentEdit,
   type TextEdit as LspTextEdit,
+  type CreateFile,
   type RenameFile,
   type WorkspaceEdit as LspWorkspaceEdit,
 } from 'vscode-languageserver';
@@ -43,8 +45,21 @@ import type {
   HoverResult,
   RenameTarget,
   SymbolKind as IdeSymbolKind,
+  TextEdit,
   WorkspaceEdit,
 } from '../../shared/src/ide/types';
+import type { FormatOptions } from '../../shared/src/ide/format';
+import { bundleFileScheme } from '../../shared/src/ide/describe';
+import {
+  DocumentHighlightKind,
+  InlayHintKind,
+  type CodeLens as LspCodeLens,
+  type DocumentHighlight,
+  type DocumentLink as LspDocumentLink,
+  type InlayHint as LspInlayHint,
+  type SemanticTokensEdit,
+} from 'vscode-languageserver';
+import type { CodeLens, DocumentLink, Highlight, InlayHint, SemanticToken, SemanticTokenModifier, SemanticTokenType, SymbolMatch, WorkspaceSymbolKind } from '../../shared/src/ide';
 
 /** What conversion needs to know about the files of one bundle snapshot. */
 export interface FileContext {
@@ -60,6 +75,8 @@ export interface ClientSupport {
   readonly codeDescription: boolean;
   readonly documentChanges: boolean;
   readonly renameFiles: boolean;
+  /** The client creates files an edit asks for (`resourceOperations` holds `create`). */
+  readonly createFiles: boolean;
   /** Hovers may be Markdown (else they are sent as plain text, the Markdown marks taken out). */
   readonly markdown: boolean;
   /** Completion items' documentation may be Markdown. */
@@ -91,6 +108,8 @@ export interface ClientSupport {
   readonly symbolKinds: ReadonlySet<number>;
   /** The most folding ranges the client wants (`foldingRange.rangeLimit`), if it said. */
   readonly foldingRangeLimit: number | undefined;
+  /** The symbol kinds the client shows in workspace symbols (`workspace.symbol.symbolKind.valueSet`; without one, File to Array). */
+  readonly workspaceSymbolKinds: ReadonlySet<number>;
 }
 
 /** The kinds a client that lists none shows (the protocol's first sets: Text to Reference, File to Array). */
@@ -108,6 +127,7 @@ export const fullSupport: ClientSupport = {
   codeDescription: true,
   documentChanges: true,
   renameFiles: true,
+  createFiles: true,
   markdown: true,
   documentationMarkdown: true,
   showDocument: true,
@@ -121,6 +141,7 @@ export const fullSupport: ClientSupport = {
   completionKinds: kindsUpTo(CompletionItemKind.TypeParameter),
   symbolKinds: kindsUpTo(SymbolKind.TypeParameter),
   foldingRangeLimit: undefined,
+  workspaceSymbolKinds: kindsUpTo(SymbolKind.TypeParameter),
 };
 
 // ---- positions ----------------------------------------------------------------------------
@@ -286,19 +307,43 @@ function diagnosticTag(code: string): DiagnosticTag | undefined {
 
 export function toHover(files: FileContext, file: string, hover: HoverResult, support: ClientSupport): Hover {
   return {
-    contents: support.markdown ? { kind: MarkupKind.Markdown, value: hover.contents } : { kind: MarkupKind.PlainText, value: plainText(hover.contents) },
+    contents: support.markdown ? { kind: MarkupKind.Markdown, value: withFileLinks(files, hover.contents) } : { kind: MarkupKind.PlainText, value: plainText(hover.contents) },
     range: toRange(files.lineIndex(file), hover.span),
   };
 }
 
 /**
- * The IDE's Markdown as plain text, for a client that shows text as it is: the lines that open
- * and close code blocks, bold and italic marks and the backticks of code spans taken out, a
- * backslash escape left as the character it escapes (an asterisk between blanks or inside a word
+ * The IDE's Markdown with each link to a file of the bundle (`bundle-file:<path>#<offset>`, see
+ * shared/src/ide/describe.ts `fileLink`) written as the file's URI, with the offset's line as
+ * `#L<line>` (VS Code opens a file link at that line).
+ */
+export function withFileLinks(files: FileContext, markdown: string): string {
+  if (!markdown.includes(bundleFileScheme)) return markdown;
+  return markdown.replace(bundleFileLink, (_, path: string, offset: string | undefined) => {
+    let file: string;
+    try {
+      file = decodeURIComponent(path);
+    } catch {
+      return `](${path})`;
+    }
+    const line = offset !== undefined ? `#L${files.lineIndex(file).positionAt(Number(offset)).line + 1}` : '';
+    return `](${files.uri(file)}${line})`;
+  });
+}
+
+const bundleFileLink = new RegExp(`\\]\\(${bundleFileScheme}([^)#\\s]*)(?:#(\\d+))?\\)`, 'g');
+
+/** A Markdown link: its text, then its target. */
+const markdownLink = /\[((?:\\.|[^\]\\\n])*)\]\([^)\s]*\)/g;
+
+/**
+ * The IDE's Markdown as plain text, for a client that shows text as it is: a link's text kept
+ * without its target, the lines that open and close code blocks, bold and italic marks and the
+ * backticks of code spans taken out, a backslash escape left as the character it escapes (an asterisk between blanks or inside a word
  * is no mark, and stays).
  */
 export function plainText(markdown: string): string {
-  return markdown.replace(/\\([\\`*_{}\[\]()#+\-.!|<>])|^```[^\n]*(?:\n|$)|\*\*|(?<![\w*\\])\*(?=\S)|(?<=\S)\*(?![\w*])|`/gm, (_, escaped: string | undefined) => escaped ?? '');
+  return markdown.replace(markdownLink, '$1').replace(/\\([\\`*_{}\[\]()#+\-.!|<>])|^```[^\n]*(?:\n|$)|\*\*|(?<![\w*\\])\*(?=\S)|(?<=\S)\*(?![\w*])|`/gm, (_, escaped: string | undefined) => escaped ?? '');
 }
 
 /**
@@ -549,12 +594,23 @@ export function toSymbolInformation(uri: string, symbols: readonly LspDocumentSy
  * Converts an edit. With `documentChanges` support the edit is a list of versioned text
  * edits (open documents carry their version, so a stale edit is refused by the client)
  * followed by the file renames; without it, a plain `changes` map and renames are dropped.
+ * A new file is created (never over one that exists), then its text inserted, before the other
+ * changes; an edit that creates a file is undefined for a client that cannot create one.
  * Undefined when nothing of the edit can be expressed for this client.
  */
 export function toWorkspaceEdit(files: FileContext, edit: WorkspaceEdit, support: ClientSupport): LspWorkspaceEdit | undefined {
   const renames = edit.renames ?? [];
+  const creates = edit.creates ?? [];
+  if (creates.length > 0 && !(support.documentChanges && support.createFiles)) return undefined;
   if (support.documentChanges) {
-    const documentChanges: (TextDocumentEdit | RenameFile)[] = [];
+    const documentChanges: (TextDocumentEdit | CreateFile | RenameFile)[] = [];
+    for (const created of creates) {
+      const uri = files.uri(created.file);
+      documentChanges.push(
+        { kind: 'create', uri, options: { overwrite: false, ignoreIfExists: false } },
+        { textDocument: { uri, version: null }, edits: [{ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, newText: created.text }] },
+      );
+    }
     for (const change of edit.changes) {
       if (change.edits.length === 0) continue;
       const index = files.lineIndex(change.file);
@@ -593,8 +649,16 @@ export function toCodeAction(
   if (action.show !== undefined) {
     // the edit, then the place to look at: a client that cannot be asked to open a document gets
     // no such action (the same edit is offered on its own)
-    if (!support.showDocument) return undefined;
-    out.command = { title: action.title, command: showLocationCommand, arguments: [files.uri(action.show.file), toRange(files.lineIndex(action.show.file), action.show.span)] };
+    // (an action whose place is optional is offered without it)
+    if (!support.showDocument) {
+      if (action.show.optional !== true) return undefined;
+    } else {
+      // (a file the edit creates is read from the text it is given)
+      const created = action.edit.creates?.find((c) => c.file === action.show?.file);
+      const index = created !== undefined ? lineIndex(created.text) : files.lineIndex(action.show.file);
+      const place = [files.uri(action.show.file), toRange(index, action.show.span)];
+      out.command = { title: action.title, command: showLocationCommand, arguments: action.show.suggest === true ? [...place, showSuggest] : place };
+    }
   }
   if (action.isPreferred && support.preferredActions) out.isPreferred = true;
   if (action.diagnostics && action.diagnostics.length > 0) {
@@ -608,8 +672,16 @@ export function toCodeAction(
   return out;
 }
 
-/** The command a code action runs after its edit to open a place (`[uri, range]`): the server asks the client to show it. */
+/**
+ * The command a code action runs after its edit to open a place (`[uri, range]`, then
+ * `showSuggest` when completion is wanted there): the server asks the client to show it. The
+ * VS Code extension then asks for completion itself (client/src/extension.ts); another client
+ * shows the place.
+ */
 export const showLocationCommand = 'darkprint.showLocation';
+
+/** The third argument of `showLocationCommand` when the place is one to complete (a pin to pick). */
+export const showSuggest = 'suggest';
 
 /**
  * The command a code action becomes for a client that takes only commands (no
@@ -629,6 +701,18 @@ export function toCodeActionOrCommand(action: LspCodeAction, support: ClientSupp
   return { title: action.title, command: applyEditCommand, arguments: action.command !== undefined ? [action.edit, action.command] : [action.edit] };
 }
 
+// ---- formatting ---------------------------------------------------------------------------
+
+/** The formatter's options from the client's: one level of indentation is `tabSize` spaces (at most 16), or a tab. */
+export function toFormatOptions(options: FormattingOptions): FormatOptions {
+  return { indent: options.insertSpaces ? ' '.repeat(Math.max(1, Math.min(16, options.tabSize))) : '\t' };
+}
+
+/** Text edits of one file, in LSP terms. */
+export function toTextEdits(index: LineIndex, edits: readonly TextEdit[]): LspTextEdit[] {
+  return edits.map((e) => ({ range: toRange(index, e.span), newText: e.newText }));
+}
+
 export function toPrepareRename(index: LineIndex, target: RenameTarget): { range: Range; placeholder: string } {
   return { range: toRange(index, target.span), placeholder: target.placeholder };
 }
@@ -636,4 +720,176 @@ export function toPrepareRename(index: LineIndex, target: RenameTarget): { range
 function contains(outer: Range, inner: Range): boolean {
   const before = (a: Position, b: Position): boolean => a.line < b.line || (a.line === b.line && a.character <= b.character);
   return before(outer.start, inner.start) && before(inner.end, outer.end);
+}
+
+// ---- highlights, semantic tokens, inlay hints, code lenses, links, workspace symbols -------
+
+export function toDocumentHighlights(index: LineIndex, highlights: readonly Highlight[]): DocumentHighlight[] {
+  return highlights.map((h) => ({ range: toRange(index, h.span), kind: h.kind === 'write' ? DocumentHighlightKind.Write : DocumentHighlightKind.Read }));
+}
+
+/**
+ * THE semantic token legend: the number of each of the IDE layer's token types and modifiers.
+ * The types are DarkPrint's own; the extension's manifest (`semanticTokenTypes`,
+ * `semanticTokenScopes`) gives each a standard super type and TextMate scopes, so that every
+ * theme colours them.
+ */
+const tokenTypeNumbers: Readonly<Record<SemanticTokenType, number>> = {
+  node: 0,
+  card: 1,
+  cardVersion: 2,
+  port: 3,
+  attractorAttribute: 4,
+  darkprintAttribute: 5,
+  unknownAttribute: 6,
+  nodeType: 7,
+  dataType: 8,
+  tool: 9,
+  phase: 10,
+  riskMarker: 11,
+};
+
+/** Each modifier's bit (`declaration` and `deprecated` are the protocol's own, `unresolved` ours). */
+const tokenModifierBits: Readonly<Record<SemanticTokenModifier, number>> = { declaration: 1, deprecated: 2, unresolved: 4 };
+
+export const semanticTokensLegend: { readonly tokenTypes: string[]; readonly tokenModifiers: string[] } = {
+  tokenTypes: namesInOrder(tokenTypeNumbers),
+  tokenModifiers: namesInOrder(tokenModifierBits),
+};
+
+function namesInOrder(numbers: Readonly<Record<string, number>>): string[] {
+  return Object.entries(numbers)
+    .sort((a, b) => a[1] - b[1])
+    .map(([name]) => name);
+}
+
+/**
+ * Tokens (sorted, one line each) in the protocol's relative encoding: per token its line less the
+ * last one's, its character (less the last one's on the same line), length, type and modifiers.
+ * The first token's position is the line index's; from there the walk counts the line breaks
+ * between one token and the next as the line index does (LF, CRLF and CR each end a line), so a
+ * whole topology's tokens take one pass over its text.
+ */
+export function toSemanticTokens(index: LineIndex, tokens: readonly SemanticToken[]): number[] {
+  const data: number[] = new Array<number>(tokens.length * 5);
+  const text = index.text;
+  /** Where the walk is: an offset and its line and character. */
+  let offset = 0;
+  let line = 0;
+  let character = 0;
+  let lastLine = 0;
+  let lastCharacter = 0;
+  for (let t = 0; t < tokens.length; t++) {
+    const token = tokens[t];
+    if (t === 0) {
+      const at = index.positionAt(token.start);
+      offset = token.start;
+      line = at.line;
+      character = at.character;
+    } else {
+      for (; offset < token.start; offset++) {
+        const c = text.charCodeAt(offset);
+        if (c === 10 || (c === 13 && text.charCodeAt(offset + 1) !== 10)) {
+          line++;
+          character = 0;
+        } else if (c !== 13) character++;
+      }
+    }
+    let modifiers = 0;
+    for (let m = 0; m < token.modifiers.length; m++) modifiers |= tokenModifierBits[token.modifiers[m]];
+    const k = t * 5;
+    data[k] = line - lastLine;
+    data[k + 1] = line === lastLine ? character - lastCharacter : character;
+    data[k + 2] = token.end - token.start;
+    data[k + 3] = tokenTypeNumbers[token.type];
+    data[k + 4] = modifiers;
+    lastLine = line;
+    lastCharacter = character;
+  }
+  return data;
+}
+
+/**
+ * The edit that turns one token list (encoded) into the next: what lies between their common
+ * start and their common end. Tokens are encoded relative to the one before, so an edit moves
+ * only the numbers of the token after it, and the edit stays about as small as the change.
+ */
+export function toSemanticTokensEdits(before: readonly number[], after: readonly number[]): SemanticTokensEdit[] {
+  const shorter = Math.min(before.length, after.length);
+  let start = 0;
+  while (start < shorter && before[start] === after[start]) start++;
+  let tail = 0;
+  while (tail < shorter - start && before[before.length - 1 - tail] === after[after.length - 1 - tail]) tail++;
+  if (start === before.length && start === after.length) return [];
+  return [{ start, deleteCount: before.length - start - tail, data: after.slice(start, after.length - tail) }];
+}
+
+export function toInlayHints(index: LineIndex, hints: readonly InlayHint[], support: Pick<ClientSupport, 'markdown'>): LspInlayHint[] {
+  return hints.map((h) => ({
+    position: toRange(index, { start: h.offset, end: h.offset }).start,
+    label: h.label,
+    kind: InlayHintKind.Type,
+    paddingLeft: true,
+    tooltip: support.markdown ? { kind: MarkupKind.Markdown, value: h.tooltip } : plainText(h.tooltip),
+  }));
+}
+
+/** The client commands a code lens may name: the extension's report, and its references list (`[uri, position, locations]`). */
+export const showReportCommand = 'darkprint.showReport';
+export const showReferencesCommand = 'darkprint.showReferences';
+
+/**
+ * A code lens's command. Opening a place is the server's `showLocationCommand`, for a client it
+ * can ask to show a document; the report and a list of places are commands of the DarkPrint
+ * extension. A lens whose action this client cannot take is shown as text alone (a command with
+ * no id, which clients show without a link).
+ */
+export function toCodeLensCommand(files: FileContext, file: string, lens: CodeLens, support: Pick<ClientSupport, 'showDocument'>): Command {
+  const action = lens.action;
+  const title = lens.title;
+  if (action === undefined) return { title, command: '' };
+  switch (action.kind) {
+    case 'report':
+      return { title, command: showReportCommand, arguments: [files.uri(file)] };
+    case 'show':
+      if (!support.showDocument) return { title, command: '' };
+      return { title, command: showLocationCommand, arguments: [files.uri(action.target.file), toRange(files.lineIndex(action.target.file), action.target.span)] };
+    case 'list':
+      return { title, command: showReferencesCommand, arguments: [files.uri(action.at.file), toRange(files.lineIndex(action.at.file), action.at.span).start, action.places.map((p) => toLocation(files, p))] };
+  }
+}
+
+/**
+ * Code lenses without their commands, each carrying `data` for `codeLens/resolve`: an editor
+ * resolves the lenses it shows (a screenful), so a topology of thousands of nodes sends a range
+ * per lens and builds commands only for those.
+ */
+export function toUnresolvedCodeLenses(index: LineIndex, lenses: readonly CodeLens[], data: (lens: number) => unknown): LspCodeLens[] {
+  return lenses.map((lens, i) => ({ range: toRange(index, lens.span), data: data(i) }));
+}
+
+export function toDocumentLinks(files: FileContext, file: string, links: readonly DocumentLink[]): LspDocumentLink[] {
+  const index = files.lineIndex(file);
+  return links.map((link) => ({ range: toRange(index, link.span), target: files.uri(link.target), tooltip: link.tooltip }));
+}
+
+/** Workspace symbols, each located through the files of its own bundle (`filesOf(match.bundle)`). */
+export function toWorkspaceSymbols(matches: readonly SymbolMatch[], filesOf: (bundle: number) => FileContext, support: Pick<ClientSupport, 'workspaceSymbolKinds'>): SymbolInformation[] {
+  return matches.map(({ bundle, symbol }) => ({
+    name: symbol.name,
+    kind: toWorkspaceSymbolKind(symbol.kind, support.workspaceSymbolKinds),
+    location: toLocation(filesOf(bundle), symbol.location),
+    ...(symbol.detail !== undefined ? { containerName: symbol.detail } : {}),
+  }));
+}
+
+function toWorkspaceSymbolKind(kind: WorkspaceSymbolKind, shown: ReadonlySet<number>): SymbolKind {
+  switch (kind) {
+    case 'node':
+      return toSymbolKind('node', shown);
+    case 'card':
+      return SymbolKind.Module;
+    case 'term':
+      return toSymbolKind('term', shown);
+  }
 }

@@ -18,6 +18,7 @@ import type {
   Location,
   Range,
   SymbolInformation,
+  TextEdit as LspTextEdit,
   WorkspaceEdit as LspWorkspaceEdit,
 } from 'vscode-languageserver';
 import type { Diagnostic } from '../../shared/src/diagnostics';
@@ -37,6 +38,8 @@ import {
   toPrepareRename,
   toSpan,
   toSymbolInformation,
+  toFormatOptions,
+  toTextEdits,
   toWorkspaceEdit,
   type ClientSupport,
 } from './convert';
@@ -44,6 +47,10 @@ import { describe } from './publish';
 import { features } from './features';
 import { paramProblem, type ParamPart } from './params';
 import { assertNever } from '../../shared/src/ide/context';
+import { SemanticTokensDeltaRequest, SemanticTokensRangeRequest, SemanticTokensRequest } from 'vscode-languageserver';
+import type { CodeLens as IdeCodeLens } from '../../shared/src/ide';
+import type { CodeLens, DocumentHighlight, DocumentLink, InlayHint, SemanticTokens, SemanticTokensDelta } from 'vscode-languageserver';
+import { toCodeLensCommand, toUnresolvedCodeLenses, toDocumentHighlights, toDocumentLinks, toInlayHints, toSemanticTokens, toSemanticTokensEdits, toWorkspaceSymbols } from './convert';
 
 /**
  * True for a completion asked by a `:` or `,` just typed at the end of a line (`tools:|`,
@@ -89,6 +96,11 @@ export interface ServerContext {
    * bundle to be checked again.
    */
   fileOf(uri: string, texts?: 'texts'): Promise<FileAt | undefined>;
+  /**
+   * Waits for the workspace scan, then returns a snapshot of every bundle known, over the current
+   * texts as `fileOf(uri, 'texts')` gives them (for workspace symbols).
+   */
+  workspaceSnapshots(): Promise<readonly Snapshot[]>;
   log(message: string): void;
   /** Where the server is in the protocol's lifecycle: the error a request gets there, if any (see `lifecycleError`). */
   lifecycle(): Lifecycle;
@@ -239,6 +251,23 @@ export function registerHandlers(context: ServerContext): void {
     }),
   );
 
+  // Formatting reads the topology's own text, so it answers from the current texts too.
+  connection.onDocumentFormatting(
+    guard('formatting', null, ['document', 'formattingOptions'], async (params): Promise<LspTextEdit[] | null> => {
+      const at = await context.fileOf(params.textDocument.uri, 'texts');
+      if (!at) return null;
+      return toTextEdits(at.index, features.formatDocument(at.snapshot.ide, at.file, toFormatOptions(params.options)));
+    }),
+  );
+
+  connection.onDocumentRangeFormatting(
+    guard('rangeFormatting', null, ['document', 'range', 'formattingOptions'], async (params): Promise<LspTextEdit[] | null> => {
+      const at = await context.fileOf(params.textDocument.uri, 'texts');
+      if (!at) return null;
+      return toTextEdits(at.index, features.formatRange(at.snapshot.ide, at.file, toSpan(at.index, params.range), toFormatOptions(params.options)));
+    }),
+  );
+
   connection.onCodeAction(
     guard('codeAction', null, ['document', 'range', 'codeActionContext'], async (params): Promise<(LspCodeAction | Command)[] | null> => {
       const at = await context.fileOf(params.textDocument.uri);
@@ -262,6 +291,8 @@ export function registerHandlers(context: ServerContext): void {
       return out;
     }),
   );
+
+  registerViewHandlers(context);
 }
 
 /** True when the diagnostic's range meets the span (an empty span at its edge counts). */
@@ -270,3 +301,145 @@ function touches(d: Diagnostic, span: Span): boolean {
   if (!at) return true;
   return at.start <= span.end && span.start <= at.end;
 }
+
+/**
+ * The requests that colour, annotate and link what a file shows: document highlight, semantic
+ * tokens (whole, by range, and as an edit of the last answer), inlay hints, code lenses (listed
+ * whole, each resolved when shown), document links, and workspace symbols. Highlights, tokens and links read the current texts (asked as the
+ * cursor moves and after every keystroke, like completion); inlay hints and lenses read the
+ * bundle's checked snapshot (the wired ports, the analysis).
+ */
+function registerViewHandlers(context: ServerContext): void {
+  const { connection } = context;
+  const guard = <P, R>(name: string, empty: R, shape: readonly ParamPart[], handler: (params: P, token: CancellationToken) => Promise<R>) =>
+    guarded(context, name, empty, handler, shape);
+
+  connection.onDocumentHighlight(
+    guard('documentHighlight', null, ['document', 'position'], async (params): Promise<DocumentHighlight[] | null> => {
+      const at = await context.fileOf(params.textDocument.uri, 'texts');
+      if (!at) return null;
+      return toDocumentHighlights(at.index, features.documentHighlights(at.snapshot.ide, at.file, toOffset(at.index, params.position)));
+    }),
+  );
+
+  // The last tokens sent per document, for an answer as an edit of them (`semanticTokens/full/delta`).
+  const sentTokens = new Map<string, { readonly resultId: string; readonly data: readonly number[] }>();
+  let nextResultId = 1;
+  const remember = (uri: string, data: number[]): SemanticTokens => {
+    const resultId = String(nextResultId++);
+    sentTokens.delete(uri);
+    sentTokens.set(uri, { resultId, data });
+    // (the documents asked about most recently: a long session opens many)
+    if (sentTokens.size > keptTokenLists) sentTokens.delete(sentTokens.keys().next().value as string);
+    return { resultId, data };
+  };
+  const tokensOf = async (uri: string, range?: Range): Promise<{ data: number[] } | undefined> => {
+    const at = await context.fileOf(uri, 'texts');
+    if (!at) return undefined;
+    const span = range === undefined ? undefined : toSpan(at.index, range);
+    return { data: toSemanticTokens(at.index, features.semanticTokens(at.snapshot.ide, at.file, span)) };
+  };
+  connection.onRequest(
+    SemanticTokensRequest.type,
+    guard('semanticTokens/full', null, ['document'], async (params): Promise<SemanticTokens | null> => {
+      const tokens = await tokensOf(params.textDocument.uri);
+      return tokens === undefined ? null : remember(params.textDocument.uri, tokens.data);
+    }),
+  );
+  connection.onRequest(
+    SemanticTokensDeltaRequest.type,
+    guard('semanticTokens/full/delta', null, ['document', 'previousResultId'], async (params): Promise<SemanticTokens | SemanticTokensDelta | null> => {
+      const uri = params.textDocument.uri;
+      const tokens = await tokensOf(uri);
+      if (tokens === undefined) return null;
+      const previous = sentTokens.get(uri);
+      const answer = remember(uri, tokens.data);
+      if (previous === undefined || previous.resultId !== params.previousResultId) return answer;
+      return { resultId: answer.resultId, edits: toSemanticTokensEdits(previous.data, tokens.data) };
+    }),
+  );
+  connection.onRequest(
+    SemanticTokensRangeRequest.type,
+    guard('semanticTokens/range', null, ['document', 'range'], async (params): Promise<SemanticTokens | null> => {
+      const tokens = await tokensOf(params.textDocument.uri, params.range);
+      return tokens === undefined ? null : { data: tokens.data };
+    }),
+  );
+
+  connection.languages.inlayHint.on(
+    guard('inlayHint', null, ['document', 'range'], async (params): Promise<InlayHint[] | null> => {
+      const at = await context.fileOf(params.textDocument.uri);
+      if (!at) return null;
+      const hints = features.inlayHints(at.snapshot.ide, at.file, toSpan(at.index, params.range), context.settings().inlayHints);
+      return toInlayHints(at.index, hints, context.support());
+    }),
+  );
+
+  // The lenses last listed per document, each list numbered, with the text they were made from: a
+  // lens carries `[list, lens]` as its data and gets its command when the editor resolves it (see
+  // convert.ts `toUnresolvedCodeLenses`), converted in the current snapshot while the document
+  // reads the same (no snapshot is kept here: a document's last list may be old).
+  const listedLenses = new Map<string, { readonly list: number; readonly text: string; readonly lenses: readonly IdeCodeLens[] }>();
+  const listUris = new Map<number, string>();
+  let nextList = 1;
+  connection.onCodeLens(
+    guard('codeLens', null, ['document'], async (params): Promise<CodeLens[] | null> => {
+      const uri = params.textDocument.uri;
+      const at = await context.fileOf(uri);
+      if (!at) return null;
+      const lenses = features.codeLenses(at.snapshot.ide, at.file);
+      const list = nextList++;
+      const before = listedLenses.get(uri);
+      if (before !== undefined) listUris.delete(before.list);
+      listedLenses.delete(uri);
+      listedLenses.set(uri, { list, text: at.text, lenses });
+      listUris.set(list, uri);
+      // (the documents asked about most recently: a long session opens many)
+      if (listedLenses.size > keptLensLists) {
+        const [oldest, entry] = listedLenses.entries().next().value as [string, { readonly list: number }];
+        listedLenses.delete(oldest);
+        listUris.delete(entry.list);
+      }
+      return toUnresolvedCodeLenses(at.index, lenses, (lens) => [list, lens]);
+    }),
+  );
+
+  const unresolved: CodeLens = { range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } } };
+  connection.onCodeLensResolve(
+    guard('codeLens/resolve', unresolved, [], async (lens: CodeLens): Promise<CodeLens> => {
+      const data: unknown = lens?.data;
+      if (!Array.isArray(data) || typeof data[0] !== 'number' || typeof data[1] !== 'number') return lens;
+      const uri = listUris.get(data[0]);
+      const listed = uri === undefined ? undefined : listedLenses.get(uri);
+      // (a lens of a list the document has replaced since: the editor asks for the new one)
+      const ide = listed?.list === data[0] ? listed.lenses[data[1]] : undefined;
+      if (uri === undefined || listed === undefined || ide === undefined) return lens;
+      const at = await context.fileOf(uri);
+      // (the document changed since: the editor lists its lenses again)
+      if (at === undefined || at.text !== listed.text) return lens;
+      return { range: lens.range, command: toCodeLensCommand(at.snapshot, at.file, ide, context.support()) };
+    }),
+  );
+
+  connection.onDocumentLinks(
+    guard('documentLink', null, ['document'], async (params): Promise<DocumentLink[] | null> => {
+      const at = await context.fileOf(params.textDocument.uri, 'texts');
+      if (!at) return null;
+      return toDocumentLinks(at.snapshot, at.file, features.documentLinks(at.snapshot.ide, at.file));
+    }),
+  );
+
+  connection.onWorkspaceSymbol(
+    guard('workspace/symbol', null, ['query'], async (params): Promise<SymbolInformation[] | null> => {
+      const snapshots = await context.workspaceSnapshots();
+      const matches = features.workspaceSymbols(snapshots.map((s) => s.ide), params.query);
+      return toWorkspaceSymbols(matches, (bundle) => snapshots[bundle], context.support());
+    }),
+  );
+}
+
+/** How many documents' last semantic tokens are kept for answers by edit. */
+const keptTokenLists = 64;
+
+/** How many documents' last code lenses are kept for `codeLens/resolve`. */
+const keptLensLists = 64;

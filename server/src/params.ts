@@ -29,8 +29,11 @@ export type ParamPart =
   | 'completionContext'
   | 'codeActionContext'
   | 'newName'
+  | 'query'
+  | 'previousResultId'
   | 'uri'
-  | 'command';
+  | 'command'
+  | 'formattingOptions';
 
 /**
  * The first problem with `params` for the given parts, as a clause naming the field, such as
@@ -142,7 +145,7 @@ function workspaceEditProblem(edit: unknown, name: string): string | undefined {
     return at < 0 ? undefined : `${field(`${name}.documentChanges[${at}]`)} is ${shown(documentChanges[at])}; it must be an object`;
   }
   if (changes !== undefined && changes !== null) return isRecord(changes) ? undefined : `${field(`${name}.changes`)} is ${shown(changes)}; it must be an object`;
-  return `${field(name)} holds neither \`changes\` nor \`documentChanges\`; it must hold one of them`;
+  return `${field(`${name}.changes`)} is missing, and so is \`documentChanges\`; a workspace edit holds one of them`;
 }
 
 function thenProblem(then: unknown, name: string): string | undefined {
@@ -188,10 +191,20 @@ function partProblem(params: Record<string, unknown>, part: ParamPart): string |
     }
     case 'newName':
       return stringProblem(params.newName, 'newName');
+    case 'query':
+      return stringProblem(params.query, 'query');
+    case 'previousResultId':
+      return stringProblem(params.previousResultId, 'previousResultId');
     case 'uri':
       return stringProblem(params.uri, 'uri');
     case 'command':
       return stringProblem(params.command, 'command') ?? optional(params.arguments, (list) => (Array.isArray(list) ? undefined : `${field('arguments')} is ${shown(list)}; it must be a list, or be left out`));
+    case 'formattingOptions': {
+      const options = params.options;
+      if (!isRecord(options)) return `${field('options')} is ${shown(options)}; it must be an object with \`tabSize\` and \`insertSpaces\``;
+      if (typeof options.insertSpaces !== 'boolean') return `${field('options.insertSpaces')} is ${shown(options.insertSpaces)}; it must be true or false`;
+      return wholeNumberProblem(options.tabSize, 'options.tabSize');
+    }
     default:
       return assertNever(part);
   }

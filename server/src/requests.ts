@@ -5,7 +5,11 @@
  * - `darkprint/report` `{ uri }` → the analysis as JSON (`ReportAnswer`: security with its
  *   rationale, penalties, findings and the cycles they stand on, where each named node is in the
  *   topology, autonomy, phase coverage), or `{ reasons }`.
- * Both answer from the bundle's current snapshot (open documents included).
+ * - `darkprint/graph` `{ uri }` → `GraphAnswer`: the picture model of the bundle (docs/graph.md),
+ *   with the open documents it was computed from and their versions, or `{ reasons }` for a file
+ *   no bundle holds. Any bundle has a picture: a broken one gives what resolved, and says in
+ *   `unreadable` why its topology does not read as written.
+ * All answer from the bundle's current snapshot (open documents included).
  *
  * The report grows with the bundle, never faster: every node, cycle and location is written once,
  * and a finding points at what it shares with others (a cycle of n nodes has n findings).
@@ -13,6 +17,8 @@
 import type { Range } from 'vscode-languageserver';
 import { exportAttractor } from '../../shared/src/compile';
 import { sortDiagnostics, type Diagnostic } from '../../shared/src/diagnostics';
+import { pictureOf } from '../../shared/src/picture/picture';
+import type { Picture } from '../../shared/src/picture/model';
 import type { SecurityCycle, SecurityFinding, SecurityPenalty } from '../../shared/src/analyze';
 import type { Snapshot } from './database';
 import { toRange } from './convert';
@@ -20,6 +26,7 @@ import { homeOf } from './publish';
 
 export const compiledRequest = 'darkprint/compiled';
 export const reportRequest = 'darkprint/report';
+export const graphRequest = 'darkprint/graph';
 
 export interface BundleParams {
   readonly uri: string;
@@ -77,6 +84,52 @@ export interface ReportCycle {
   readonly explanation: string;
   readonly hint: string;
 }
+
+export interface GraphAnswer {
+  /** The bundle folder's URI: a place's `file` is relative to it. */
+  readonly root: string;
+  readonly picture: Picture;
+  /**
+   * The files that were open documents when the picture was computed, each with the version it was
+   * computed from (the rest were read from disk). A client that holds a newer version of one of
+   * them asks again.
+   */
+  readonly versions: readonly { readonly file: string; readonly uri: string; readonly version: number }[];
+  /**
+   * Why the topology does not read as written, one sentence per parse error with its place
+   * (`topology.dot:3:7: …`), or that it is no directed graph; empty when it reads. The picture
+   * then shows only what the parser recovered, so a view may keep its last picture meanwhile.
+   */
+  readonly unreadable: readonly string[];
+}
+
+/** The findings that say the topology does not read as written. */
+const unreadableCodes: ReadonlySet<string> = new Set(['dot/parse-error', 'dot/not-directed']);
+
+export function graph(snapshot: Snapshot, rootUri: string): GraphAnswer {
+  const picture = pictureOfSnapshot(snapshot);
+  const versions = [...snapshot.versions].map(([file, version]) => ({ file, uri: snapshot.uri(file), version }));
+  const unreadable = sortDiagnostics(snapshot.result.diagnostics.filter((d) => unreadableCodes.has(d.code))).map((d) => `${placeOf(snapshot, d)}: ${d.message}`);
+  if (!picture.graph.drawn && unreadable.length === 0) {
+    unreadable.push(picture.graph.file === undefined ? 'The bundle has no topology file to draw.' : `${picture.graph.file} could not be read as a directed graph.`);
+  }
+  return { root: rootUri, picture, versions, unreadable };
+}
+
+/** The picture of a snapshot, made once per snapshot (several views may ask for one revision). */
+function pictureOfSnapshot(snapshot: Snapshot): Picture {
+  let picture = pictures.get(snapshot);
+  if (picture === undefined) {
+    const topology = snapshot.result.blueprint?.topology.file.path;
+    // (a file read from disk hides its byte order mark, as the editor that opens it will: see database.ts `lineIndex`)
+    const fromDisk = topology === undefined || !snapshot.versions.has(topology);
+    picture = pictureOf(snapshot.result, { hideByteOrderMark: fromDisk, files: [...snapshot.files.values()] });
+    pictures.set(snapshot, picture);
+  }
+  return picture;
+}
+
+const pictures = new WeakMap<Snapshot, Picture>();
 
 export function compiled(snapshot: Snapshot): CompiledAnswer {
   const outcome = exportAttractor(snapshot.result);

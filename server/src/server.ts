@@ -6,7 +6,7 @@
  *   database.ts  the query database: per-file card reads and per-bundle snapshots, by revision
  *   publish.ts   pushing diagnostics for every file of a bundle, debounced, never stale
  *   handlers.ts  one small guarded handler per LSP request, calling shared/src/ide
- *   requests.ts  the custom requests `darkprint/compiled` and `darkprint/report`
+ *   requests.ts  the custom requests `darkprint/compiled`, `darkprint/report` and `darkprint/graph`
  *   convert.ts   THE conversion between engine/IDE values and LSP values
  *   settings.ts  `darkprint.*` settings
  *   memory.ts    how far the heap may grow between collections on a large workspace
@@ -49,12 +49,13 @@ import {
 } from 'vscode-languageserver/node';
 import { addBundle, createDatabase, ownerOf, removeBundle, replaceDisk, setDiskFile, setOpenDocument, snapshotOf, textSnapshotOf, type BundleState } from './database';
 import { createPublisher, describe, type Publisher } from './publish';
-import { defaultSettings, mergeSettings, readSettings, type Settings } from './settings';
+import { defaultSettings, logsAt, mergeSettings, readSettings, type Settings } from './settings';
 import { findRoots, fitsReadLimits, isBundleFile, isFolder, isRootMarker, isSearchedFolderName, readBundleFile, readBundleFiles, relativeTo, rootAbove } from './workspace';
 import { skippedReadsDiagnostics } from '../../shared/src/bundle/classify';
+import { semanticTokensLegend } from './convert';
 import { applyChanges, applyEditCommand, baseCompletionKinds, baseSymbolKinds, docsLinker, showLocationCommand, type ClientSupport, type DocsLink } from './convert';
 import { guarded, registerHandlers, completionTriggers, type FileAt, type Lifecycle, type ServerContext } from './handlers';
-import { compiled, compiledRequest, report, reportRequest, type BundleParams } from './requests';
+import { compiled, compiledRequest, graph, graphRequest, report, reportRequest, type BundleParams } from './requests';
 import { closedDocument, commandProblem, documentChange, documentUriOf, openedDocument } from './params';
 import { createPreparedTexts, preparedEncoder, routeConsole, type PreparedTexts } from './wire';
 import { heapPolicyApplies, startHeapPolicy } from './memory';
@@ -80,7 +81,7 @@ export const folderPattern = '**/*';
  * Serves `connection`. `prepared`, when the connection's writer reads it (./wire.ts), receives
  * the JSON of each diagnostics publication so that it is written without serialising the list.
  */
-export function startServer(connection: Connection, prepared?: PreparedTexts): void {
+export function startServer(connection: Connection, prepared?: PreparedTexts): { readonly debug: (message: string) => void } {
   const log = (message: string): void => {
     try {
       connection.console.error(message);
@@ -89,8 +90,18 @@ export function startServer(connection: Connection, prepared?: PreparedTexts): v
     }
   };
   const warn = (message: string): void => {
+    if (!logsAt(settings.logLevel, 'warning')) return;
     try {
       connection.console.warn(message);
+    } catch {
+      // the connection is gone: nothing left to tell
+    }
+  };
+  /** What only `darkprint.logLevel: debug` shows (how the server tunes its memory). */
+  const debug = (message: string): void => {
+    if (!logsAt(settings.logLevel, 'debug')) return;
+    try {
+      connection.console.log(message);
     } catch {
       // the connection is gone: nothing left to tell
     }
@@ -496,6 +507,11 @@ export function startServer(connection: Connection, prepared?: PreparedTexts): v
     support: () => support,
     settings: () => settings,
     fileOf,
+    workspaceSnapshots: async () => {
+      await settingsKnown;
+      await scanned;
+      return [...db.bundles.values()].map((bundle) => textSnapshotOf(db, bundle));
+    },
     log,
     lifecycle: () => phase,
   };
@@ -521,8 +537,16 @@ export function startServer(connection: Connection, prepared?: PreparedTexts): v
         renameProvider: capabilities.textDocument?.rename?.prepareSupport ? { prepareProvider: true } : true,
         documentSymbolProvider: true,
         foldingRangeProvider: true,
+        documentFormattingProvider: true,
+        documentRangeFormattingProvider: true,
         // (the kinds only for a client that takes code action literals: the protocol allows the options no other)
         codeActionProvider: capabilities.textDocument?.codeAction?.codeActionLiteralSupport !== undefined ? { codeActionKinds: ['quickfix', 'source.fixAll'] } : true,
+        documentHighlightProvider: true,
+        workspaceSymbolProvider: true,
+        semanticTokensProvider: { legend: semanticTokensLegend, full: { delta: true }, range: true },
+        inlayHintProvider: true,
+        codeLensProvider: { resolveProvider: true },
+        documentLinkProvider: { resolveProvider: false },
         executeCommandProvider: { commands: [showLocationCommand, applyEditCommand] },
         workspace: { workspaceFolders: { supported: true, changeNotifications: true } },
       },
@@ -539,10 +563,17 @@ export function startServer(connection: Connection, prepared?: PreparedTexts): v
     // it asks for runs after the initial scan (disk work runs in order).
     if (capabilities.workspace?.workspaceFolders) {
       try {
-        connection.workspace.onDidChangeWorkspaceFolders((event) => {
+        connection.workspace.onDidChangeWorkspaceFolders((event: unknown) => {
           if (phase !== 'running') return;
-          const removed = new Set(event.removed.map((f) => pathOf(f.uri)));
-          folders = [...folders.filter((f) => !removed.has(f)), ...event.added.map((f) => pathOf(f.uri)).filter((f): f is string => f !== undefined)];
+          const change = typeof event === 'object' && event !== null ? (event as { added?: unknown; removed?: unknown }) : {};
+          const added = folderPaths(change.added);
+          const removed = folderPaths(change.removed);
+          if (added === undefined || removed === undefined) {
+            warn('darkprint: a workspace/didChangeWorkspaceFolders is ignored: its `event` must hold `added` and `removed` lists of folders, each with a string `uri`.');
+            return;
+          }
+          const gone = new Set(removed);
+          folders = [...folders.filter((f) => !gone.has(f)), ...added];
           void onDisk('rescanning the workspace folders', rescan);
         });
       } catch (error) {
@@ -580,7 +611,11 @@ export function startServer(connection: Connection, prepared?: PreparedTexts): v
     // (a client may send no parameters at all: the settings are then asked for)
     const pushed: unknown = typeof change === 'object' && change !== null ? (change as { settings?: unknown }).settings : undefined;
     void refreshSettings(pushed)
-      .then(() => publisher.republishAll())
+      .then(() => {
+        // (inlay hints read the settings: a client that can be asked shows them again)
+        if (capabilities.workspace?.inlayHint?.refreshSupport === true) void connection.languages.inlayHint.refresh().catch(() => undefined);
+        return publisher.republishAll();
+      })
       .catch((error: unknown) => log(`darkprint: applying the settings failed: ${describe(error)}`));
   });
 
@@ -738,6 +773,13 @@ export function startServer(connection: Connection, prepared?: PreparedTexts): v
       return at ? report(at, db.uriOf(at.bundle.root)) : noBundle;
     }, ['uri']),
   );
+  connection.onRequest(
+    graphRequest,
+    guarded(context, graphRequest, { reasons: ['The server failed while drawing the bundle; its log says why.'] }, async (params: BundleParams) => {
+      const at = await fileOrRoot(params);
+      return at ? graph(at, db.uriOf(at.bundle.root)) : noBundle;
+    }, ['uri']),
+  );
 
   /** The snapshot of the bundle that holds a file (any file, not only bundle files) or that is a root folder. */
   const fileOrRoot = async (params: BundleParams): Promise<ReturnType<typeof snapshotOf> | undefined> => {
@@ -751,6 +793,7 @@ export function startServer(connection: Connection, prepared?: PreparedTexts): v
   connection.onShutdown(() => {
     phase = 'shut down';
   });
+  return { debug };
 }
 
 function clientSupport(capabilities: ClientCapabilities): ClientSupport {
@@ -761,6 +804,7 @@ function clientSupport(capabilities: ClientCapabilities): ClientSupport {
     codeDescription: text?.publishDiagnostics?.codeDescriptionSupport === true,
     documentChanges: edit?.documentChanges === true,
     renameFiles: edit?.resourceOperations?.includes('rename') === true,
+    createFiles: edit?.resourceOperations?.includes('create') === true,
     markdown: text?.hover?.contentFormat?.includes('markdown') === true,
     documentationMarkdown: text?.completion?.completionItem?.documentationFormat?.includes('markdown') === true,
     showDocument: capabilities.window?.showDocument?.support === true,
@@ -774,12 +818,29 @@ function clientSupport(capabilities: ClientCapabilities): ClientSupport {
     completionKinds: kindSet(text?.completion?.completionItemKind?.valueSet, baseCompletionKinds),
     symbolKinds: kindSet(text?.documentSymbol?.symbolKind?.valueSet, baseSymbolKinds),
     foldingRangeLimit: typeof text?.foldingRange?.rangeLimit === 'number' ? text.foldingRange.rangeLimit : undefined,
+    workspaceSymbolKinds: kindSet(capabilities.workspace?.symbol?.symbolKind?.valueSet, baseSymbolKinds),
   };
 }
 
 /** The kinds a client lists, with the protocol's first set, which every client shows. */
 function kindSet(listed: readonly number[] | undefined, base: ReadonlySet<number>): ReadonlySet<number> {
   return listed === undefined ? base : new Set([...base, ...listed]);
+}
+
+/**
+ * The paths of a list of workspace folders as a client sends them (`{ uri, name }`), leaving out
+ * URIs that name no local folder; undefined when it is no list of such objects.
+ */
+function folderPaths(list: unknown): string[] | undefined {
+  if (!Array.isArray(list)) return undefined;
+  const out: string[] = [];
+  for (const folder of list) {
+    const uri: unknown = typeof folder === 'object' && folder !== null ? (folder as { uri?: unknown }).uri : undefined;
+    if (typeof uri !== 'string') return undefined;
+    const file = pathOf(uri);
+    if (file !== undefined) out.push(file);
+  }
+  return out;
 }
 
 /** A watched-file event as the protocol has it: a string URI and a known change type. */
@@ -852,10 +913,11 @@ function main(): void {
   };
   process.on('uncaughtException', report('uncaught exception'));
   process.on('unhandledRejection', report('unhandled rejection'));
+  const server = startServer(connection, prepared);
+  // (its changes are debug lines: at the default log level the client's log does not show them)
   if (heapPolicyApplies(process.versions, [...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(/\s+/)])) {
-    startHeapPolicy({ log: (message) => connection.console.log(message) });
+    startHeapPolicy({ log: server.debug });
   }
-  startServer(connection, prepared);
   connection.listen();
 }
 

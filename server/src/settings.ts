@@ -6,6 +6,7 @@
  */
 import { unknownSelectors, type Severity } from '../../shared/src/diagnostics';
 import { diagnosticFamilies } from '../../shared/src/diagnostics/render';
+import { allInlayHints, type InlayHintOptions } from '../../shared/src/ide/inlay-hints';
 
 export interface Settings {
   /** Quiet time after an edit before diagnostics are recomputed (`darkprint.debounceMs`). */
@@ -20,9 +21,25 @@ export interface Settings {
    * Undefined: the docs beside the server, when found.
    */
   readonly docsUrl?: string;
+  /** Which inlay hints are shown (`darkprint.inlayHints.nodeCards`, `darkprint.inlayHints.edgeTypes`); all by default. */
+  readonly inlayHints: InlayHintOptions;
+  /**
+   * What the server writes to the client's log (`darkprint.logLevel`): errors, then warnings, then
+   * `info` (the default), then `debug`, which adds how the server tunes its memory.
+   */
+  readonly logLevel: LogLevel;
 }
 
-export const defaultSettings: Settings = { debounceMs: 150, severity: new Map(), ignore: [] };
+export type LogLevel = 'error' | 'warning' | 'info' | 'debug';
+
+const logLevels: readonly LogLevel[] = ['error', 'warning', 'info', 'debug'];
+
+/** True when a message of level `message` is written at the level `setting`. */
+export function logsAt(setting: LogLevel, message: LogLevel): boolean {
+  return logLevels.indexOf(message) <= logLevels.indexOf(setting);
+}
+
+export const defaultSettings: Settings = { debounceMs: 150, severity: new Map(), ignore: [], inlayHints: allInlayHints, logLevel: 'info' };
 
 export interface SettingsRead {
   readonly settings: Settings;
@@ -77,7 +94,29 @@ export function readSettings(raw: unknown): SettingsRead {
   let docsUrl: string | undefined;
   if (typeof rawDocs === 'string' && rawDocs.trim() !== '') docsUrl = rawDocs.trim();
   else if (rawDocs !== undefined && rawDocs !== null && rawDocs !== '') problems.push('darkprint.docsUrl must be a URL string; it is ignored.');
-  return { settings: { debounceMs, severity, ignore, ...(docsUrl ? { docsUrl } : {}) }, problems };
+  const inlayHints = readInlayHints(section, problems);
+  const rawLevel = section.get('logLevel');
+  const logLevel = logLevels.find((l) => l === rawLevel) ?? defaultSettings.logLevel;
+  if (rawLevel !== undefined && rawLevel !== null && logLevel !== rawLevel) problems.push(`darkprint.logLevel must be one of ${logLevels.join(', ')}; ${JSON.stringify(rawLevel)} is ignored.`);
+  return { settings: { debounceMs, severity, ignore, ...(docsUrl ? { docsUrl } : {}), inlayHints, logLevel }, problems };
+}
+
+/**
+ * `darkprint.inlayHints`: an object of switches (`{ nodeCards: false }`, as VS Code sends the
+ * section), or the same as dotted keys (`inlayHints.nodeCards`); the object wins where both say.
+ */
+function readInlayHints(section: Map<string, unknown>, problems: string[]): InlayHintOptions {
+  const nested = section.get('inlayHints');
+  if (nested !== undefined && nested !== null && !isRecord(nested)) problems.push('darkprint.inlayHints must be an object of switches such as { "nodeCards": false }; it is ignored.');
+  const read = (key: keyof InlayHintOptions): boolean => {
+    const own = isRecord(nested) ? nested[key] : undefined;
+    const value = own ?? section.get(`inlayHints.${key}`);
+    if (value === undefined || value === null) return allInlayHints[key];
+    if (typeof value === 'boolean') return value;
+    problems.push(`darkprint.inlayHints.${key} must be true or false; ${JSON.stringify(value)} is ignored.`);
+    return allInlayHints[key];
+  };
+  return { nodeCards: read('nodeCards'), edgeTypes: read('edgeTypes') };
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

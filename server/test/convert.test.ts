@@ -1,7 +1,7 @@
 /**
  * The server's pure pieces, as tables: position ⇄ offset conversion (line breaks of every
  * kind, positions past a line's end), incremental changes, the docs anchors of every code,
- * and settings read from whatever a client sends.
+ * settings read from whatever a client sends, and edits that create files.
  */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -9,9 +9,9 @@ import path from 'node:path';
 import { allDiagnosticCodes } from '../../shared/src/diagnostics';
 import { lineIndex } from '../../shared/src/text';
 import { CompletionItemKind, InsertTextFormat } from 'vscode-languageserver';
-import type { CompletionResult, HoverResult } from '../../shared/src/ide/types';
-import { applyChanges, docsAnchor, docsLinker, fullSupport, toCompletionList, toHover, toOffset, toRange, type ClientSupport, type FileContext } from '../src/convert';
-import { readSettings } from '../src/settings';
+import type { CodeAction, CompletionResult, HoverResult } from '../../shared/src/ide/types';
+import { applyChanges, docsAnchor, docsLinker, fullSupport, toCodeAction, toCompletionList, toHover, toOffset, toRange, type ClientSupport, type FileContext } from '../src/convert';
+import { logsAt, readSettings, type LogLevel } from '../src/settings';
 import { isBundleFile, isRootMarker } from '../src/workspace';
 import { repoRoot } from './support/lsp-client';
 
@@ -107,7 +107,7 @@ describe('server: docs links', function () {
 });
 
 describe('server: settings', function () {
-  const cases: { raw: unknown; debounceMs: number; severity?: [string, string][]; ignore?: string[]; docsUrl?: string; problems: number; why: string }[] = [
+  const cases: { raw: unknown; debounceMs: number; severity?: [string, string][]; ignore?: string[]; docsUrl?: string; inlayHints?: { nodeCards: boolean; edgeTypes: boolean }; problems: number; why: string }[] = [
     { raw: undefined, debounceMs: 150, problems: 0, why: 'nothing sent: the defaults' },
     { raw: { debounceMs: 0 }, debounceMs: 0, problems: 0, why: 'the section itself' },
     { raw: { darkprint: { debounceMs: 20, ignore: ['attractor/'] } }, debounceMs: 20, ignore: ['attractor/'], problems: 0, why: 'the section under its name' },
@@ -133,6 +133,10 @@ describe('server: settings', function () {
     },
     { raw: { docsUrl: ' https://x.test/d.md ' }, debounceMs: 150, docsUrl: 'https://x.test/d.md', problems: 0, why: 'a docs URL' },
     { raw: { __proto__: { debounceMs: 1 } }, debounceMs: 150, problems: 0, why: 'a __proto__ key is inert' },
+    { raw: { inlayHints: { nodeCards: false } }, debounceMs: 150, inlayHints: { nodeCards: false, edgeTypes: true }, problems: 0, why: 'an inlay hint kind turned off' },
+    { raw: { 'darkprint.inlayHints.edgeTypes': false }, debounceMs: 150, inlayHints: { nodeCards: true, edgeTypes: false }, problems: 0, why: 'an inlay hint kind turned off by a dotted key' },
+    { raw: { inlayHints: { nodeCards: 'no' } }, debounceMs: 150, problems: 1, why: 'an inlay hint switch that is not true or false is refused' },
+    { raw: { inlayHints: true }, debounceMs: 150, problems: 1, why: 'inlay hints that are not an object of switches are refused' },
   ];
   for (const c of cases) {
     it(c.why, function () {
@@ -141,6 +145,7 @@ describe('server: settings', function () {
       assert.deepEqual([...read.settings.severity], c.severity ?? []);
       assert.deepEqual(read.settings.ignore, c.ignore ?? []);
       assert.equal(read.settings.docsUrl, c.docsUrl);
+      assert.deepEqual(read.settings.inlayHints, c.inlayHints ?? { nodeCards: true, edgeTypes: true });
       assert.equal(read.problems.length, c.problems, read.problems.join('\n'));
     });
   }
@@ -258,6 +263,99 @@ describe('server: hovers', function () {
   for (const row of rows) {
     it(row.name, function () {
       assert.deepEqual(toHover(files, 'topology.dot', hover, row.support), { contents: row.contents, range: { start: { line: 0, character: 9 }, end: { line: 0, character: 16 } } });
+    });
+  }
+});
+
+describe('server: edits that create a file', function () {
+  const files: FileContext = { uri: (relative) => `file:///b/${relative}`, lineIndex: () => lineIndex('digraph g { a; }\n'), versions: new Map([['topology.dot', 4]]) };
+  const action: CodeAction = {
+    title: 'Create card `a@1.0.0`',
+    kind: 'quickfix',
+    edit: { creates: [{ file: 'cards/a@1.0.0.yaml', text: 'id: a\nspec: TODO\n' }], changes: [{ file: 'topology.dot', edits: [{ span: { start: 13, end: 13 }, newText: ' [card="a@1.0.0"]' }] }] },
+    show: { file: 'cards/a@1.0.0.yaml', span: { start: 12, end: 16 } },
+  };
+  const rows: readonly { readonly name: string; readonly support: ClientSupport; readonly expected: unknown }[] = [
+    {
+      name: 'a client that creates files: the file created, its text inserted, then the other changes; the place opened is read in the new text',
+      support: fullSupport,
+      expected: {
+        title: action.title,
+        kind: 'quickfix',
+        edit: {
+          documentChanges: [
+            { kind: 'create', uri: 'file:///b/cards/a@1.0.0.yaml', options: { overwrite: false, ignoreIfExists: false } },
+            { textDocument: { uri: 'file:///b/cards/a@1.0.0.yaml', version: null }, edits: [{ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, newText: 'id: a\nspec: TODO\n' }] },
+            { textDocument: { uri: 'file:///b/topology.dot', version: 4 }, edits: [{ range: { start: { line: 0, character: 13 }, end: { line: 0, character: 13 } }, newText: ' [card="a@1.0.0"]' }] },
+          ],
+        },
+        command: { title: action.title, command: 'darkprint.showLocation', arguments: ['file:///b/cards/a@1.0.0.yaml', { start: { line: 1, character: 6 }, end: { line: 1, character: 10 } }] },
+      },
+    },
+    { name: 'a client that cannot create files: no such action', support: { ...fullSupport, createFiles: false }, expected: undefined },
+    { name: 'a client without documentChanges: no such action', support: { ...fullSupport, documentChanges: false }, expected: undefined },
+  ];
+  for (const row of rows) {
+    it(row.name, function () {
+      assert.deepEqual(toCodeAction(files, action, row.support, () => undefined), row.expected);
+    });
+  }
+  it('a place to complete carries the suggest argument', function () {
+    const pick: CodeAction = { title: 'Pin one', kind: 'quickfix', edit: { changes: [{ file: 'topology.dot', edits: [{ span: { start: 13, end: 13 }, newText: ' [card=""]' }] }] }, show: { file: 'topology.dot', span: { start: 21, end: 21 }, suggest: true } };
+    assert.deepEqual(toCodeAction(files, pick, fullSupport, () => undefined)?.command?.arguments?.[2], 'suggest');
+  });
+});
+
+describe('server: links to bundle files in hovers', function () {
+  const card = 'id: a\nname: A\n';
+  const files: FileContext = { uri: (relative) => `file:///b/${relative.split('/').map(encodeURIComponent).join('/')}`, lineIndex: (relative) => lineIndex(relative === 'cards/a@1.0.0.yaml' ? card : ''), versions: new Map() };
+  const rows: readonly { readonly name: string; readonly markdown: string; readonly converted: string; readonly plain: string }[] = [
+    {
+      name: 'a link to a file at an offset: its URI at that line',
+      markdown: 'Defined in [cards/a@1.0.0.yaml](bundle-file:cards/a@1.0.0.yaml#6)',
+      converted: 'Defined in [cards/a@1.0.0.yaml](file:///b/cards/a%401.0.0.yaml#L2)',
+      plain: 'Defined in cards/a@1.0.0.yaml',
+    },
+    {
+      name: 'a link without an offset, to a path with a space',
+      markdown: 'See [cards/my card.yaml](bundle-file:cards/my%20card.yaml).',
+      converted: 'See [cards/my card.yaml](file:///b/cards/my%20card.yaml).',
+      plain: 'See cards/my card.yaml.',
+    },
+    { name: 'other links stay as they are', markdown: 'Read [the docs](https://example.com/docs#codes).', converted: 'Read [the docs](https://example.com/docs#codes).', plain: 'Read the docs.' },
+  ];
+  for (const row of rows) {
+    it(row.name, function () {
+      assert.deepEqual(toHover(files, 'topology.dot', { contents: row.markdown, span: { start: 0, end: 0 } }, fullSupport).contents, { kind: 'markdown', value: row.converted });
+      assert.deepEqual(toHover(files, 'topology.dot', { contents: row.markdown, span: { start: 0, end: 0 } }, { ...fullSupport, markdown: false }).contents, { kind: 'plaintext', value: row.plain });
+    });
+  }
+});
+
+describe('server: log level', function () {
+  const reads: readonly { readonly raw: unknown; readonly level: string; readonly problems: number; readonly why: string }[] = [
+    { raw: undefined, level: 'info', problems: 0, why: 'nothing sent: info' },
+    { raw: { logLevel: 'debug' }, level: 'debug', problems: 0, why: 'debug' },
+    { raw: { 'darkprint.logLevel': 'error' }, level: 'error', problems: 0, why: 'a dotted key' },
+    { raw: { logLevel: 'verbose' }, level: 'info', problems: 1, why: 'an unknown level is refused' },
+  ];
+  for (const c of reads) {
+    it(`read: ${c.why}`, function () {
+      const read = readSettings(c.raw);
+      assert.equal(read.settings.logLevel, c.level);
+      assert.equal(read.problems.length, c.problems, read.problems.join('\n'));
+    });
+  }
+  // what each level writes: the memory-tuning lines are debug lines, written only at debug
+  const writes: readonly { readonly setting: LogLevel; readonly written: readonly LogLevel[] }[] = [
+    { setting: 'error', written: ['error'] },
+    { setting: 'warning', written: ['error', 'warning'] },
+    { setting: 'info', written: ['error', 'warning', 'info'] },
+    { setting: 'debug', written: ['error', 'warning', 'info', 'debug'] },
+  ];
+  for (const c of writes) {
+    it(`at ${c.setting}, the server writes ${c.written.join(', ')}`, function () {
+      assert.deepEqual((['error', 'warning', 'info', 'debug'] as const).filter((message) => logsAt(c.setting, message)), c.written);
     });
   }
 });

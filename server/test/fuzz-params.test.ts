@@ -69,6 +69,7 @@ interface Slot {
 
 const slot = (path: string, accepts: Accepts): Slot => ({ path: path.split('.').map((p) => (/^\d+$/.test(p) ? Number(p) : p)), accepts });
 const documentSlots = [slot('textDocument', document), slot('textDocument.uri', string)];
+const formattingSlots = [slot('options', (v) => isObject(v) && uinteger(v.tabSize) && boolean(v.insertSpaces)), slot('options.tabSize', uinteger), slot('options.insertSpaces', boolean)];
 const positionSlots = [slot('position', position), slot('position.line', uinteger), slot('position.character', uinteger)];
 const rangeSlots = [
   slot('range', range),
@@ -150,6 +151,23 @@ const methods: readonly Method[] = [
     textDocument: false,
   },
   ...['darkprint/compiled', 'darkprint/report'].map((name) => ({ name, slots: [slot('uri', string)], params: (uri: string) => ({ uri }), textDocument: false })),
+  { name: 'textDocument/documentHighlight', slots: [...documentSlots, ...positionSlots], params: (uri, at) => ({ textDocument: { uri }, position: at }), textDocument: true },
+  ...['full', 'full/delta'].map((kind) => ({
+    name: `textDocument/semanticTokens/${kind}`,
+    slots: kind === 'full' ? documentSlots : [...documentSlots, slot('previousResultId', string)],
+    params: (uri: string) => (kind === 'full' ? { textDocument: { uri } } : { textDocument: { uri }, previousResultId: '1' }),
+    textDocument: true,
+  })),
+  ...['semanticTokens/range', 'inlayHint'].map((name) => ({ name: `textDocument/${name}`, slots: [...documentSlots, ...rangeSlots], params: (uri: string, _at: unknown, span: unknown) => ({ textDocument: { uri }, range: span }), textDocument: true })),
+  ...['codeLens', 'documentLink'].map((name) => ({ name: `textDocument/${name}`, slots: documentSlots, params: (uri: string) => ({ textDocument: { uri } }), textDocument: true })),
+  { name: 'workspace/symbol', slots: [slot('query', string)], params: () => ({ query: 'wr' }), textDocument: false },
+  { name: 'textDocument/formatting', slots: [...documentSlots, ...formattingSlots], params: (uri) => ({ textDocument: { uri }, options: { tabSize: 2, insertSpaces: true } }), textDocument: true },
+  {
+    name: 'textDocument/rangeFormatting',
+    slots: [...documentSlots, ...rangeSlots, ...formattingSlots],
+    params: (uri, _at, span) => ({ textDocument: { uri }, range: span, options: { tabSize: 4, insertSpaces: false } }),
+    textDocument: true,
+  },
 ];
 
 /** Document notifications, each with the fields whose replacement makes it malformed. */

@@ -285,6 +285,24 @@ describe('server: malformed document notifications are dropped whole', function 
       await o.close();
     }
   });
+
+  it('a workspace folder change without lists of folders with string URIs is ignored, and the folders stay', async function () {
+    const o = await open();
+    try {
+      const { session } = o;
+      for (const event of [null, 5, {}, { added: null, removed: [] }, { added: [{ uri: 5, name: 'x' }], removed: [] }, { added: [], removed: [null] }]) {
+        void session.connection.sendNotification('workspace/didChangeWorkspaceFolders', { event });
+      }
+      // the workspace still holds its bundle: a request about it is answered from it
+      const answer = await session.request<{ text?: string; reasons?: string[] }>('darkprint/compiled', { uri: session.uri('topology.dot') });
+      assert.ok(answer.text?.includes('writer'), JSON.stringify(answer));
+      const warnings = session.logs.filter((l) => l.type === 2).map((l) => l.message);
+      assert.equal(warnings.filter((w) => /didChangeWorkspaceFolders is ignored/.test(w)).length, 6, JSON.stringify(warnings));
+      assert.deepEqual(errorLogs(session), []);
+    } finally {
+      await o.close();
+    }
+  });
 });
 
 function covered(text: string, range: Range): string {

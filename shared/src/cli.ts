@@ -1063,10 +1063,8 @@ async function exportCommand(rest: string[], flags: Map<string, string>, io: Io)
   const { dir, result, files, realPaths } = await loadBundleFolder(rest[0]);
   const rel = path.relative(process.cwd(), dir) || '.';
   if (out !== undefined && target !== undefined) {
-    const own = realPaths.get(target.path);
-    // (a root-level .dot beside the topology is no part of the bundle: an earlier export, say)
-    const ignored = own !== undefined && !own.includes('/') && /\.(dot|gv)$/i.test(own) && own !== classifyFiles(files).topology?.path;
-    if (own !== undefined && !ignored) {
+    const own = bundlePlaceOf(target.path, dir, files, realPaths);
+    if (own !== undefined) {
       io.err(`export: --out ${escapeControl(out)} is ${escapeControl(path.join(rel, own))}, a file of the bundle being exported, and export never writes over the bundle it reads; name a file outside ${escapeControl(rel)}, e.g. ${escapeControl(path.join(rel, '..', 'pipeline.dot'))}.\n`);
       return exitCodes.findings;
     }
@@ -1112,10 +1110,8 @@ async function graphCommand(rest: string[], flags: Map<string, string>, io: Io):
   const { dir, result, files, realPaths } = await loadBundleFolder(rest[0]);
   const rel = path.relative(process.cwd(), dir) || '.';
   if (out !== undefined && target !== undefined) {
-    const own = realPaths.get(target.path);
-    // (as for export: a root-level .dot beside the topology is no part of the bundle)
-    const ignored = own !== undefined && !own.includes('/') && /\.(dot|gv)$/i.test(own) && own !== classifyFiles(files).topology?.path;
-    if (own !== undefined && !ignored) {
+    const own = bundlePlaceOf(target.path, dir, files, realPaths);
+    if (own !== undefined) {
       io.err(`graph: --out ${escapeControl(out)} is ${escapeControl(path.join(rel, own))}, a file of the bundle being drawn, and graph never writes over the bundle it reads; name a file outside ${escapeControl(rel)}, e.g. ${escapeControl(path.join(rel, '..', `graph.${format}`))}.\n`);
       return exitCodes.findings;
     }
@@ -1199,6 +1195,36 @@ function bundleIndex(result: LoadResult, files: readonly SourceFile[]): (file: s
 }
 
 /** Where `export --out` writes: the real file behind the path given, and its mode when it exists. */
+/**
+ * The bundle-relative path of `file` (a real path) when writing it would change what the bundle
+ * at `dir` reads, whether or not it was read this time (a card skipped for its size, one past the
+ * limits, a file not there yet): a file the read took (through a link too), anything under
+ * `cards/`, `ontology/extensions.yaml`, a root-level manifest or vocabulary name, and a root-level
+ * `.dot`/`.gv` unless the bundle keeps a `topology.dot`, which wins over any other (so an earlier
+ * export beside it is no part of the bundle). Undefined for a file the bundle does not read.
+ */
+function bundlePlaceOf(file: string, dir: string, files: readonly SourceFile[], realPaths: ReadonlyMap<string, string>): string | undefined {
+  const read = realPaths.get(file);
+  const topology = classifyFiles(files).topology?.path;
+  const keepsTopologyDot = topology !== undefined && topology.toLowerCase() === 'topology.dot';
+  const rootDot = (relative: string): boolean => !relative.includes('/') && /\.(dot|gv)$/i.test(relative);
+  if (read !== undefined) return rootDot(read) && keepsTopologyDot && read !== topology ? undefined : read;
+  let real: string;
+  try {
+    real = realpathSync(dir);
+  } catch {
+    return undefined;
+  }
+  const relative = path.relative(real, file);
+  if (relative === '' || relative.startsWith('..') || path.isAbsolute(relative)) return undefined;
+  const place = relative.split(path.sep).join('/');
+  if (place.startsWith('cards/') || place === 'ontology/extensions.yaml') return place;
+  if (place.includes('/')) return undefined;
+  if (/^(blueprint|extensions)\.(ya?ml|json)$/i.test(place)) return place;
+  if (rootDot(place)) return keepsTopologyDot && place.toLowerCase() !== 'topology.dot' ? undefined : place;
+  return undefined;
+}
+
 interface OutputFile {
   /** Real and absolute: every symbolic link resolved, the file itself perhaps not there yet. */
   readonly path: string;
@@ -1335,12 +1361,17 @@ async function writeFolderAtomically(dir: string, files: readonly SourceFile[], 
   try {
     await fs.mkdir(parent, { recursive: true });
   } catch (error) {
-    throw new PathError(`cannot create ${escapeControl(parent)}: ${escapeControl(error instanceof Error ? error.message : String(error))}; make its parent writable, or name another folder with --out`);
+    throw cannotWrite(error, `cannot create ${escapeControl(parent)}`, 'make its parent writable, or name another folder with --out');
   }
   const prefix = `${temporaryPrefix(path.basename(dir))}.import-`;
   const stale = await removeStaleTemporaries(parent, new RegExp(`^${escapeRegExp(prefix)}([0-9]+)-[A-Za-z0-9]{6}$`), 'folder');
   for (const { name, pid } of stale) io.err(`import: ${escapeControl(name)} is a temporary folder an earlier import left behind when it was stopped (process ${pid} no longer runs), so it is removed.\n`);
-  const temp = await fs.mkdtemp(path.join(parent, `${prefix}${process.pid}-`));
+  let temp: string;
+  try {
+    temp = await fs.mkdtemp(path.join(parent, `${prefix}${process.pid}-`));
+  } catch (error) {
+    throw cannotWrite(error, `cannot write into ${escapeControl(parent)}`, 'make it writable, or name another folder with --out');
+  }
   try {
     for (const f of files) {
       const target = insideFolder(temp, f.path);
@@ -1365,8 +1396,19 @@ async function writeFolderAtomically(dir: string, files: readonly SourceFile[], 
     return 'written';
   } catch (error) {
     await fs.rm(temp, { recursive: true, force: true });
-    throw error;
+    if (error instanceof PathError || typeof (error as NodeJS.ErrnoException).code !== 'string') throw error;
+    throw cannotWrite(error, `cannot write the bundle to ${escapeControl(dir)}`, 'name another folder with --out');
   }
+}
+
+/**
+ * A file system's refusal to write as the user's problem (exit 3), not the tool's: what could not
+ * be done, why, and `fix`; a name too long for the file system says so instead of the fix.
+ */
+function cannotWrite(error: unknown, what: string, fix: string): PathError {
+  const reason = escapeControl(error instanceof Error ? error.message : String(error));
+  if ((error as NodeJS.ErrnoException).code === 'ENAMETOOLONG') return new PathError(`${what}: a name in it is too long for the file system (${reason}); name a shorter folder with --out`);
+  return new PathError(`${what}: ${reason}; ${fix}`);
 }
 
 /** `relative` resolved inside `root`; throws on any path that is absolute, empty, or steps out with `..`. */

@@ -172,6 +172,32 @@ ${card('d')}`);
       assert.equal(again.code, 0, again.err);
     });
 
+    it('refuses to write where the bundle reads, though no file it read is there', async () => {
+      const bundle = copyExample(path.join(tmp, 'bundle'));
+      // a card that does not exist yet, a manifest name the bundle does not use
+      for (const out of [path.join(bundle, 'cards', 'new@1.0.0.yaml'), path.join(bundle, 'blueprint.json')]) {
+        const r = await run('export', bundle, '--attractor', '--out', out);
+        assert.equal(r.code, 1, `${out}: ${r.err}`);
+        assert.match(r.err, /a file of the bundle being exported/);
+        assert.equal(existsSync(out), false, out);
+      }
+      // a card skipped for its size is the bundle's all the same
+      const big = path.join(bundle, 'cards', 'zz-big@1.0.0.yaml');
+      writeFileSync(big, '');
+      truncateSync(big, 16 * 1024 * 1024 + 1);
+      assert.equal((await run('export', bundle, '--attractor', '--out', big)).code, 1);
+      assert.equal(statSync(big).size, 16 * 1024 * 1024 + 1);
+      // with no topology.dot, another .dot at the root would be read as the topology
+      const other = path.join(tmp, 'other');
+      mkdirSync(other);
+      cpSync(path.join(bundle, 'cards'), path.join(other, 'cards'), { recursive: true });
+      rmSync(path.join(other, 'cards', 'zz-big@1.0.0.yaml'));
+      writeFileSync(path.join(other, 'main.dot'), readFileSync(path.join(bundle, 'topology.dot'), 'utf8'));
+      const r = await run('export', other, '--attractor', '--out', path.join(other, 'a.dot'));
+      assert.equal(r.code, 1, r.err);
+      assert.equal(existsSync(path.join(other, 'a.dot')), false);
+    });
+
     it('keeps the mode of the file it writes over', async () => {
       const out = path.join(tmp, 'pipeline.dot');
       writeFileSync(out, 'old');
@@ -297,6 +323,20 @@ ${card('d')}`);
       const codes = (JSON.parse(checked.out) as { diagnostics: { code: string }[] }).diagnostics.map((d) => d.code);
       assert.ok(!codes.includes('bundle/missing-card'), codes.join(', '));
       assert.ok(codes.includes('card/filename-mismatch'), codes.join(', '));
+    });
+
+    it('refuses, as a path problem and with no stack trace, an --out the file system cannot hold or write', async () => {
+      const file = path.join(tmp, 'p.dot');
+      writeFileSync(file, pipeline('a [shape=box, prompt="One."];'));
+      const long = await run('import', file, '--as', 'me', '--out', path.join(tmp, 'a'.repeat(300)));
+      assert.equal(long.code, 3, long.err);
+      assert.match(long.err, /a name in it is too long for the file system .*; name a shorter folder with --out/);
+      assert.doesNotMatch(long.err, /\n\s+at /);
+      const unwritable = await run('import', file, '--as', 'me', '--out', '/proc/self/new-bundle');
+      assert.equal(unwritable.code, 3, unwritable.err);
+      assert.match(unwritable.err, /^darkprint: cannot (create|write into) \/proc\/self/m);
+      assert.doesNotMatch(unwritable.err, /\n\s+at /);
+      assert.deepEqual(readdirSync(tmp).filter((name) => name.includes('.import-')), [], 'no temporary folder is left');
     });
   });
 });

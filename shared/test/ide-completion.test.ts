@@ -1197,6 +1197,69 @@ version: 1.0.0`,
     first: ['a', 'ghost'],
     details: { a: 'feeds node y from node x', ghost: 'feeds node y from node ghost; the bundle holds no card ghost' },
   },
+  'dependencies offer every card of the bundle: those of the nodes feeding it first, in edge order, then the others, never the card itself': {
+    fixture: `
+//- topology.dot
+digraph g {
+  x [card="zeta@1.0.0"];
+  z [card="alpha@1.0.0"];
+  y [card="b@1.0.0"];
+  x -> y;
+  z -> y;
+}
+//- cards/zeta@1.0.0.yaml
+${card({ id: 'zeta', outputs: [['out', 'text']] })}
+//- cards/alpha@1.0.0.yaml
+${card({ id: 'alpha', outputs: [['out', 'text']] })}
+//- cards/lone@1.0.0.yaml
+${card({ id: 'lone', outputs: [['out', 'text']] })}
+//- cards/b@1.0.0.yaml
+id: b
+dependencies: [$0]
+version: 1.0.0`,
+    first: ['zeta', 'alpha', 'lone'],
+    excludes: ['b'],
+    details: { zeta: 'feeds node y from node x', lone: 'lone · Agent · no edge from it feeds a node pinning this card' },
+  },
+  'field names carry whether they are required and how they are written, the required ones first': {
+    fixture: `
+//- cards/a@1.0.0.yaml
+id: a
+$0
+version: 1.0.0`,
+    first: ['name', 'type', 'action', 'spec', 'inputs', 'outputs', 'phase'],
+    details: { type: 'required · one term (node-type)', model: 'optional · text', will_not: 'optional · a list of texts', params: 'optional · a mapping of names to values' },
+  },
+  'port field names carry what they are': {
+    fixture: `
+//- cards/a@1.0.0.yaml
+id: a
+inputs:
+  - name: brief
+    $0
+version: 1.0.0`,
+    includes: ['type', 'description', 'required'],
+    details: { type: 'input port field · required', required: 'input port field · optional' },
+  },
+  'required: of an input offers true and false': {
+    fixture: `
+//- cards/a@1.0.0.yaml
+id: a
+inputs:
+  - name: brief
+    type: text
+    required: $0
+version: 1.0.0`,
+    includes: ['true', 'false'],
+  },
+  'id: and version: offer what the file name says': {
+    fixture: `
+//- cards/outline-writer@2.1.0.yaml
+id: $0
+version: 2.1.0`,
+    includes: ['outline-writer'],
+    details: { 'outline-writer': 'the id the file name cards/outline-writer@2.1.0.yaml says' },
+  },
   'a JSON card completes terms inside quotes': {
     fixture: `
 //- cards/a@1.0.0.json

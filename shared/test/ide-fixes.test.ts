@@ -3,13 +3,14 @@
  * (the one under the `$0` cursor, else the first with that code), the action (by a part of its
  * title), and the files after the edit (only those listed are compared; a file renamed away
  * must be gone). Unless `remains` is set, the code must no longer be reported once the edit is
- * applied and the bundle re-read; with `clean`, no code may appear in a file that did not
- * report it before (a fix that makes a finding of its own). A case with `titles: []` asserts
- * that nothing is offered.
+ * applied and the bundle re-read (with `ownNode`, on the fixed diagnostic's node); with `clean`,
+ * no code may appear in a file that did not report it before (a fix that makes a finding of its
+ * own); with `noNewError`, no error may (a file the fix creates reports none). `show` is the
+ * place the action opens. A case with `titles: []` asserts that nothing is offered.
  */
 import assert from 'node:assert/strict';
 import { loadBundle } from '../src/bundle/resolve';
-import type { DiagnosticCode } from '../src/diagnostics';
+import type { Diagnostic, DiagnosticCode } from '../src/diagnostics';
 import { applyWorkspaceEdit, codeActions, type CodeAction } from '../src/ide';
 import { parseFixture } from './support/fixture';
 import { card, loadFixture } from './support/ide';
@@ -27,6 +28,14 @@ interface FixCase {
   readonly remains?: true;
   /** No file reports a code after the fix that it did not report before. */
   readonly clean?: true;
+  /** The finding must be gone from its own node only (another node keeps one of the same code). */
+  readonly ownNode?: true;
+  /** No file reports an error after the fix that it did not report before (a new file: none at all). */
+  readonly noNewError?: true;
+  /** Findings (`<file> <code>`) the fix must bring, such as the warning that a placeholder stands to be written. */
+  readonly warns?: readonly string[];
+  /** The place the action opens: its file and the text there (empty for a point), and whether completion is asked there. */
+  readonly show?: { readonly file: string; readonly text: string; readonly suggest?: true };
 }
 
 const idCodes: readonly DiagnosticCode[] = ['dot/parse-error', 'attractor/bad-node-id', 'attractor/quoted-node-id', 'attractor/boundary-node-id'];
@@ -39,6 +48,7 @@ function withTopology(source: string): string {
 function checkFix(c: FixCase): void {
   const { bundle, fixture } = loadFixture(withTopology(c.fixture));
   let actions: CodeAction[];
+  let fixed: Diagnostic | undefined;
   if (c.code === undefined) {
     actions = codeActions(bundle, 'topology.dot', { start: 0, end: 0 }, []).filter((a) => a.kind === 'source.fixAll');
   } else {
@@ -50,6 +60,7 @@ function checkFix(c: FixCase): void {
     );
     assert.ok(found.length > 0, `no ${c.code} in ${bundle.result.diagnostics.map((d) => d.code).join(', ')}`);
     const diagnostic = found[0];
+    fixed = diagnostic;
     actions = codeActions(bundle, diagnostic.location.file ?? '', diagnostic.location.span ?? { start: 0, end: 0 }, [diagnostic]).filter((a) => a.kind === 'quickfix');
   }
   if (c.titles !== undefined) assert.deepEqual(actions.map((a) => a.title), c.titles);
@@ -61,11 +72,24 @@ function checkFix(c: FixCase): void {
   const after = applyWorkspaceEdit(before, action.edit);
   for (const r of action.edit.renames ?? []) assert.ok(!after.has(r.from), `${r.from} was renamed away`);
   for (const f of parseFixture(c.expected).files) assert.equal(after.get(f.path), f.text, `text of ${f.path}`);
+  for (const created of action.edit.creates ?? []) assert.ok(!before.has(created.file), `${created.file} is created, not written over`);
+  if (c.show !== undefined) {
+    assert.ok(action.show, 'the action opens a place');
+    assert.equal(action.show.file, c.show.file);
+    assert.equal((after.get(action.show.file) ?? '').slice(action.show.span.start, action.show.span.end), c.show.text);
+    assert.equal(action.show.suggest, c.show.suggest);
+  }
   if (c.remains) return;
   const again = loadBundle([...after].map(([path, text]) => ({ path, text })), { folderName: 'fixture' });
   const codes = c.code === undefined ? idCodes : [c.code];
-  const left = again.diagnostics.filter((d) => codes.includes(d.code));
+  const left = again.diagnostics.filter((d) => codes.includes(d.code) && (c.ownNode !== true || d.location.nodeId === fixed?.location.nodeId));
   assert.deepEqual(left.map((d) => `${d.code}: ${d.message}`), [], 'the fix leaves the finding in place');
+  for (const warning of c.warns ?? []) assert.ok(again.diagnostics.some((d) => `${d.location.file ?? ''} ${d.code}` === warning), `the fix brings ${warning}`);
+  if (c.noNewError) {
+    const errors = new Set(bundle.result.diagnostics.filter((d) => d.severity === 'error').map((d) => `${d.location.file ?? ''} ${d.code}`));
+    const added = again.diagnostics.filter((d) => d.severity === 'error' && !errors.has(`${d.location.file ?? ''} ${d.code}`));
+    assert.deepEqual(added.map((d) => `${d.location.file ?? ''} ${d.code}: ${d.message}`), [], 'the fix brings a new error');
+  }
   if (!c.clean) return;
   const reported = new Set(bundle.result.diagnostics.map((d) => `${d.location.file ?? ''} ${d.code}`));
   const added = again.diagnostics.filter((d) => !reported.has(`${d.location.file ?? ''} ${d.code}`));
@@ -735,7 +759,7 @@ digraph g { w [card="writer@1.1.0"]; }
   'a misspelt id: only the cards close to the pin are offered': {
     code: 'bundle/missing-card',
     title: 'Pin `writer@1.0.0`',
-    titles: ['Pin `writer@1.0.0`', 'Pin `waiter@1.1.0`'],
+    titles: ['Pin `writer@1.0.0`', 'Pin `waiter@1.1.0`', 'Create card `writr@1.0.0` in cards/writr@1.0.0.yaml'],
     fixture: `
 //- topology.dot
 digraph g { x [card="writr@1.0.0"]; }
@@ -789,7 +813,7 @@ digraph g { x [card="writer@1.0.0"]; }`,
   'a misspelt id with a missing version: the versions of the nearest ids are offered, newest first': {
     code: 'bundle/missing-card',
     title: 'Pin `writer@2.0.0`',
-    titles: ['Pin `writer@2.0.0`', 'Pin `writer@1.0.0`'],
+    titles: ['Pin `writer@2.0.0`', 'Pin `writer@1.0.0`', 'Create card `wrtr@9.9.9` in cards/wrtr@9.9.9.yaml'],
     fixture: `
 //- topology.dot
 digraph g { x [card="wrtr@9.9.9"]; }
@@ -807,7 +831,7 @@ digraph g { x [card="writer@2.0.0"]; }`,
   'a misspelt id: nearest ids first, each id\'s versions newest first, five at most, no card that fails to load': {
     code: 'bundle/missing-card',
     title: 'Pin `writer@3.0.0`',
-    titles: ['Pin `writer@3.0.0`', 'Pin `writer@1.0.0`', 'Pin `waiter@2.0.0`', 'Pin `waiter@1.0.0`', 'Pin `writers@2.0.0`'],
+    titles: ['Pin `writer@3.0.0`', 'Pin `writer@1.0.0`', 'Pin `waiter@2.0.0`', 'Pin `waiter@1.0.0`', 'Pin `writers@2.0.0`', 'Create card `writr@1.0.0` in cards/writr@1.0.0.yaml'],
     fixture: `
 //- topology.dot
 digraph g { x [card="writr@1.0.0"]; }
@@ -833,7 +857,7 @@ digraph g { x [card="writer@3.0.0"]; }`,
   'a short misspelt id: one edit at most': {
     code: 'bundle/missing-card',
     title: 'Pin `ab@1.0.0`',
-    titles: ['Pin `ab@1.0.0`'],
+    titles: ['Pin `ab@1.0.0`', 'Create card `ac@1.0.0` in cards/ac@1.0.0.yaml'],
     fixture: `
 //- topology.dot
 digraph g { x [card="ac@1.0.0"]; }
@@ -849,7 +873,7 @@ digraph g { x [card="ab@1.0.0"]; }`,
   'a misspelt id: a card whose outputs fit the node\'s edges comes before a nearer one whose do not': {
     code: 'bundle/missing-card',
     title: 'Pin `waiter@1.0.0`',
-    titles: ['Pin `waiter@1.0.0`', 'Pin `writer@1.0.0`'],
+    titles: ['Pin `waiter@1.0.0`', 'Pin `writer@1.0.0`', 'Create card `writr@1.0.0` in cards/writr@1.0.0.yaml'],
     fixture: `
 //- topology.dot
 digraph g { x [card="writr@1.0.0"]; y [card="b@1.0.0"]; x -> y; }
@@ -867,7 +891,7 @@ digraph g { x [card="waiter@1.0.0"]; y [card="b@1.0.0"]; x -> y; }`,
   'a misspelt id: a card that lacks the input an edge names comes after one that has it': {
     code: 'bundle/missing-card',
     title: 'Pin `waiter@1.0.0`',
-    titles: ['Pin `waiter@1.0.0`', 'Pin `writer@1.0.0`'],
+    titles: ['Pin `waiter@1.0.0`', 'Pin `writer@1.0.0`', 'Create card `writr@1.0.0` in cards/writr@1.0.0.yaml'],
     fixture: `
 //- topology.dot
 digraph g { w [card="a@1.0.0"]; x [card="writr@1.0.0"]; w -> x [in="brief"]; }${cards}
@@ -985,7 +1009,7 @@ digraph g { x [card="a@1.0.0"]; b:p:n [card="b@1.0.0"]; x -> b; }`,
   'a port name the card lacks: the nearest fitting port first': {
     code: 'bundle/port-mismatch',
     title: 'Use output `draft`',
-    titles: ['Use output `draft` (markdown)', 'Use output `notes` (json)'],
+    titles: ['Use output `draft` (markdown)', 'Use output `notes` (json)', 'Add output `drafts` (`text`) to `a@1.0.0`'],
     fixture: `
 //- topology.dot
 digraph g { x [card="a@1.0.0"]; y [card="b@1.0.0"]; x -> y [out="drafts"]; }${cards}
@@ -1010,7 +1034,7 @@ digraph g { x [card="a@1.0.0"]; y [card="b@1.0.0"]; x -> y [in="prose"]; }`,
   'a port name the card lacks beside a pinned port on the other end: the ports that fit that port come first': {
     code: 'bundle/port-mismatch',
     title: 'Use output `draft`',
-    titles: ['Use output `draft` (markdown)', 'Use output `notes` (json)'],
+    titles: ['Use output `draft` (markdown)', 'Use output `notes` (json)', 'Add output `note` (`text`) to `a@1.0.0`'],
     preferred: ['Use output `draft` (markdown)'],
     fixture: `
 //- topology.dot
@@ -1025,7 +1049,7 @@ digraph g { x [card="a@1.0.0"]; y [card="b@1.0.0"]; x -> y [out="draft", in="pro
   'a port name the card lacks where no port fits the other end: none is preferred': {
     code: 'bundle/port-mismatch',
     title: 'Use output `draft`',
-    titles: ['Use output `draft` (markdown)', 'Use output `notes` (json)'],
+    titles: ['Use output `draft` (markdown)', 'Use output `notes` (json)', 'Add output `drafts` (`status`) to `a@1.0.0`'],
     preferred: [],
     fixture: `
 //- topology.dot
@@ -1039,7 +1063,7 @@ digraph g { x [card="a@1.0.0"]; y [card="b@1.0.0"]; x -> y [out="draft"]; }`,
   'a port set by an edge default is fixed in the default when every edge it reaches lacks it': {
     code: 'bundle/port-mismatch',
     title: 'Use input `prose` (text) in the edge defaults',
-    titles: ['Use input `prose` (text) in the edge defaults'],
+    titles: ['Use input `prose` (text) in the edge defaults', 'Add input `pros` (`markdown`) to `b@1.0.0`'],
     fixture: `
 //- topology.dot
 digraph g {
@@ -1060,10 +1084,10 @@ digraph g {
 }`,
     clean: true,
   },
-  'a port set by an edge default that another edge it reaches has: no fix': {
+  'a port set by an edge default that another edge it reaches has: the default kept, the input added to the card that lacks it': {
     code: 'bundle/port-mismatch',
-    title: '',
-    titles: [],
+    title: 'Add input `pros` (`markdown`) to `b@1.0.0`',
+    titles: ['Add input `pros` (`markdown`) to `b@1.0.0`'],
     fixture: `
 //- topology.dot
 digraph g {
@@ -1076,12 +1100,15 @@ digraph g {
 ${card({ id: 'b', inputs: [['prose', 'text']], dependencies: ['a'] })}
 //- cards/c@1.0.0.yaml
 ${card({ id: 'c', inputs: [['pros', 'text']], dependencies: ['a'] })}`,
-    expected: '',
+    expected: `
+//- cards/b@1.0.0.yaml
+${card({ id: 'b', inputs: [['prose', 'text'], ['pros', 'markdown']], dependencies: ['a'] })}`,
+    noNewError: true,
   },
   'a port on a chain: only the names every pair of the statement has are offered': {
     code: 'bundle/port-mismatch',
     title: 'Use input `plan` (text)',
-    titles: ['Use input `plan` (text)'],
+    titles: ['Use input `plan` (text)', 'Add input `pln` (`markdown`) to `b@1.0.0`'],
     fixture: `
 //- topology.dot
 digraph g { a [card="a@1.0.0"]; b [card="b@1.0.0"]; c [card="c@1.0.0"]; a -> b -> c [in="pln"]; }${cards}
@@ -1094,10 +1121,10 @@ ${card({ id: 'c', inputs: [['plan', 'text'], ['brief', 'text']], dependencies: [
 digraph g { a [card="a@1.0.0"]; b [card="b@1.0.0"]; c [card="c@1.0.0"]; a -> b -> c [in="plan"]; }`,
     clean: true,
   },
-  'a port on a chain that no name of every pair fits: no fix': {
+  'a port on a chain that no name of every pair fits: no rename, the input added to the card of the edge': {
     code: 'bundle/port-mismatch',
-    title: '',
-    titles: [],
+    title: 'Add input `pln` (`markdown`) to `b@1.0.0`',
+    titles: ['Add input `pln` (`markdown`) to `b@1.0.0`'],
     fixture: `
 //- topology.dot
 digraph g { a [card="a@1.0.0"]; b [card="b@1.0.0"]; c [card="c@1.0.0"]; a -> b -> c [in="pln"]; }${cards}
@@ -1105,12 +1132,16 @@ digraph g { a [card="a@1.0.0"]; b [card="b@1.0.0"]; c [card="c@1.0.0"]; a -> b -
 ${card({ id: 'b', inputs: [['notes', 'text']], outputs: [['out', 'text']], dependencies: ['a'] })}
 //- cards/c@1.0.0.yaml
 ${card({ id: 'c', inputs: [['plan', 'text']], dependencies: ['b'] })}`,
-    expected: '',
+    expected: `
+//- cards/b@1.0.0.yaml
+${card({ id: 'b', inputs: [['notes', 'text'], ['pln', 'markdown']], outputs: [['out', 'text']], dependencies: ['a'] })}`,
+    // (the edge b -> c still names an input c lacks: its own fix adds it there)
+    remains: true,
   },
-  'a port on a chain that another pair of the statement has: no fix': {
+  'a port on a chain that another pair of the statement has: no rename, the input added to the card that lacks it': {
     code: 'bundle/port-mismatch',
-    title: '',
-    titles: [],
+    title: 'Add input `pln` (`text`) to `c@1.0.0`',
+    titles: ['Add input `pln` (`text`) to `c@1.0.0`'],
     fixture: `
 //- topology.dot
 digraph g { a [card="a@1.0.0"]; b [card="b@1.0.0"]; c [card="c@1.0.0"]; a -> b -> c [in="pln"]; }${cards}
@@ -1118,7 +1149,10 @@ digraph g { a [card="a@1.0.0"]; b [card="b@1.0.0"]; c [card="c@1.0.0"]; a -> b -
 ${card({ id: 'b', inputs: [['pln', 'text']], outputs: [['out', 'text']], dependencies: ['a'] })}
 //- cards/c@1.0.0.yaml
 ${card({ id: 'c', inputs: [['plan', 'text']], dependencies: ['b'] })}`,
-    expected: '',
+    expected: `
+//- cards/c@1.0.0.yaml
+${card({ id: 'c', inputs: [['plan', 'text'], ['pln', 'text']], dependencies: ['b'] })}`,
+    noNewError: true,
   },
   // ---- dependencies
   'two nodes pinning two versions of one card id: the supplier\'s id is added to the receiving version': {
@@ -1617,6 +1651,256 @@ ${a1}
 //- cards/blueprint.yaml
 ${a1}`,
     expected: '',
+  },
+
+  // ---- writing what the bundle lacks
+  'a node with no card: a card written for it, its ports from its edges, and the node pinned to it': {
+    code: 'bundle/missing-card',
+    warns: ['cards/mid-step@1.0.0.yaml card/spec-too-thin'],
+    title: 'Create card `mid-step@1.0.0`',
+    noNewError: true,
+    show: { file: 'cards/mid-step@1.0.0.yaml', text: 'TODO: say what the step does.' },
+    fixture: `
+//- topology.dot
+digraph g {
+  a [card="a@1.0.0"];
+  $0mid_step [label="Mid step"];
+  b [card="b@1.0.0"];
+  a -> mid_step;
+  mid_step -> b [in="prose"];
+}${cards}
+//- cards/b@1.0.0.yaml
+${b1}`,
+    expected: `
+//- topology.dot
+digraph g {
+  a [card="a@1.0.0"];
+  mid_step [card="mid-step@1.0.0", label="Mid step"];
+  b [card="b@1.0.0"];
+  a -> mid_step;
+  mid_step -> b [in="prose"];
+}
+//- cards/mid-step@1.0.0.yaml
+id: mid-step
+name: Mid step
+type: agent
+action: "TODO: one line saying what the node does"
+spec: "TODO: say what the step does."
+inputs:
+  - name: draft
+    type: markdown
+outputs:
+  - name: prose
+    type: text
+dependencies: [a]
+version: 1.0.0
+
+`,
+  },
+  'a node named by edges only: its card written, and a statement of its own pinning it; ports of an unknown end carry any': {
+    code: 'bundle/missing-card',
+    title: 'Create card `fixer@1.0.0`',
+    noNewError: true,
+    ownNode: true,
+    fixture: `
+//- topology.dot
+digraph g {
+  a [card="a@1.0.0"];
+  a -> $0fixer [label="failure evidence"];
+  fixer -> other;
+}${cards}`,
+    expected: `
+//- topology.dot
+digraph g {
+  a [card="a@1.0.0"];
+  fixer [card="fixer@1.0.0"];
+  a -> fixer [label="failure evidence"];
+  fixer -> other;
+}
+//- cards/fixer@1.0.0.yaml
+id: fixer
+name: Fixer
+type: agent
+action: "TODO: one line saying what the node does"
+spec: "TODO: say what the step does."
+inputs:
+  - name: draft
+    type: markdown
+outputs:
+  - name: to_other
+    type: any
+dependencies: [a]
+version: 1.0.0
+
+`,
+  },
+  'a pin naming a card id the bundle holds no version of: that card written, the pin kept': {
+    code: 'bundle/missing-card',
+    title: 'Create card `reviewer@2.1.0`',
+    noNewError: true,
+    fixture: `
+//- topology.dot
+digraph g { gate [card="$0reviewer@2.1.0", shape=hexagon, label="Release sign-off"]; }`,
+    expected: `
+//- topology.dot
+digraph g { gate [card="reviewer@2.1.0", shape=hexagon, label="Release sign-off"]; }
+//- cards/reviewer@2.1.0.yaml
+id: reviewer
+name: Release sign-off
+type: human-gate
+action: "TODO: one line saying what the node does"
+spec: "TODO: say what the step does."
+inputs: []
+outputs: []
+version: 2.1.0
+
+`,
+  },
+  'a card is written only where none of that id exists: a pin to a missing version of a held card gets none': {
+    code: 'bundle/missing-card',
+    title: 'Pin `a@2.0.0`',
+    titles: ['Pin `a@2.0.0`', 'Pin `a@1.0.0`'],
+    fixture: `
+//- topology.dot
+digraph g { x [card="a@3.0.0"]; }${cards}`,
+    expected: `
+//- topology.dot
+digraph g { x [card="a@2.0.0"]; }`,
+  },
+  'a node with no pin: a pick among the bundle\'s cards, completion asked between the quotes': {
+    code: 'bundle/missing-card',
+    title: "Pin one of the bundle's cards…",
+    remains: true,
+    show: { file: 'topology.dot', text: '', suggest: true },
+    fixture: `
+//- topology.dot
+digraph g { $0x [label="X"]; }${cards}`,
+    expected: `
+//- topology.dot
+digraph g { x [card="", label="X"]; }`,
+  },
+  'an out= naming an output the card lacks: the output added, typed as the input it feeds': {
+    code: 'bundle/port-mismatch',
+    title: 'Add output `summary` (`text`) to `a@1.0.0`',
+    noNewError: true,
+    fixture: `
+//- topology.dot
+digraph g { a [card="a@1.0.0"]; b [card="b@1.0.0"]; a -> b [out="$0summary"]; }${cards}
+//- cards/b@1.0.0.yaml
+${b1}`,
+    expected: `
+//- cards/a@1.0.0.yaml
+${a1}`.replace('    type: json', '    type: json\n  - name: summary\n    type: text'),
+  },
+  'an in= naming an input the card lacks, in a JSON card: the input added in its style': {
+    code: 'bundle/port-mismatch',
+    title: 'Add input `notes` (`json`) to `j@1.0.0`',
+    noNewError: true,
+    fixture: `
+//- topology.dot
+digraph g { a [card="a@1.0.0"]; j [card="j@1.0.0"]; a -> j [out="notes", in="$0notes"]; }${cards}
+//- cards/j@1.0.0.json
+{
+  "id": "j",
+  "name": "J",
+  "type": "agent",
+  "action": "act",
+  "spec": "Does one well-defined step of the pipeline and reports what it did.",
+  "inputs": [],
+  "outputs": [],
+  "dependencies": ["a"],
+  "version": "1.0.0"
+}`,
+    expected: `
+//- cards/j@1.0.0.json
+{
+  "id": "j",
+  "name": "J",
+  "type": "agent",
+  "action": "act",
+  "spec": "Does one well-defined step of the pipeline and reports what it did.",
+  "inputs": [{"name": "notes", "type": "json"}],
+  "outputs": [],
+  "dependencies": ["a"],
+  "version": "1.0.0"
+}`,
+  },
+  'an edge that carries nothing between two cards fresh from import: both ports declared, named after its label': {
+    code: 'bundle/port-mismatch',
+    title: 'Declare the ports: output `finding` (`any`) on `read@0.1.0` and input `finding` (`any`) on `quote@0.1.0`',
+    noNewError: true,
+    fixture: `
+//- topology.dot
+digraph escapes {
+  read [card="read@0.1.0"];
+  quote [card="quote@0.1.0"];
+
+  $0read -> quote [label="finding", condition="context.size!=0"];
+}
+//- cards/read@0.1.0.yaml
+id: "read"
+name: "Read"
+type: "agent"
+phase: []
+
+action: "agent"
+spec: "Open the file you were given and report what you found in it."
+inputs: []
+outputs: []
+dependencies: []
+
+version: "0.1.0"
+//- cards/quote@0.1.0.yaml
+id: "quote"
+name: "Quote"
+type: "agent"
+action: "agent"
+spec: "Wrap the finding in quotation marks so the report stays readable."
+inputs: []
+outputs: []
+dependencies: ["read"]
+version: "0.1.0"`,
+    expected: `
+//- cards/read@0.1.0.yaml
+id: "read"
+name: "Read"
+type: "agent"
+phase: []
+
+action: "agent"
+spec: "Open the file you were given and report what you found in it."
+inputs: []
+outputs:
+  - name: finding
+    type: any
+dependencies: []
+
+version: "0.1.0"
+//- cards/quote@0.1.0.yaml
+id: "quote"
+name: "Quote"
+type: "agent"
+action: "agent"
+spec: "Wrap the finding in quotation marks so the report stays readable."
+inputs:
+  - name: finding
+    type: any
+outputs: []
+dependencies: ["read"]
+version: "0.1.0"`,
+  },
+  'an edge into a card with no inputs: the input declared, of the type the source gives': {
+    code: 'bundle/port-mismatch',
+    title: 'Declare the ports: input `draft` (`markdown`) on `c@1.0.0`',
+    noNewError: true,
+    fixture: `
+//- topology.dot
+digraph g { a [card="a@1.0.0", label="x"]; c [card="c@1.0.0"]; $0a -> c; }${cards}
+//- cards/c@1.0.0.yaml
+${cardWith('c', 'dependencies: [a]')}`,
+    expected: `
+//- cards/c@1.0.0.yaml
+${cardWith('c', 'dependencies: [a]').replace('inputs: []', 'inputs:\n  - name: draft\n    type: markdown')}`,
   },
 };
 

@@ -4,8 +4,12 @@
  * Each case: a fixture with a `$0` cursor, the text the hover must cover, and what it must say.
  */
 import assert from 'node:assert/strict';
+import { loadBundle } from '../src/bundle/resolve';
 import { hover } from '../src/ide';
+import { nodeOccurrences } from '../src/syntax/dot-mentions';
+import { parseDot } from '../src/syntax/dot-parser';
 import { card, loadWithCursor } from './support/ide';
+import { example } from './support/mutations';
 
 interface HoverCase {
   readonly fixture: string;
@@ -251,8 +255,8 @@ digraph g {
   writer -> editor;
 }${cards}`,
     span: 'writer',
-    contains: ['Node `writer` runs', '**writer** · `writer@1.0.0` · `agent` (Agent)', 'Outputs: `draft`: `markdown`, `notes`: `json`', '> Does one well-defined step', 'cards/writer@1.0.0.yaml'],
-    excludes: ['**Edge**'],
+    contains: ['**writer** · node `writer` · `writer@1.0.0` · `agent` (Agent)', 'Outputs: `draft`: `markdown`, `notes`: `json`', '> Does one well-defined step', 'Defined in [cards/writer@1.0.0.yaml](bundle-file:cards/writer@1.0.0.yaml#0)'],
+    excludes: ['**Edge**', 'runs'],
   },
   'a pin shows its card': {
     fixture: `
@@ -261,7 +265,26 @@ digraph g {
   writer [card="wri$0ter@1.0.0"];
 }${cards}`,
     span: '"writer@1.0.0"',
-    contains: ['**writer** · `writer@1.0.0`'],
+    contains: ['**Pin** `writer@1.0.0` of node `writer`', '**writer** · `agent`', 'Versions in the bundle: `1.0.0` (this pin): pinned by `writer`', 'Digest: `sha256:', 'Defined in [cards/writer@1.0.0.yaml]'],
+  },
+  'a pin lists the versions of its card the bundle holds, orphans said so, and checks a digest prefix': {
+    fixture: `
+//- topology.dot
+digraph g {
+  writer [card="wri$0ter@1.0.0", digest="sha256:0000"];
+  other [card="writer@1.0.0"];
+}${cards}
+//- cards/writer@2.0.0.yaml
+${writer.replace('version: 1.0.0', 'version: 2.0.0')}`,
+    span: '"writer@1.0.0"',
+    contains: ['Versions in the bundle: `2.0.0`: orphaned: no node pins it; `1.0.0` (this pin): pinned by `writer`, `other`', "(the node's `digest=` does not match it)"],
+  },
+  'a pin naming no card the bundle holds says so': {
+    fixture: `
+//- topology.dot
+digraph g { x [card="gh$0ost@1.0.0"]; }${cards}`,
+    contains: ['**Pin** `ghost@1.0.0` of node `x`', 'The bundle holds no card `ghost@1.0.0`.'],
+    excludes: ['Digest', 'Defined in'],
   },
   'a pin of a node written with a port shows its card': {
     fixture: `
@@ -270,7 +293,7 @@ digraph g {
   writer:p [card="wri$0ter@1.0.0"];
 }${cards}`,
     span: '"writer@1.0.0"',
-    contains: ['**writer** · `writer@1.0.0`'],
+    contains: ['**Pin** `writer@1.0.0` of node `writer`'],
   },
   'a pin of a node written with a port and a compass point shows its card': {
     fixture: `
@@ -279,7 +302,7 @@ digraph g {
   writer:p:se [label="w"] [card="wri$0ter@1.0.0"];
 }${cards}`,
     span: '"writer@1.0.0"',
-    contains: ['**writer** · `writer@1.0.0`'],
+    contains: ['**Pin** `writer@1.0.0` of node `writer`'],
   },
   'a pin after an attribute ended by ; shows its card': {
     fixture: `
@@ -288,7 +311,7 @@ digraph g {
   writer [shape=box; card="wri$0ter@1.0.0"];
 }${cards}`,
     span: '"writer@1.0.0"',
-    contains: ['**writer** · `writer@1.0.0`'],
+    contains: ['**Pin** `writer@1.0.0` of node `writer`'],
   },
   'an attribute name after a ; is the node\'s': {
     fixture: `
@@ -308,7 +331,7 @@ digraph g {
   writer -$0> editor [label="draft"];
 }${cards}`,
     span: '->',
-    contains: ['**Edge** `writer -> editor`', 'Output `draft` (`markdown`) of `writer@1.0.0` → input `prose` (`text`) of `editor@1.0.0`', 'Carries `markdown`.', 'label: `draft`'],
+    contains: ['**Edge** `writer -> editor` carries `markdown`: output `draft` (`markdown`) of `writer@1.0.0` → input `prose` (`text`) of `editor@1.0.0`', 'label: `draft`'],
   },
   'an edge endpoint shows the node and the edge': {
     fixture: `
@@ -319,13 +342,13 @@ digraph g {
   writer -> edi$0tor;
 }${cards}`,
     span: 'editor',
-    contains: ['Node `editor` runs', '**Edge** `writer -> editor`', 'Carries `markdown`.'],
+    contains: ['**editor** · node `editor`', '**Edge** `writer -> editor` carries `markdown`'],
   },
   'the middle arrow of a chain is its own edge': {
     fixture: `
 //- topology.dot
 digraph g { a -> b -$0> c; }`,
-    contains: ['**Edge** `b -> c`', 'No port pair: `b` and `c` have no valid card.'],
+    contains: ['**Edge** `b -> c`: no port pair, as `b` and `c` have no valid card.'],
     excludes: ['`a -> b`'],
   },
   'a node without a card says so': {
@@ -435,7 +458,7 @@ digraph g {
     fixture: `
 //- topology.dot
 graph g { wri$0ter [card="writer@1.0.0"]; }${cards}`,
-    contains: ['**writer** · `writer@1.0.0`'],
+    contains: ['**writer** · node `writer` · `writer@1.0.0`'],
   },
   'a dependency entry shows the card it names': {
     fixture: `
@@ -448,6 +471,70 @@ ${cards.replace('dependencies: [writer]', 'dependencies: [wri$0ter]')}`,
 digraph g { w1 [card="writer@1.0.0"]; w2 [card="writer@1.0.0"]; }
 ${cards.replace('id: writer', 'id: wri$0ter')}`,
     contains: ['`writer@1.0.0` is pinned by `w1`, `w2`.'],
+  },
+  'a required field key: what it is, that a card needs it, how it is written': {
+    fixture: `
+//- cards/a@1.0.0.yaml
+id: a
+act$0ion: act
+version: 1.0.0`,
+    span: 'action',
+    contains: ['**`action`** · card field · required · text', 'One line saying what the node does.', 'Required: a card without it'],
+  },
+  'an optional field key of free text (`will_not`, `mcp`, `params`) says so and what the engine does with it': {
+    fixture: `
+//- cards/a@1.0.0.yaml
+id: a
+will_n$0ot: [leak the brief]
+version: 1.0.0`,
+    span: 'will_not',
+    contains: ['**`will_not`** · card field · optional · a list of texts', 'nothing checks them', 'Also read as `willNot`.'],
+    excludes: ['Required'],
+  },
+  'a field key spelled as its alias says how DarkPrint writes it': {
+    fixture: `
+//- cards/a@1.0.0.yaml
+id: a
+pha$0ses: [testing]
+version: 1.0.0`,
+    contains: ['**`phases`** · card field · optional · one phase or a list of phases (phase)', 'DarkPrint writes it `phase`', '**phase**: the five lifecycle stages'],
+  },
+  'params and mcp keys are explained too': {
+    fixture: `
+//- cards/a@1.0.0.yaml
+id: a
+mcp: [github]
+par$0ams: { tool_command: make }
+version: 1.0.0`,
+    contains: ['**`params`** · card field · optional · a mapping of names to values', '`tool_command`'],
+  },
+  'a port key inside inputs': {
+    fixture: `
+//- cards/a@1.0.0.yaml
+id: a
+inputs:
+  - name: brief
+    requ$0ired: false
+    type: text
+version: 1.0.0`,
+    span: 'required',
+    contains: ['**`required`** · input port field · optional', 'makes the input optional'],
+  },
+  'a retired field key says what replaced it': {
+    fixture: `
+//- cards/a@1.0.0.yaml
+id: a
+requires_hu$0man: true
+version: 1.0.0`,
+    contains: ['**`requires_human`** · retired card field', 'now follows from its `type`', 'Remove it.'],
+  },
+  'an unknown key has no hover': {
+    fixture: `
+//- cards/a@1.0.0.yaml
+id: a
+colou$0r: red
+version: 1.0.0`,
+    none: true,
   },
   'whitespace has no hover': {
     fixture: `
@@ -465,4 +552,26 @@ digr$0aph g { a; }`,
 
 describe('ide: hover', () => {
   for (const [name, c] of Object.entries(cases)) it(name, () => checkHover(c));
+
+  // A node's hover opens on its card (no line before it) and fits in about fifteen lines, the
+  // edges at that occurrence included: every node occurrence of the example bundle.
+  it('every node hover of the example bundle opens on its card and fits in fifteen lines', () => {
+    const files = example.map((f) => ({ path: f.path, text: f.text }));
+    const bundle = { files: new Map(files.map((f) => [f.path, f] as const)), result: loadBundle(files, { folderName: 'example' }) };
+    const text = bundle.files.get('topology.dot')?.text ?? '';
+    const graph = parseDot(text).graph;
+    assert.ok(graph);
+    let checked = 0;
+    for (const node of graph.nodes) {
+      for (const occurrence of nodeOccurrences(graph, node.id)) {
+        const shown = hover(bundle, 'topology.dot', occurrence.start + 1);
+        assert.ok(shown, `a hover on ${node.id}`);
+        const lines = shown.contents.split('\n').filter((l) => l.trim() !== '');
+        assert.ok(lines[0].startsWith('**') && lines[0].includes(`node \`${node.id}\``), `the hover on ${node.id} opens on its card: ${lines[0]}`);
+        assert.ok(lines.length <= 15, `the hover on ${node.id} at ${occurrence.start} has ${lines.length} lines:\n${shown.contents}`);
+        checked++;
+      }
+    }
+    assert.ok(checked > 20);
+  });
 });

@@ -126,6 +126,61 @@ digraph g {
   c -> "begin";
 }`,
   },
+  'an aligned run of node statements stays aligned when an id grows past the widest': {
+    fixture: `
+//- topology.dot
+digraph g {
+  intake  [card="a@1.0.0"];
+  ${'$'}0planner [card="a@1.0.0"];
+  builder [card="a@1.0.0"];
+
+  x [card="a@1.0.0"];
+  intake -> planner -> builder;
+}`,
+    newName: 'spec_planner',
+    expected: `
+//- topology.dot
+digraph g {
+  intake       [card="a@1.0.0"];
+  spec_planner [card="a@1.0.0"];
+  builder      [card="a@1.0.0"];
+
+  x [card="a@1.0.0"];
+  intake -> spec_planner -> builder;
+}`,
+  },
+  'an aligned run closes up when its widest id shrinks': {
+    fixture: `
+//- topology.dot
+digraph g {
+  a         [card="a@1.0.0"];
+  $0long_name [card="a@1.0.0"];
+  bb        [card="a@1.0.0"];
+}`,
+    newName: 'c',
+    expected: `
+//- topology.dot
+digraph g {
+  a  [card="a@1.0.0"];
+  c  [card="a@1.0.0"];
+  bb [card="a@1.0.0"];
+}`,
+  },
+  'a run of node statements that was not aligned is left as it was': {
+    fixture: `
+//- topology.dot
+digraph g {
+  a [card="a@1.0.0"];
+  bb$0 [card="a@1.0.0"];
+}`,
+    newName: 'a_much_longer_id',
+    expected: `
+//- topology.dot
+digraph g {
+  a [card="a@1.0.0"];
+  a_much_longer_id [card="a@1.0.0"];
+}`,
+  },
   'a quoted occurrence stays quoted, a bare one stays bare': {
     fixture: `
 //- topology.dot
@@ -177,7 +232,7 @@ ${card({ id: 'b', inputs: [['in', 'text']], dependencies: ['w'] })}`,
 //- topology.dot
 digraph g {
   writer [card="a@1.0.0"];
-  r [card="b@1.0.0"];
+  r      [card="b@1.0.0"];
   writer -> r;
 }
 //- cards/b@1.0.0.yaml

@@ -20,6 +20,8 @@ import {
   type IdeBundle,
   type WorkspaceEdit,
 } from '../src/ide';
+import { codeLenses, documentHighlights, documentLinks, inlayHints, semanticTokens, workspaceSymbols } from '../src/ide';
+import { applyTextEdits, formatDocument, formatDot, formatRange } from '../src/ide';
 import type { Span } from '../src/text';
 import { card } from './support/ide';
 
@@ -55,6 +57,7 @@ function within(text: string | undefined, span: Span, what: string): void {
 }
 
 function checkEdit(bundle: IdeBundle, edit: WorkspaceEdit, what: string): void {
+  for (const created of edit.creates ?? []) assert.ok(!bundle.files.has(created.file), `${what}: creates ${created.file}, which exists`);
   for (const change of edit.changes) {
     const text = bundle.files.get(change.file)?.text;
     const sorted = [...change.edits].sort((a, b) => a.span.start - b.span.start);
@@ -84,12 +87,43 @@ function exercise(files: Record<string, string>, offsets: readonly number[]): vo
       if (target && !('error' in target)) within(text(file), target.span, 'prepareRename');
       const renamed = rename(bundle, file, offset, 'fresh_name');
       if (!('error' in renamed)) checkEdit(bundle, renamed, 'rename');
+      documentHighlights(bundle, file, offset).forEach((h) => within(text(file), h.span, 'highlight'));
     }
+    const whole = { start: 0, end: length };
+    for (const span of [whole, { start: Math.floor(length / 3), end: Math.floor((2 * length) / 3) }]) {
+      const tokens = semanticTokens(bundle, file, span);
+      tokens.forEach((t, i) => {
+        within(text(file), t, 'semantic token');
+        if (i > 0) assert.ok(tokens[i - 1].end <= t.start, 'semantic tokens are sorted and never overlap');
+      });
+      inlayHints(bundle, file, span).forEach((h) => within(text(file), { start: h.offset, end: h.offset }, 'inlay hint'));
+    }
+    for (const lens of codeLenses(bundle, file)) {
+      within(text(file), lens.span, 'code lens');
+      if (lens.action?.kind === 'show') locations([lens.action.target], 'code lens target');
+      if (lens.action?.kind === 'list') locations([lens.action.at, ...lens.action.places], 'code lens places');
+    }
+    documentLinks(bundle, file).forEach((l) => {
+      within(text(file), l.span, 'document link');
+      assert.ok(bundle.files.has(l.target), `document link to ${l.target}, a file of the bundle`);
+    });
     documentSymbols(bundle, file).forEach((s) => within(text(file), s.span, 'symbol'));
     foldingRanges(bundle, file).forEach((s) => within(text(file), s, 'fold'));
+    // formatting: blanks only, never overlapping, and what it writes formats to itself
+    const formatting = formatDocument(bundle, file);
+    checkEdit(bundle, { changes: [{ file, edits: formatting }] }, 'formatting');
+    for (const e of [...formatting, ...formatRange(bundle, file, { start: Math.floor(length / 3), end: Math.floor((2 * length) / 3) })]) {
+      within(text(file), e.span, 'format edit');
+      assert.ok(/^[\s\ufeff]*$/.test(e.newText) && /^[\s\ufeff]*$/.test(files[file].slice(e.span.start, e.span.end)), `a format edit changes blanks only: ${JSON.stringify(e)}`);
+    }
+    if (formatting.length > 0) {
+      const formatted = applyTextEdits(files[file], formatting);
+      assert.equal(formatDot(formatted), formatted, 'formatting a formatted topology changes nothing');
+    }
     const diagnostics = bundle.result.diagnostics.filter((d) => d.location.file === file);
     for (const action of codeActions(bundle, file, { start: 0, end: 0 }, diagnostics)) checkEdit(bundle, action.edit, action.title);
   }
+  for (const query of ['', 'w', 'WRT', '\u{1F600}']) locations(workspaceSymbols([bundle], query).map((m) => m.symbol.location), 'workspace symbol');
 }
 
 describe('ide: every function is total', () => {

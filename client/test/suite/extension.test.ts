@@ -2,7 +2,8 @@
 /**
  * The behaviours the end-to-end suite proves in the UI (e2e/editor.e2e.ts), proven here through
  * the VS Code API: diagnostics on a broken pin and on a card, a hover on a term, completion of
- * pins, the `start` rename fix, the preview following edits, export, import, and the report.
+ * pins, the `start` rename fix, the preview following edits, export, import, a new bundle, and
+ * the report.
  * Waits are on VS Code events (diagnostics changed, document changed), never on time.
  */
 import * as assert from 'node:assert/strict';
@@ -125,6 +126,17 @@ export function registerExtensionSuite(): void {
       assert.ok(fs.existsSync(path.join(folder, 'topology.dot')));
       assert.ok(fs.existsSync(path.join(folder, 'blueprint.yaml')));
       assert.equal(fs.readdirSync(path.join(folder, 'cards')).length, 1);
+    });
+
+    it('writes a new bundle that the server reads, and opens its topology', async function () {
+      const folder = path.join(workspace, 'new-bundle');
+      fs.mkdirSync(folder, { recursive: true });
+      await vscode.commands.executeCommand('darkprint.newBundle', { folder: vscode.Uri.file(folder).toString(), title: 'Review line' });
+      assert.deepEqual(fs.readdirSync(path.join(folder, 'cards')).sort(), ['drafter@1.0.0.yaml', 'reviewer@1.0.0.yaml']);
+      const topology = vscode.Uri.file(path.join(folder, 'topology.dot'));
+      assert.equal(vscode.window.activeTextEditor?.document.uri.fsPath, topology.fsPath);
+      const answer = await api.report(topology);
+      assert.equal(answer.kind, 'report');
     });
 
     it('answers the report with security, both autonomy readings and phase coverage', async function () {

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # `npm run test:nvim`: the Neovim smoke test. Installs Debian's neovim when `nvim` is missing
 # (apt-get, as root; sudo when available) and fails if it cannot; builds the server; runs
-# server/test/nvim/smoke.nvim.ts with mocha.
+# the Neovim specs (server/test/nvim/*.nvim.ts) with mocha.
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
 
@@ -18,4 +18,4 @@ fi
 nvim --version | head -1
 
 node scripts/build.mjs
-exec npx mocha --no-config --require tsx/cjs --extension ts --timeout 120000 server/test/nvim/smoke.nvim.ts "$@"
+exec npx mocha --no-config --require tsx/cjs --extension ts --timeout 120000 server/test/nvim/*.nvim.ts "$@"

@@ -10,6 +10,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type {
+  ClientCapabilities,
   CodeAction,
   CompletionList,
   DocumentSymbol,
@@ -45,12 +46,17 @@ export type Expectation =
   | { readonly request: 'rename'; readonly newName: string; readonly refused: string }
   | { readonly request: 'documentSymbol'; readonly names: readonly string[] }
   | { readonly request: 'foldingRange'; readonly lines: readonly (readonly [number, number])[] }
-  | { readonly request: 'codeAction'; readonly only?: readonly string[]; readonly title: string; readonly after: string }
-  | { readonly request: 'codeAction'; readonly only?: readonly string[]; readonly titles: readonly string[] };
+  | { readonly request: 'codeAction'; readonly only?: readonly string[]; readonly title: string; readonly after: string; readonly opens?: { readonly file: string; readonly suggest?: true } }
+  | { readonly request: 'codeAction'; readonly only?: readonly string[]; readonly titles: readonly string[] }
+  | { readonly request: 'formatting'; readonly after: string; readonly options?: { readonly tabSize: number; readonly insertSpaces: boolean } }
+  | { readonly request: 'formatting'; readonly none: true }
+  | { readonly request: 'rangeFormatting'; readonly after: string };
 
 export interface FeatureCase {
   readonly name: string;
-  /** The bundle; one file holds the `$0` cursor (for code actions, the range runs from it to the end of its line). */
+  /** What the client declares, when not `testCapabilities`. */
+  readonly capabilities?: ClientCapabilities;
+  /** The bundle; one file holds the `$0` cursor (for code actions and range formatting, the range runs from it to the end of its line). */
   readonly fixture: string;
   readonly expect: Expectation;
 }
@@ -62,7 +68,7 @@ export interface Workspace {
 }
 
 /** Writes the fixture's files to a fresh folder, starts the server on it and opens the cursor's file. */
-export async function openCase(fixtureText: string): Promise<{ workspace: Workspace; file: string; offset: number; close: () => Promise<void> }> {
+export async function openCase(fixtureText: string, capabilities?: ClientCapabilities): Promise<{ workspace: Workspace; file: string; offset: number; close: () => Promise<void> }> {
   const fixture = parseFixture(fixtureText);
   assert.ok(fixture.cursor, 'the fixture marks the cursor with $0');
   const dir = mkdtempSync(path.join(tmpdir(), 'darkprint-feature-'));
@@ -72,7 +78,7 @@ export async function openCase(fixtureText: string): Promise<{ workspace: Worksp
     writeFileSync(path.join(dir, f.path), f.text);
     texts.set(f.path, f.text);
   }
-  const session = await startSession({ folders: [dir], settings: { debounceMs: 0 } });
+  const session = await startSession({ folders: [dir], settings: { debounceMs: 0 }, ...(capabilities !== undefined ? { capabilities } : {}) });
   const file = fixture.cursor.path;
   session.open(file, texts.get(file)!);
   await session.versionPublished(file, 1);
@@ -91,7 +97,7 @@ export async function openCase(fixtureText: string): Promise<{ workspace: Worksp
 }
 
 export async function checkFeature(c: FeatureCase): Promise<void> {
-  const { workspace, file, offset, close } = await openCase(c.fixture);
+  const { workspace, file, offset, close } = await openCase(c.fixture, c.capabilities);
   try {
     await check(workspace, file, offset, c.expect);
   } finally {
@@ -228,6 +234,26 @@ async function check(workspace: Workspace, file: string, offset: number, expect:
       assert.ok(action, `the actions include ${JSON.stringify(expect.title)}; they are ${JSON.stringify(titles)}`);
       assert.ok(action.edit, 'the action carries its edit');
       assertApplied(workspace, action.edit, expect.after);
+      if (expect.opens !== undefined) {
+        assert.equal(action.command?.command, 'darkprint.showLocation', 'the action opens a place');
+        assert.equal(action.command?.arguments?.[0], session.uri(expect.opens.file));
+        assert.equal(action.command?.arguments?.[2], expect.opens.suggest === true ? 'suggest' : undefined);
+      }
+      return;
+    }
+    case 'formatting':
+    case 'rangeFormatting': {
+      const options = ('options' in expect ? expect.options : undefined) ?? { tabSize: 2, insertSpaces: true };
+      const lineEnd = index.positionAt(Math.max(offset, text.indexOf('\n', offset) < 0 ? text.length : text.indexOf('\n', offset)));
+      const edits =
+        expect.request === 'formatting'
+          ? await session.request<TextEdit[] | null>('textDocument/formatting', { textDocument, options })
+          : await session.request<TextEdit[] | null>('textDocument/rangeFormatting', { textDocument, range: { start: position, end: lineEnd }, options });
+      if ('none' in expect) {
+        assert.deepEqual(edits ?? [], [], 'no edit');
+        return;
+      }
+      assertApplied(workspace, { changes: { [textDocument.uri]: edits ?? [] } }, expect.after);
       return;
     }
   }
@@ -238,7 +264,7 @@ function assertApplied(workspace: Workspace, edit: WorkspaceEdit, afterFixture: 
   const { session, texts } = workspace;
   const result = new Map(texts);
   const fileOf = (uri: string): string => {
-    const found = [...texts.keys()].find((f) => session.uri(f) === uri);
+    const found = [...result.keys()].find((f) => session.uri(f) === uri);
     assert.ok(found, `the edit touches ${uri}, which is not a file of the bundle`);
     return found;
   };
@@ -259,6 +285,10 @@ function assertApplied(workspace: Workspace, edit: WorkspaceEdit, afterFixture: 
       const open = session.versions.get(c.textDocument.uri);
       if (open !== undefined) assert.equal(c.textDocument.version, open, `the edit of the open ${file} names its version`);
       applyEdits(file, c.edits as TextEdit[]);
+    } else if (change.kind === 'create') {
+      const created = path.relative(workspace.dir, new URL(change.uri).pathname).split(path.sep).join('/');
+      assert.ok(!result.has(created) && change.options?.overwrite !== true, `${created} is created, never written over`);
+      result.set(created, '');
     } else if (change.kind === 'rename') {
       const from = fileOf(change.oldUri);
       const to = path.relative(workspace.dir, new URL(change.newUri).pathname).split(path.sep).join('/');

@@ -1,7 +1,7 @@
 /**
  * Bundles: the model (files in, Blueprint out), file classification, the manifest, card
- * references, a new bundle's files (./scaffold.ts), and resolution in DarkPrint's order (pins, digests, orphans, ports, prohibitions,
- * dependencies, entries and exits), then the analysis.
+ * references, a new bundle's files (./scaffold.ts), and resolution in DarkPrint's order (pins,
+ * digests, orphans, ports, prohibitions, dependencies, entries and exits), then the analysis.
  *
  * Must NOT know: the file system (files arrive as `{ path, text }`), editors or LSP types, the
  * Attractor export.

@@ -19,18 +19,25 @@ export interface DiagnosticInfo {
   readonly beyond: boolean;
   /** False for codes listed for compatibility that this engine never reports; the reason says why. */
   readonly emitted: true | { readonly never: string };
+  /**
+   * The other severities the engine reports the code at, by decision, each with its case (a
+   * phrase read after "for"): the README's table, the docs and `explain` say them beside the
+   * severity, and a test holds the engine to them.
+   */
+  readonly otherSeverities: readonly { readonly severity: Severity; readonly when: string }[];
 }
 
-type Entry = Omit<DiagnosticInfo, 'beyond' | 'emitted'> & {
+type Entry = Omit<DiagnosticInfo, 'beyond' | 'emitted' | 'otherSeverities'> & {
   beyond?: boolean;
   emitted?: DiagnosticInfo['emitted'];
+  otherSeverities?: DiagnosticInfo['otherSeverities'];
 };
 
 function table<K extends string>(entries: Record<K, Entry>): Record<K, DiagnosticInfo> {
   const out = {} as Record<K, DiagnosticInfo>;
   for (const key of Object.keys(entries) as K[]) {
     const e = entries[key];
-    out[key] = { ...e, beyond: e.beyond ?? false, emitted: e.emitted ?? true };
+    out[key] = { ...e, beyond: e.beyond ?? false, emitted: e.emitted ?? true, otherSeverities: e.otherSeverities ?? [] };
   }
   return Object.freeze(out);
 }
@@ -103,6 +110,7 @@ export const diagnosticsRegistry = table({
       '}' },
   // ---- card/ ----------------------------------------------------------------------------
   'card/parse-error': { severity: 'error', title: 'The card (or vocabulary file) is not valid YAML or JSON',
+    otherSeverities: [{ severity: 'warning', when: 'what the YAML reader only warns about, such as an unknown tag (the value is read as plain text)' }],
     docs:
       'Reported when a card file cannot be read at all: the document is empty or only whitespace, ' +
       'or the text has a YAML or JSON syntax error (a name ending in `.json` is read as JSON, ' +
@@ -117,6 +125,7 @@ export const diagnosticsRegistry = table({
       'name: Writer\n' +
       'inputs: [brief' },
   'card/missing-field': { severity: 'error', title: 'A required card field is missing or blank',
+    otherSeverities: [{ severity: 'warning', when: 'a `shell-tool` with no `params.tool_command`' }],
     docs:
       'Reported when a required card field is absent, `null` or a blank string: `id`, `name`, ' +
       '`type`, `action`, `spec`, `version`, the `inputs` and `outputs` lists (a card with no ports ' +
@@ -130,6 +139,10 @@ export const diagnosticsRegistry = table({
       'type: agent\n' +
       'spec: ""' },
   'card/bad-type': { severity: 'error', title: 'A card field has the wrong shape',
+    otherSeverities: [
+      { severity: 'warning', when: 'a `params.tool_command` that is blank or not a string' },
+      { severity: 'info', when: 'an unknown key, a field written under both spellings, or `required` on an output' },
+    ],
     docs:
       'Reported as an error when a card value has the wrong shape: the document is not a mapping, a ' +
       'field holds the wrong kind of value (a string where a list belongs, a list entry that is not ' +
@@ -174,6 +187,7 @@ export const diagnosticsRegistry = table({
       '  - { name: brief, type: text }\n' +
       '  - { name: brief, type: plan }' },
   'card/unknown-term': { severity: 'error', title: 'A term is not in the vocabulary',
+    otherSeverities: [{ severity: 'warning', when: 'a sentence in `cannot` (it belongs in `will_not`; the card still loads)' }],
     docs:
       'Reported when a field that takes a vocabulary term names one the vocabulary does not have, ' +
       'even after following deprecation redirects: `type`, each entry of `tools`, `cannot` and ' +

@@ -15,6 +15,7 @@
  */
 import type { Port } from '../bundle/card-model';
 import { portCompatible } from '../bundle/resolve';
+import { cardFields, portFields } from '../bundle/card-fields';
 import { cardKnownKeys } from '../check/card';
 import { conditionKeys, conditionOperators, conditionConjunction, outcomeValues, parseCondition, tokenizeCondition } from '../check/condition';
 import { attractorAttributes, type AttractorScope } from '../compile/attractor-table';
@@ -44,7 +45,7 @@ import {
 } from './context';
 import { dataSlot, flowListValues, item, jsonObjectKeysAt, topLevelKeys, wordEndOf, type DataSlot } from './data-context';
 import { dataDocument, isListField, termKindOfField, wireField } from './data-tree';
-import { describeAttribute, topologyAttributes } from './describe';
+import { cardFieldDetail, describeAttribute, topologyAttributes } from './describe';
 import { afterArrow, attributeSlot, enclosingList, indexBefore, isIdLike, statementStart, tokensNear, type AttributeSlot, type ListOwner } from './dot-context';
 import type { CompletionItem, CompletionResult, IdeBundle } from './types';
 
@@ -501,17 +502,45 @@ function cardCompletion(bundle: IdeBundle, file: string, text: string, offset: n
     const existing = listedValues(file, text, ['dependencies', item], offset, slot.beforeEntry === true);
     const suppliers = predecessorCards(bundle, file).filter((s) => !existing.has(s.id));
     const wrapList = path.length === 1 && wholeValue(slot);
-    // (a predecessor's pin that finds no card is still offered, last, saying so: the dependency
-    // names it rightly, and the missing card is what to fix)
+    // The cards of the nodes that feed a node pinning this card first, in the order of their
+    // edges; a predecessor's pin that finds no card after them, saying so (the dependency names it
+    // rightly, and the missing card is what to fix); then every other card of the bundle, which
+    // no edge supplies yet (listed, it needs an edge from a node pinning it).
     const held = cardIndex(bundle).byId;
-    const items = suppliers.map((s): CompletionItem => ({
+    const vocabulary = vocabularyOf(bundle);
+    const own = cardAt(bundle, file)?.id;
+    const items = suppliers.map((s, i): CompletionItem => ({
       label: s.id,
       kind: 'card',
       detail: held.has(s.id) ? `feeds node ${s.target} from node ${s.source}` : `feeds node ${s.target} from node ${s.source}; the bundle holds no card ${s.id}`,
-      sortText: `${held.has(s.id) ? 0 : 1}${s.id}`,
+      sortText: `${held.has(s.id) ? 0 : 1}${String(i).padStart(4, '0')}`,
       ...insertion(s.id, slot, wrapList, text),
     }));
+    const offered = new Set(suppliers.map((s) => s.id));
+    for (const [id, versions] of held) {
+      if (offered.has(id) || existing.has(id) || id === own) continue;
+      const latest = versions[versions.length - 1];
+      items.push({
+        label: id,
+        kind: 'card',
+        detail: `${cardDetail(latest.card ?? latest.draft, vocabulary)} · no edge from it feeds a node pinning this card`,
+        sortText: `2${id}`,
+        ...insertion(id, slot, wrapList, text),
+      });
+    }
     return { items, span: slot.span };
+  }
+  // `required:` of an input port
+  if (path.length === 3 && path[0] === 'inputs' && path[1] === item && path[2] === 'required') {
+    const items = ['true', 'false'].map((value): CompletionItem => ({ label: value, kind: 'value', detail: value === 'false' ? 'the input is optional' : 'the input is required (as without the key)', ...insertion(value, slot, false, text) }));
+    return { items, span: slot.span };
+  }
+  // `id:` and `version:`: what the file name says
+  if (path.length === 1 && (path[0] === 'id' || path[0] === 'version')) {
+    const named = /^cards\/(?:.*\/)?([^/]+)@([^/@]+)\.(ya?ml|json)$/i.exec(file);
+    if (named === null) return undefined;
+    const value = path[0] === 'id' ? named[1] : named[2];
+    return { items: [{ label: value, kind: 'value', detail: `the ${path[0]} the file name ${file} says`, ...insertion(value, slot, false, text) }], span: slot.span };
   }
   return undefined;
 }
@@ -592,31 +621,32 @@ function fieldCompletion(file: string, text: string, slot: DataSlot, offset: num
   const items: CompletionItem[] = [];
   for (const key of cardKnownKeys) {
     if (present.has(key) || present.has(wireField(key)) || [...present].some((p) => wireField(p) === key)) continue;
-    const kind = termKinds.find((k) => kindInfo[k].cardFields.includes(wireField(key)));
+    const field = cardFields.find((f) => f.key === key || f.alias === key);
+    const detail = cardFieldDetail(key);
     items.push({
       label: key,
       kind: 'field',
-      ...(kind !== undefined ? { detail: `${kind}: ${kindInfo[kind].title}` } : {}),
-      // The wire spellings first, aliases after.
-      sortText: `${wireField(key) === key ? 0 : 1}${key}`,
+      ...(detail !== undefined ? { detail } : {}),
+      ...(field !== undefined ? { documentation: field.description } : {}),
+      // The required fields first, then the others, each in the table's order; aliases after.
+      sortText: `${wireField(key) === key ? (field?.required === true ? 0 : 1) : 2}${String(cardFields.indexOf(field!)).padStart(2, '0')}`,
       ...keyInsertion(key, slot, text),
     });
   }
   return { items, span: slot.span };
 }
 
-/** E§3: a port is `{ name, type, description?, required? }` (`required` on inputs only). */
-const portFields: readonly { readonly name: string; readonly inputsOnly: boolean; readonly detail: string }[] = [
-  { name: 'name', inputsOnly: false, detail: 'the port name edges use in out=/in=' },
-  { name: 'type', inputsOnly: false, detail: 'data-type: what the port carries' },
-  { name: 'description', inputsOnly: false, detail: 'free text' },
-  { name: 'required', inputsOnly: true, detail: 'false makes the input optional' },
-];
-
 function portFieldCompletion(slot: DataSlot, input: boolean, text: string, present: ReadonlySet<string>): CompletionResult {
   const items = portFields
-    .filter((f) => (input || !f.inputsOnly) && !present.has(f.name))
-    .map((f, i): CompletionItem => ({ label: f.name, kind: 'field', detail: f.detail, sortText: String(i), ...keyInsertion(f.name, slot, text) }));
+    .filter((f) => (input || !f.inputsOnly) && !present.has(f.key))
+    .map((f, i): CompletionItem => ({
+      label: f.key,
+      kind: 'field',
+      detail: `${input ? 'input' : 'output'} port field · ${f.required ? 'required' : 'optional'}`,
+      documentation: f.description,
+      sortText: String(i),
+      ...keyInsertion(f.key, slot, text),
+    }));
   return { items, span: slot.span };
 }
 

@@ -1,10 +1,12 @@
 /**
  * Markdown for hovers and completion details, rendered from the engine's tables: the
  * vocabulary (term facts, `analyzerRole`, `markerWeight`, `kindInfo`), the diagnostics registry,
- * the Attractor attribute table, and the few topology attributes DarkPrint adds (below). No term,
- * code or attribute fact is written here; only how to show it.
+ * the Attractor attribute table, the card field table, and the few topology attributes DarkPrint
+ * adds (below). No term, code, field or attribute fact is written here; only how to show it.
  */
 import type { Card, Port } from '../bundle/card-model';
+import { cardFields, portFields, type CardFieldShape } from '../bundle/card-fields';
+import { retiredCardKeys } from '../check/card';
 import { attractorAttribute, type AttractorScope } from '../compile/attractor-table';
 import { diagnosticInfo, type DiagnosticCode } from '../diagnostics';
 import { analyzerRole, kindInfo, markerWeight } from '../vocabulary';
@@ -73,6 +75,7 @@ export function describeKind(kind: TermKind): string {
 export function describeCode(diagnosticCode: DiagnosticCode): string {
   const info = diagnosticInfo(diagnosticCode);
   const lines = [`**${code(diagnosticCode)}** · ${info.severity} · ${info.title}${info.beyond ? ' · not a DarkPrint code' : ''}`, '', info.docs];
+  if (info.otherSeverities.length > 0) lines.push('', `Also reported as ${info.otherSeverities.map((o) => `${o.severity} for ${o.when}`).join('; ')}.`);
   if (info.emitted !== true) lines.push('', `Never reported by this engine: ${info.emitted.never}`);
   const language = /^\s*(\/\/|(strict\s+)?(di)?graph\b)/.test(info.example) ? 'dot' : 'yaml';
   lines.push('', '```' + language, info.example, '```');
@@ -81,15 +84,21 @@ export function describeCode(diagnosticCode: DiagnosticCode): string {
 
 // ---------------------------------------------------------------------- cards
 
-const specLines = 3;
-const specCharacters = 300;
+/** A card's spec in a hover: its first lines, up to so many characters (the whole of it is a link away). */
+const specLines = 2;
+const specCharacters = 200;
 
-export function describeCard(held: HeldCard, vocabulary: Vocabulary): string {
+/**
+ * A card in a few lines (a node's hover fits in about fifteen, its edges included): the heading
+ * (name, the node that runs it, `id@version`, type), phases, ports, prohibitions, the start of the
+ * spec, and a link to the card's file.
+ */
+export function describeCard(held: HeldCard, vocabulary: Vocabulary, nodeId?: string): string {
   const card: Partial<Card> = held.card ?? held.draft;
   const ref = held.ref ?? `${card.id ?? '?'}@${card.version ?? '?'}`;
   const typeTerm = card.type !== undefined ? vocabulary.get(card.type) : undefined;
   const type = card.type !== undefined ? `${code(card.type)}${typeTerm ? ` (${typeTerm.label})` : ''}` : 'no type';
-  const lines = [`**${card.name ?? card.id ?? held.file}** · ${code(ref)} · ${type}`];
+  const lines = [`**${card.name ?? card.id ?? held.file}**${nodeId !== undefined ? ` · node ${code(nodeId)}` : ''} · ${code(ref)} · ${type}`];
   if (held.card === undefined) lines.push('', `The card in ${code(held.file)} has errors, so nodes pinning it do not resolve; this is what could be read.`);
   if (card.phases !== undefined && card.phases.length > 0) lines.push('', `Phases: ${card.phases.map(code).join(', ')}`);
   lines.push('', `Inputs: ${ports(card.inputs)}`, '', `Outputs: ${ports(card.outputs)}`);
@@ -101,9 +110,21 @@ export function describeCard(held: HeldCard, vocabulary: Vocabulary): string {
     else if (all.length > specLines) shown += '\n…';
     lines.push('', ...shown.split('\n').map((l) => `> ${l}`));
   }
-  lines.push('', `Defined in ${code(held.file)}`);
+  lines.push('', `Defined in ${fileLink(held.file, held.read.locate('id', 'key').start)}`);
   return lines.join('\n');
 }
+
+/**
+ * A Markdown link to a file of the bundle, at an offset: `[path](bundle-file:path#offset)`. The IDE
+ * knows no URI; the server writes each such target as the file's URI at the offset's line (see
+ * server/src/convert.ts `toHover`), and plain text keeps the path alone.
+ */
+export function fileLink(file: string, offset?: number): string {
+  return `[${file.replace(/[\[\]\\]/g, '\\$&')}](${bundleFileScheme}${encodeURI(file).replace(/[()#?]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)}${offset !== undefined ? `#${offset}` : ''})`;
+}
+
+/** The scheme of a link target naming a file of the bundle (see `fileLink`). */
+export const bundleFileScheme = 'bundle-file:';
 
 function ports(list: readonly Port[] | undefined): string {
   if (list === undefined) return 'not readable';
@@ -117,6 +138,53 @@ export function describePort(port: Port, side: 'input' | 'output', ref: string, 
   if (port.description !== undefined && port.description.trim() !== '') lines.push('', port.description.trim());
   if (term !== undefined) lines.push('', term.meaning);
   return lines.join('\n');
+}
+
+// ---------------------------------------------------------------------- card fields
+
+/** How a field's value is written, in words. */
+const shapeWords: Readonly<Record<CardFieldShape, string>> = {
+  text: 'text',
+  id: 'a card id',
+  version: 'a strict semantic version',
+  term: 'one term',
+  phases: 'one phase or a list of phases',
+  'text-list': 'a list of texts',
+  'term-list': 'a list of terms',
+  'input-ports': 'a list of ports',
+  'output-ports': 'a list of ports',
+  params: 'a mapping of names to values',
+};
+
+/** A card field's key in a few words (a completion item's detail): required or not, and how its value is written. */
+export function cardFieldDetail(key: string): string | undefined {
+  const field = cardFields.find((f) => f.key === key || f.alias === key);
+  if (field === undefined) return undefined;
+  return `${field.required ? 'required' : 'optional'} · ${shapeWords[field.shape]}${field.terms !== undefined ? ` (${field.terms})` : ''}`;
+}
+
+/**
+ * A card field's key, from the card field table: what it is, whether a card must have it, how its
+ * value is written and what the engine does with it; a retired key says what replaced it.
+ */
+export function describeCardField(key: string): string | undefined {
+  const field = cardFields.find((f) => f.key === key || f.alias === key);
+  if (field === undefined) {
+    const retired = retiredCardKeys.get(key);
+    return retired === undefined ? undefined : `**${code(key)}** · retired card field\n\nRead and ignored, with a warning (\`card/retired-field\`): ${retired}. Remove it.`;
+  }
+  const lines = [`**${code(key)}** · card field · ${cardFieldDetail(key) ?? ''}`, '', field.description];
+  if (field.required) lines.push('', 'Required: a card without it, or with it blank, does not load (`card/missing-field`), and the nodes pinning it have no card.');
+  if (field.alias !== undefined) lines.push('', key === field.alias ? `DarkPrint writes it ${code(field.key)}; ${code(key)} is read the same.` : `Also read as ${code(field.alias)}.`);
+  if (field.terms !== undefined) lines.push('', `*In the analysis:* ${kindInfo[field.terms].analyzer}`);
+  return lines.join('\n');
+}
+
+/** A port's key (`name`, `type`, `description`, `required`), from the port field table. */
+export function describePortField(key: string, side: 'input' | 'output'): string | undefined {
+  const field = portFields.find((f) => f.key === key && (side === 'input' || !f.inputsOnly));
+  if (field === undefined) return undefined;
+  return [`**${code(key)}** · ${side} port field · ${field.required ? 'required' : 'optional'}`, '', field.description].join('\n');
 }
 
 // ---------------------------------------------------------------------- attributes

@@ -73,9 +73,10 @@ export function applyTextEdits(text: string, edits: readonly TextEdit[]): string
   return out;
 }
 
-/** Applies a workspace edit to a set of files (text changes first, then renames). */
+/** Applies a workspace edit to a set of files (new files first, then text changes, then renames). */
 export function applyWorkspaceEdit(files: ReadonlyMap<string, string>, edit: WorkspaceEdit): Map<string, string> {
   const out = new Map(files);
+  for (const created of edit.creates ?? []) if (!out.has(created.file)) out.set(created.file, created.text);
   for (const change of edit.changes) out.set(change.file, applyTextEdits(out.get(change.file) ?? '', change.edits));
   for (const rename of edit.renames ?? []) {
     const text = out.get(rename.from);

@@ -9,7 +9,8 @@
  * name; `;`/space separators → `,`; `#` → `//`; `--` → `->`; `graph` → `digraph`; drop
  * `strict`; drop a node's `type` (a default statement left empty goes whole); pin a card the
  * bundle holds (loaded, close to the pin); use a port the card has (in an edge default too);
- * add the supplier to the card's `dependencies` (never the card itself).
+ * add the supplier to the card's `dependencies` (never the card itself); and, from ./authoring.ts,
+ * write the card a node lacks, the port an edge names, the ports an edge needs, or pick a card.
  * Cards: remove a dependency no edge supplies; drop a retired field or a repeated phase; replace
  * an unknown, wrong-kind or deprecated term; move a data type from `will_not` to `cannot`; add
  * `params.tool_command`; set the lowest version the changes need; rename a misnamed card file.
@@ -59,7 +60,8 @@ import {
   scalarText,
 } from './edits';
 import { renameNode, separateAdjacentEdits, unglued } from './rename';
-import type { CodeAction, IdeBundle, WorkspaceEdit } from './types';
+import type { CodeAction, IdeBundle, TextEdit, WorkspaceEdit } from './types';
+import { createCardActions, pinPickAction, portActions } from './authoring';
 
 /**
  * The quick fixes for those of `diagnostics` (engine-shaped, as published for `file`, after the
@@ -118,9 +120,9 @@ const fixers: ReadonlyMap<DiagnosticCode, Fixer> = new Map<DiagnosticCode, Fixer
   ['dot/not-directed', fixNotDirected],
   ['attractor/strict-graph', fixStrict],
   ['attractor/reserved-attribute', fixNodeType],
-  ['bundle/missing-card', fixPin],
-  ['bundle/unpinned-card', fixPin],
-  ['bundle/port-mismatch', fixPort],
+  ['bundle/missing-card', fixPinOrWrite],
+  ['bundle/unpinned-card', fixPinOrWrite],
+  ['bundle/port-mismatch', (context, diagnostic) => [...fixPort(context, diagnostic), ...portActions(context.bundle, context.file, diagnostic)]],
   ['bundle/undeclared-dependency', fixUndeclaredDependency],
   ['bundle/missing-dependency', fixMissingDependency],
   ['card/retired-field', fixRetiredField],
@@ -636,6 +638,16 @@ function fixPin(context: FixContext, diagnostic: Diagnostic): CodeAction[] {
 }
 
 
+/** The pins of cards the bundle holds, then a card written for the node, then a pick among the bundle's cards. */
+function fixPinOrWrite(context: FixContext, diagnostic: Diagnostic): CodeAction[] {
+  const pins = fixPin(context, diagnostic);
+  return [
+    ...pins,
+    ...createCardActions(context.bundle, context.file, diagnostic, attributePlacement).map((a) => (pins.length === 0 ? { ...a, isPreferred: true } : a)),
+    ...pinPickAction(context.bundle, context.file, diagnostic, attributePlacement),
+  ];
+}
+
 const maxPinSuggestions = 5;
 
 /** The id part of a pin that does not parse as `id@exact-version` (`writer@1.x`, `writer@latest`). */
@@ -654,7 +666,17 @@ function pinEdit(view: TopologyView, node: DotNode, held: HeldCard, ref: string)
     if (held.id === node.id) return { title: `Pin version \`${held.version ?? ''}\``, edit: single(file, attr.valueSpan, `"${held.version ?? ''}"`) };
     return { title: `Pin \`${ref}\``, edit: single(file, { start: attr.keySpan.start, end: attr.valueSpan.end }, `card="${ref}"`) };
   }
-  const attribute = `card="${ref}"`;
+  const placed = attributePlacement(view, node, `card="${ref}"`);
+  return { title: `Pin \`${ref}\``, edit: single(file, placed.span, placed.newText) };
+}
+
+/**
+ * Where a node takes a new attribute (`card="…"`): first in the list of its first statement, else
+ * in a new list after its id (and port) there. A node that only edges mention is declared before
+ * the statement of its first mention (in the same scope, so it takes the same defaults), on a line
+ * of its own when that statement starts its line, else on the same line.
+ */
+function attributePlacement(view: TopologyView, node: DotNode, attribute: string): TextEdit {
   const statement = node.statements[0];
   const tokens = view.significant;
   if (statement !== undefined) {
@@ -662,15 +684,12 @@ function pinEdit(view: TopologyView, node: DotNode, held: HeldCard, ref: string)
     if (open !== undefined) {
       const next = tokens[tokens.indexOf(open) + 1];
       const empty = next === undefined || next.kind === 'rbracket';
-      return { title: `Pin \`${ref}\``, edit: single(file, { start: open.span.end, end: open.span.end }, empty ? attribute : `${attribute}, `) };
+      return { span: { start: open.span.end, end: open.span.end }, newText: empty ? attribute : `${attribute}, ` };
     }
     // after the id and its port (`a:p` takes the list after `:p`)
     const idEnd = endpointEnd(tokens, nodeOccurrences(view.graph!, node.id).find((o) => o.start === statement.start)?.end ?? statement.end);
-    return { title: `Pin \`${ref}\``, edit: single(file, { start: idEnd, end: idEnd }, ` [${attribute}]`) };
+    return { span: { start: idEnd, end: idEnd }, newText: ` [${attribute}]` };
   }
-  // Only edges mention the node: declare it before the statement of the first mention (in the
-  // same scope, so it takes the same defaults), on a line of its own when that statement starts
-  // its line, else on the same line.
   const text = view.text;
   const idText = text.slice(node.span.start, node.span.end);
   const declaration = `${idText} [${attribute}];`;
@@ -678,9 +697,9 @@ function pinEdit(view: TopologyView, node: DotNode, held: HeldCard, ref: string)
   const start = lineStart(text, at);
   if (/^[ \t]*$/.test(text.slice(start, at))) {
     const eol = text.includes('\r\n') ? '\r\n' : '\n';
-    return { title: `Pin \`${ref}\``, edit: single(file, { start, end: start }, `${text.slice(start, at)}${declaration}${eol}`) };
+    return { span: { start, end: start }, newText: `${text.slice(start, at)}${declaration}${eol}` };
   }
-  return { title: `Pin \`${ref}\``, edit: single(file, { start: at, end: at }, `${declaration} `) };
+  return { span: { start: at, end: at }, newText: `${declaration} ` };
 }
 
 /** The end of the endpoint whose id ends at `idEnd`: past its `:port` and `:compass`, when written. */

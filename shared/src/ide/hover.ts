@@ -3,9 +3,13 @@
  * - a vocabulary term wherever a card or the extensions file names one (read from the text
  *   around the cursor where the file does not parse);
  * - a diagnostic code written anywhere (a comment, a string);
- * - in the topology: a node id or pin shows its card, an edge (arrow or endpoint) the ports it
- *   pairs and the type it carries, an attribute name what DarkPrint and the Attractor runner do
- *   with it, an `out=`/`in=` value the port (an empty one has no hover).
+ * - in the topology: a node id shows its card in a few lines (and the edges at that occurrence),
+ *   a pin the versions of its card the bundle holds and who pins each, with the digest, an edge
+ *   (arrow or endpoint) the ports it pairs and the type it carries, an attribute name what
+ *   DarkPrint and the Attractor runner do with it, an `out=`/`in=` value the port (an empty one
+ *   has no hover);
+ * - in a card: every field key (what it is, whether it is required, what the engine does with
+ *   it), a port's keys, and a dependency's card.
  */
 import type { Port } from '../bundle/card-model';
 import { portCompatible } from '../bundle/resolve';
@@ -34,7 +38,8 @@ import {
 } from './context';
 import { dataDocument, hitAt, termKindOfField } from './data-tree';
 import { dataSlot, item } from './data-context';
-import { code, describeAttribute, describeCard, describeCode, describeKind, describePort, describeTerm } from './describe';
+import { code, describeAttribute, describeCard, describeCardField, describeCode, describeKind, describePort, describePortField, describeTerm, fileLink } from './describe';
+import { cardDigest } from '../hash/digest';
 import { enclosingList, indexAt, isIdLike, listOwner, tokensAndCommentsNear, tokensNear, type AttributeScope } from './dot-context';
 import type { HoverResult, IdeBundle } from './types';
 
@@ -108,7 +113,7 @@ function topologyHover(bundle: IdeBundle, file: string, offset: number): HoverRe
     if (owner === undefined) return undefined;
     if (owner.kind === 'node' && (key === 'card' || key === 'version' || key === 'digest')) {
       const node = graphIndex(graph).byId.get(owner.id);
-      return node === undefined ? undefined : { contents: describeNode(bundle, node), span: t.span };
+      return node === undefined ? undefined : { contents: describePin(bundle, graph, node), span: t.span };
     }
     if (owner.kind === 'edge' && (key === 'out' || key === 'in')) {
       // an empty value names no port (the diagnostics say what belongs there)
@@ -162,11 +167,58 @@ export function edgesAcross(edges: readonly DotEdge[], arrow: Span): DotEdge[] {
 function describeNode(bundle: IdeBundle, node: DotNode): string {
   const held = cardOfNode(bundle, node);
   const heading = `Node ${code(node.id)}`;
-  if (held !== undefined) return `${heading} runs\n\n${describeCard(held, vocabularyOf(bundle))}`;
+  if (held !== undefined) return describeCard(held, vocabularyOf(bundle), node.id);
   const pin = pinOf(node);
   if (pin.ref !== undefined) return `${heading} pins ${code(pin.ref)}, which the bundle does not hold.`;
   if (pin.attr !== undefined) return `${heading} has ${code(`${pin.via}="${pin.attr.value}"`)}, which is not an exact \`id@version\`.`;
   return `${heading} pins no card.`;
+}
+
+/** Most nodes a pin's hover names for one version before it says how many more. */
+const pinnersShown = 5;
+
+/**
+ * A node's pin (`card=`, `version=`, `digest=`): the card it names, the versions of that card the
+ * bundle holds with the nodes pinning each (or none: orphaned), the card's digest (and whether a
+ * `digest=` prefix matches it), and a link to the card's file.
+ */
+function describePin(bundle: IdeBundle, graph: DotGraph, node: DotNode): string {
+  const pin = pinOf(node);
+  const held = cardOfNode(bundle, node);
+  const lookups = graphIndex(graph);
+  const written = pin.ref ?? pin.attr?.value.trim() ?? '';
+  const lines = [`**Pin** ${code(written)} of node ${code(node.id)}`];
+  if (pin.ref === undefined) lines.push('', `${code(written)} is not an exact \`id@version\`; write the card's id, an \`@\` and one exact version.`);
+  else if (held === undefined) lines.push('', `The bundle holds no card ${code(pin.ref)}.`);
+  else {
+    const card = held.card ?? held.draft;
+    const type = card.type !== undefined ? ` · ${code(card.type)}` : '';
+    lines.push('', `${card.name !== undefined ? `**${card.name}**` : code(pin.ref)}${type}${held.card === undefined ? ` · the card has errors, so the pin does not resolve` : ''}`);
+  }
+  const versions = pin.id !== undefined ? cardIndex(bundle).byId.get(pin.id) ?? [] : [];
+  if (versions.length > 0) {
+    const each = [...versions].reverse().map((v) => {
+      const nodes = v.ref !== undefined ? lookups.byRef.get(v.ref) ?? [] : [];
+      const named = nodes.slice(0, pinnersShown).map((n) => code(n.id)).join(', ') + (nodes.length > pinnersShown ? ` and ${nodes.length - pinnersShown} more` : '');
+      const by = nodes.length === 0 ? 'orphaned: no node pins it' : `pinned by ${named}`;
+      return `${code(v.version ?? '?')}${v.ref === pin.ref ? ' (this pin)' : ''}: ${by}${v.card === undefined ? ', has errors' : ''}`;
+    });
+    lines.push('', `Versions in the bundle: ${each.join('; ')}`);
+  }
+  if (held?.card !== undefined) {
+    const digest = cardDigestOf(bundle, held);
+    const prefix = node.attrs.get('digest')?.value.trim().toLowerCase();
+    const check = prefix === undefined || prefix === '' ? '' : digest.startsWith(prefix) || digest.slice('sha256:'.length).startsWith(prefix) ? ' (the node\'s `digest=` matches it)' : ' (the node\'s `digest=` does not match it)';
+    lines.push('', `Digest: ${code(digest)}${check}`);
+  }
+  if (held !== undefined) lines.push('', `Defined in ${fileLink(held.file, held.read.locate('id', 'key').start)}`);
+  return lines.join('\n');
+}
+
+/** A card's digest: the one the bundle's load computed, else computed here. */
+function cardDigestOf(bundle: IdeBundle, held: HeldCard): string {
+  const entry = bundle.result.blueprint?.cardFiles.find((e) => e.read === held.read);
+  return entry?.digest ?? (held.card !== undefined ? cardDigest(held.card) : '');
 }
 
 interface Pair {
@@ -196,26 +248,24 @@ function describeEdge(bundle: IdeBundle, view: TopologyView, edge: DotEdge): str
   const targetNode = lookups?.byId.get(edge.target);
   const source = sourceNode ? cardOfNode(bundle, sourceNode) : undefined;
   const target = targetNode ? cardOfNode(bundle, targetNode) : undefined;
+  // (two paragraphs at most: a node's hover shows the edges at its occurrence too)
   const heading = `**Edge** ${code(`${edge.source} -> ${edge.target}`)}`;
   const pair = pairOf(bundle, view, edge, source, target);
-  const lines = [heading, ''];
+  let what: string;
   if (pair !== undefined) {
-    lines.push(
-      `Output ${code(pair.output.name)} (${code(pair.output.type)}) of ${code(source?.ref ?? edge.source)} → input ${code(pair.input.name)} (${code(pair.input.type)}) of ${code(target?.ref ?? edge.target)}`,
-      '',
-      `Carries ${code(pair.output.type)}.`,
-    );
+    what = `${heading} carries ${code(pair.output.type)}: output ${code(pair.output.name)} (${code(pair.output.type)}) of ${code(source?.ref ?? edge.source)} → input ${code(pair.input.name)} (${code(pair.input.type)}) of ${code(target?.ref ?? edge.target)}`;
   } else if (source?.card === undefined || target?.card === undefined) {
     const missing = [source?.card === undefined ? edge.source : undefined, target?.card === undefined ? edge.target : undefined].filter((s): s is string => s !== undefined);
-    lines.push(`No port pair: ${missing.map(code).join(' and ')} ${missing.length > 1 ? 'have' : 'has'} no valid card.`);
+    what = `${heading}: no port pair, as ${missing.map(code).join(' and ')} ${missing.length > 1 ? 'have' : 'has'} no valid card.`;
   } else {
-    lines.push('No port pair fits: see the diagnostics on this edge.');
+    what = `${heading}: no port pair fits; see the diagnostics on this edge.`;
   }
+  const attributes: string[] = [];
   for (const key of ['label', 'condition', 'weight']) {
     const attr = edge.attrs.get(key);
-    if (attr !== undefined) lines.push('', `${key}: ${code(attr.value)}`);
+    if (attr !== undefined) attributes.push(`${key}: ${code(attr.value)}`);
   }
-  return lines.join('\n');
+  return attributes.length > 0 ? `${what}\n\n${attributes.join(' · ')}` : what;
 }
 
 function describeNamedPort(bundle: IdeBundle, graph: DotGraph, nodeId: string, side: 'input' | 'output', name: string): string | undefined {
@@ -281,7 +331,17 @@ function cardHoverAt(bundle: IdeBundle, file: string, hit: DataHit): HoverResult
   const vocabulary = vocabularyOf(bundle);
   const kind = termKindOfField(hit.path);
   if (hit.role === 'key') {
-    return kind !== undefined && hit.path.length === 1 ? { contents: describeKind(kind), span: hit.span } : undefined;
+    // a top-level key: the field (and, for a field of terms, what kind of term it holds); a port's key
+    if (hit.path.length === 1) {
+      const field = describeCardField(hit.path[0]);
+      const parts = [field, kind !== undefined ? describeKind(kind) : undefined].filter((p): p is string => p !== undefined);
+      return parts.length > 0 ? { contents: parts.join('\n\n---\n\n'), span: hit.span } : undefined;
+    }
+    if (hit.path.length === 3 && (hit.path[0] === 'inputs' || hit.path[0] === 'outputs') && hit.path[1] === item) {
+      const contents = describePortField(hit.path[2], hit.path[0] === 'inputs' ? 'input' : 'output');
+      return contents === undefined ? undefined : { contents, span: hit.span };
+    }
+    return undefined;
   }
   const value = hit.value;
   if (value === undefined) return undefined;

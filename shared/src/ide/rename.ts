@@ -44,6 +44,7 @@ import { item } from './data-context';
 import { dataDocument, hitAt } from './data-tree';
 import { isIdLike } from './dot-context';
 import { collectEdits, mappingOf, scalarText, type EditCollector, type Refusal } from './edits';
+import { realignedRuns } from './format';
 import type { IdeBundle, RenameTarget, WorkspaceEdit } from './types';
 import { formatOf } from '../syntax/yaml';
 
@@ -78,6 +79,7 @@ export function rename(bundle: IdeBundle, file: string, offset: number, newName:
       if (problem !== undefined) return { error: problem };
       renameNode(bundle, target.view, target.node, newName, edits, 'keep');
       if (edits.refused.length > 0) return { error: refusedError(bundle, target.name, edits.refused) };
+      keepAlignment(target.view, edits);
       return separateAdjacentEdits(edits.result());
     }
     case 'card': {
@@ -288,6 +290,15 @@ export function renameNode(
     if (held !== undefined) files.add(held.file);
   }
   for (const file of files) renameListEntries(bundle, file, 'dependencies', node.id, newName, edits);
+}
+
+/**
+ * Adds to a node rename's edits those that keep the topology's aligned runs of node statements
+ * aligned, as the formatter writes them (see ./format.ts `realignedRuns`).
+ */
+function keepAlignment(view: TopologyView, edits: EditCollector): void {
+  const own = edits.result().changes.find((c) => c.file === view.file)?.edits ?? [];
+  for (const edit of realignedRuns(view.text, view.parse, own)) edits.add(view.file, edit.span, edit.newText);
 }
 
 /**

@@ -24,6 +24,8 @@ export interface TextEdit {
 }
 
 export interface WorkspaceEdit {
+  /** New files with their text (paths relative to the bundle), created before the text changes; never one that exists. */
+  readonly creates?: readonly { readonly file: string; readonly text: string }[];
   readonly changes: readonly { readonly file: string; readonly edits: readonly TextEdit[] }[];
   /** File renames, applied after the text changes (paths relative to the bundle). */
   readonly renames?: readonly { readonly from: string; readonly to: string }[];
@@ -86,7 +88,12 @@ export interface CodeAction {
   readonly edit: WorkspaceEdit;
   readonly isPreferred?: boolean;
   /** Where to take the user once the edit is applied (e.g. the card's `type` after removing `type=` from a node). */
-  readonly show?: FileSpan;
+  readonly show?: FileSpan & {
+    /** Ask for completion there (a pin to pick). */
+    readonly suggest?: true;
+    /** The action stands without the place: a client that cannot be asked to open one gets the edit alone. */
+    readonly optional?: true;
+  };
 }
 
 export interface RenameTarget {
