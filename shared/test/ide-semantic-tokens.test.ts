@@ -140,6 +140,16 @@ terms:
     broader: agent
 #            ^^^^^ nodeType`,
   },
+  'a word recovery reads twice (a port named, then the key of a broken attribute) gets one token': {
+    source: `//- topology.dot
+digraph g {
+  a -> b [in=outcome="prose"];
+//^ node.unresolved
+//     ^ node.unresolved
+//        ^^ darkprintAttribute
+//           ^^^^^^^ port
+}`,
+  },
 };
 
 describe('ide: semantic tokens', function () {

@@ -75,7 +75,24 @@ export function semanticTokens(bundle: IdeBundle, file: string, span?: Span): Se
   } else if (isCardPath(file)) tokens = cardTokens(bundle, file, text);
   else if (isExtensionsPath(file)) tokens = extensionsTokens(bundle, file);
   else tokens = [];
-  return tokens.filter((t) => t.end > t.start && t.end >= range.start && t.start <= range.end && !hasLineBreak(text, t.start, t.end));
+  return withoutOverlaps(tokens.filter((t) => t.end > t.start && t.end >= range.start && t.start <= range.end && !hasLineBreak(text, t.start, t.end)));
+}
+
+/**
+ * The tokens in order with each that overlaps an earlier one left out: recovery can read one
+ * word twice (in `in=outcome="prose"` the word `outcome` is the port `in` names and the key of
+ * the attribute that follows), and a client takes tokens that never overlap.
+ */
+function withoutOverlaps(tokens: SemanticToken[]): SemanticToken[] {
+  tokens.sort((a, b) => a.start - b.start || a.end - b.end);
+  const out: SemanticToken[] = [];
+  let end = -1;
+  for (const t of tokens) {
+    if (t.start < end) continue;
+    out.push(t);
+    end = t.end;
+  }
+  return out;
 }
 
 const none: readonly SemanticTokenModifier[] = Object.freeze([]);
