@@ -1359,7 +1359,7 @@ async function describeExisting(dir: string): Promise<string | undefined> {
 async function writeFolderAtomically(dir: string, files: readonly SourceFile[], io: Io): Promise<'written' | 'filled'> {
   const parent = path.dirname(dir);
   try {
-    await fs.mkdir(parent, { recursive: true });
+    await makeFolders(parent);
   } catch (error) {
     throw cannotWrite(error, `cannot create ${escapeControl(parent)}`, 'make its parent writable, or name another folder with --out');
   }
@@ -1398,6 +1398,32 @@ async function writeFolderAtomically(dir: string, files: readonly SourceFile[], 
     await fs.rm(temp, { recursive: true, force: true });
     if (error instanceof PathError || typeof (error as NodeJS.ErrnoException).code !== 'string') throw error;
     throw cannotWrite(error, `cannot write the bundle to ${escapeControl(dir)}`, 'name another folder with --out');
+  }
+}
+
+/**
+ * Creates `dir` and the folders above it that are missing, one at a time. (Node's recursive
+ * `mkdir` retries without end where a parent exists but refuses new entries with ENOENT, as
+ * `/proc` does: `--out /proc/x/y` never returned.)
+ */
+async function makeFolders(dir: string): Promise<void> {
+  const missing: string[] = [];
+  for (let current = path.resolve(dir); ; current = path.dirname(current)) {
+    const stat = await fs.stat(current).catch(() => undefined);
+    if (stat !== undefined) {
+      if (!stat.isDirectory()) throw Object.assign(new Error(`${current} is not a folder`), { code: 'ENOTDIR' });
+      break;
+    }
+    missing.push(current);
+    if (path.dirname(current) === current) break;
+  }
+  for (const folder of missing.reverse()) {
+    try {
+      await fs.mkdir(folder);
+    } catch (error) {
+      // (made meanwhile by another run: fine)
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
   }
 }
 
