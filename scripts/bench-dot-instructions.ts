@@ -1,13 +1,13 @@
 /**
  * Instructions per DOT parse, ours beside dot-language-support's (`npm run bench:dot-instructions`).
  *
- * `npm run bench` times the two parsers by the clock, which is the figure issue 2 names; on a
- * busy two-core machine those medians move by a third from one run to the next. This script
- * counts what each parse executes instead, which does not depend on what else the machine is
- * doing: it runs each parser under valgrind (`cachegrind`, cache simulation off) in a node
- * started with `--predictable` (no concurrent compiler or collector threads, so every run makes
- * the same decisions), once with N parses and once with none, and divides the difference by N.
- * Garbage collection is counted, since it runs on the main thread; a full collection precedes
+ * `npm run bench` times the two parsers by the clock, the figure the parser's speed goal is
+ * stated in; on a busy two-core machine those medians move by a third from one run to the next.
+ * This script counts what each parse executes instead, which does not depend on what else the
+ * machine is doing: it runs each parser under valgrind (`cachegrind`, cache simulation off) in a
+ * node started with `--predictable` (no concurrent compiler or collector threads, so every run
+ * makes the same decisions), once with N parses and once with none, and divides the difference by
+ * N. Garbage collection is counted, since it runs on the main thread; a full collection precedes
  * every 38 parses, as in `npm run bench`. Two runs of the same code agree to the instruction.
  *
  *   npm run bench:dot-instructions                      500 nodes, 100 parses
@@ -21,7 +21,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { buildSync } from 'esbuild';
-import { generateBundle } from './generate-bundle';
+import { generateBundle } from '../shared/test/support/generate-bundle';
 
 function main(argv: readonly string[]): number {
   let sizes = [500];

@@ -1,6 +1,6 @@
 /**
  * The graph picture's benchmark (`npm run bench:graph`). For generated bundles of 10, 50, 500 and
- * 2,000 nodes (scripts/generate-bundle.ts), loaded as the language server loads them (with a load
+ * 2,000 nodes (shared/test/support/generate-bundle.ts), loaded as the language server loads them (with a load
  * memo), it prints, p50 / p95 over several runs after a warm-up:
  *
  * - model: `pictureOf` drawn again and again from one load (with its CPU time), what a view pays
@@ -31,7 +31,7 @@ import { performance } from 'node:perf_hooks';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { buildSync } from 'esbuild';
-import { generateBundle, type GeneratedFile } from './generate-bundle';
+import { generateBundle, type GeneratedFile } from '../shared/test/support/generate-bundle';
 import { percentile } from './measure';
 
 interface Options {

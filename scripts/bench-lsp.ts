@@ -1,6 +1,6 @@
 /**
  * The language server's benchmark (`npm run bench:lsp`). For generated bundles of 500, 2,000 and
- * 5,000 nodes (scripts/generate-bundle.ts) written to a temporary folder, it starts the server
+ * 5,000 nodes (shared/test/support/generate-bundle.ts) written to a temporary folder, it starts the server
  * over stdio (bundled from server/src exactly as scripts/build.mjs does, debounce 0), opens the
  * topology and one card, and prints, over several runs:
  *
@@ -75,7 +75,7 @@ import {
   type PublishDiagnosticsParams,
   type Range,
 } from 'vscode-languageserver-protocol/node';
-import { generateBundle } from './generate-bundle';
+import { generateBundle } from '../shared/test/support/generate-bundle';
 import { memoryOf, percentile } from './measure';
 
 /**

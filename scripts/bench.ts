@@ -1,6 +1,6 @@
 /**
  * The engine's benchmark (`npm run bench`). For generated bundles of 500, 2,000 and 5,000
- * nodes (scripts/generate-bundle.ts), written to a temporary folder and read back, it prints
+ * nodes (shared/test/support/generate-bundle.ts), written to a temporary folder and read back, it prints
  * the median over several runs, after warm-up, of:
  *
  * - floor: reading every file of the folder from disk and `yaml.parseDocument` of every card,
@@ -53,7 +53,7 @@ import { runInNewContext } from 'node:vm';
 import { parseDocument } from 'yaml';
 import { Parser, createService } from 'dot-language-support';
 import { buildSync } from 'esbuild';
-import { bundleSize, generateBundle, type GeneratedFile } from './generate-bundle';
+import { bundleSize, generateBundle, type GeneratedFile } from '../shared/test/support/generate-bundle';
 
 interface Options {
   readonly sizes: readonly number[];

@@ -9,7 +9,7 @@
  */
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { generateBundle } from './generate-bundle';
+import { generateBundle } from '../shared/test/support/generate-bundle';
 import { addBundle, createDatabase, setOpenDocument } from '../server/src/database';
 import { createPublisher } from '../server/src/publish';
 import { defaultSettings } from '../server/src/settings';

@@ -2,7 +2,7 @@
  * The formatter's properties (here beside the bundle generator it uses, which the shared project
  * cannot import), over real and generated topologies: the public bundles of the
  * corpus (../shared/corpus, read in place; without that folder its part says so and registers no
- * test), bundles from scripts/generate-bundle.ts and the example bundle. Each topology is
+ * test), bundles from shared/test/support/generate-bundle.ts and the example bundle. Each topology is
  * formatted as written and with its blanks scrambled at random (fast-check: every blank between
  * two tokens replaced by spaces, tabs and line breaks, the tokens kept), and the formatted text
  * must:
@@ -18,7 +18,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
-import { generateBundle } from './generate-bundle';
+import { generateBundle } from '../shared/test/support/generate-bundle';
 import type { SourceFile } from '../shared/src/bundle/model';
 import { loadBundle, type LoadResult } from '../shared/src/bundle/resolve';
 import { exportAttractor } from '../shared/src/compile';

@@ -1,9 +1,9 @@
 /**
- * The `darkprint` command line (SPEC §10). The only module of the engine that touches the file
- * system, argv and the process: it reads bundle folders into `{ path, text }` values, calls the
- * engine, and renders the result. Exit codes: 0 ran and found no error; 1 found errors (or more
- * warnings than `--max-warnings`) or refused; 2 the tool itself failed (a bug); 3 the invocation
- * is wrong or a path is unreadable.
+ * The `darkprint` command line (docs/compatibility.md#command-line). The only module of the engine
+ * that touches the file system, argv and the process: it reads bundle folders into `{ path, text }`
+ * values, calls the engine, and renders the result. Exit codes: 0 ran and found no error; 1 found
+ * errors (or more warnings than `--max-warnings`) or refused; 2 the tool itself failed (a bug); 3
+ * the invocation is wrong or a path is unreadable.
  *
  * `validate` and `report` take several folders, and look for bundles below a folder that is not
  * one itself (`bundleSearchStep`, the rule the language server's workspace scan follows). Several
@@ -284,8 +284,8 @@ function severityFlag(flags: Map<string, string>): Map<string, Severity | 'off'>
 }
 
 /**
- * Reads and checks a bundle folder: `given`, or the current folder when none is named (E§11's
- * `validate [<dir>]`). Also gives the files read, whose texts place findings on lines, and where
+ * Reads and checks a bundle folder: `given`, or the current folder when none is named (as
+ * DarkPrint's `validate [<dir>]`). Also gives the files read, whose texts place findings on lines, and where
  * each really is. What the read left out (see `readBundleFolder`) is one more finding of the load,
  * `bundle/files-skipped`, sorted in with the others. A folder named on the command line
  * (`named`, the default) that holds no topology ends the command (exit 3, saying why); a bundle
@@ -1469,7 +1469,7 @@ function sourceTexts(result: LoadResult, files: readonly SourceFile[]): Map<stri
 /**
  * JSON text with DEL and the C1 controls (U+007F–U+009F) written as `\u` escapes, as
  * `JSON.stringify` already writes the C0 ones: the same JSON value, and nothing in it that a
- * terminal could take for a command (SPEC §10: output escapes control characters).
+ * terminal could take for a command (docs/compatibility.md#control-characters).
  */
 export function escapeJsonControl(json: string): string {
   return json.replace(/[\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
@@ -1565,7 +1565,8 @@ export function renderReport(result: LoadResult): string {
   lines.push(`  nodes     ${b.graph.ids.length}, edges ${b.edges.length}, cards ${b.cards.size}`);
   lines.push('');
   lines.push(`Security: level ${a.security.level} of 4 (raw ${a.security.raw})`);
-  // (node ids and terms are the user's text: escaped like the rest, SPEC §10)
+  // (node ids and terms are the user's text: escaped like the rest,
+  // docs/compatibility.md#control-characters)
   const list = (items: readonly string[]): string => items.map(escapeControl).join(', ');
   lines.push(`  ${escapeControl(a.security.rationale)}`);
   if (a.security.penalties.length === 0) lines.push('  No risk marker falls on any node.');

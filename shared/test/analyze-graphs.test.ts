@@ -1,7 +1,7 @@
 /**
  * The criteria-leak walks on generated graphs: the one-pass labelled walks must agree with the
- * per-producer definition of E§8 (written out naively below), and large graphs must analyse
- * without deep recursion and with long routes abbreviated.
+ * per-producer definition (docs/compatibility.md#criteria-leak, written out naively below), and
+ * large graphs must analyse without deep recursion and with long routes abbreviated.
  */
 import assert from 'node:assert/strict';
 import { analyze, buildGraph, type AnalysisInput } from '../src/analyze';
@@ -38,7 +38,7 @@ function input(shape: Shape): AnalysisInput {
   };
 }
 
-/** E§8 (a) and (a2), one producer at a time, exactly as described there. */
+/** Findings (a) and (a2) of the criteria-leak check, one producer at a time, exactly as docs/compatibility.md#criteria-leak describes them. */
 function reference(shape: Shape): { leaked: string[]; relayed: string[] } {
   const n = shape.size;
   const succ: number[][] = Array.from({ length: n }, () => []);

@@ -1,6 +1,7 @@
 /**
- * The Attractor lint (E§9, SPEC §2.2): every attractor/* code fires exactly where expected and
- * nowhere else. Each fixture is a topology with its attractor/* findings annotated in place.
+ * The Attractor lint (docs/compatibility.md#lint-rules): every attractor/* code fires exactly where
+ * expected and nowhere else. Each fixture is a topology with its attractor/* findings annotated in
+ * place.
  */
 import assert from 'node:assert/strict';
 import { assertDiagnostics, parseFixture } from './support/fixture';
@@ -86,7 +87,7 @@ digraph g {
 //- topology.dot
 digraph g { code-builder -> tester; node -> x }
 `,
-  'quoted-node-id only in node position (E§9)': `
+  'quoted-node-id only in node position': `
 //- topology.dot
 digraph "a" {
   "a" [label="a"];
@@ -234,7 +235,7 @@ digraph g {
 `,
 };
 
-describe('Attractor lint (E§9)', () => {
+describe('Attractor lint', () => {
   for (const [name, source] of Object.entries(cases)) it(name, () => check(source));
 
   it('lists a code 20 times, then one summary with no range', () => {

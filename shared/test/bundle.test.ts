@@ -1,6 +1,6 @@
 /**
- * Resolution (E§4, SPEC §5): every bundle/* code fires where it should and nowhere else.
- * Cards are one-line JSON to keep the fixtures readable; `card(...)` builds one.
+ * Resolution (docs/compatibility.md#resolution): every bundle/* code fires where it should and
+ * nowhere else. Cards are one-line JSON to keep the fixtures readable; `card(...)` builds one.
  */
 import assert from 'node:assert/strict';
 import { assertDiagnostics, parseFixture } from './support/fixture';

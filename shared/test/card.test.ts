@@ -869,7 +869,7 @@ ${rest}
   },
 ];
 
-describe('card reader (E§3)', () => {
+describe('card reader', () => {
   for (const c of cases) it(c.name, () => check(c.source, c.vocabulary));
 
   it('an empty or blank file is a parse error at offset 0 and yields no card', () => {

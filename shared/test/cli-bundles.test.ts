@@ -22,7 +22,7 @@ import { runCli as run, writeBundle } from './support/cli';
 const repoRoot = path.resolve(__dirname, '../..');
 
 /**
- * The official SARIF 2.1.0 schema, read where the handbook beside the repository keeps it (a
+ * The official SARIF 2.1.0 schema, read from ../shared/spec/sarif beside the repository (a
  * checkout for CI has it there too), or from DARKPRINT_SARIF_SCHEMA.
  */
 const sarifSchemaFile = process.env.DARKPRINT_SARIF_SCHEMA ?? path.resolve(repoRoot, '../shared/spec/sarif/sarif-schema-2.1.0.json');

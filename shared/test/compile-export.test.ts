@@ -1,9 +1,9 @@
 /**
- * Export to Attractor (E§10–11, SPEC §7). Golden files for the example bundle and every bundle
- * under test-fixtures/export/ (one per type row, ids that need sanitising, every wiring case,
- * quoting); each export also passes the independent conformance checker and DarkPrint's lint.
- * Then the pieces as tables: names, quoting, weights, the derived header lists, the gate and the
- * refusals.
+ * Export to Attractor (docs/compatibility.md#attractor-export). Golden files for the example bundle
+ * and every bundle under test-fixtures/export/ (one per type row, ids that need sanitising, every
+ * wiring case, quoting); each export also passes the independent conformance checker and
+ * DarkPrint's lint. Then the pieces as tables: names, quoting, weights, the derived header lists,
+ * the gate and the refusals.
  */
 import assert from 'node:assert/strict';
 import { readBundleFiles } from '../src/cli';
@@ -49,7 +49,7 @@ describe('compile: export', () => {
     }
   });
 
-  describe('node ids (E§10)', () => {
+  describe('node ids', () => {
     const cases: { ids: string[]; expected: string[] }[] = [
       { ids: ['solver-a', 'plain', 'x y'], expected: ['solver_a', 'plain', 'x_y'] },
       { ids: ['start', 'Start', 'exit', 'end', 'START'], expected: ['n_start', 'n_Start', 'n_exit', 'n_end', 'START'] },
@@ -70,7 +70,7 @@ describe('compile: export', () => {
     });
   });
 
-  describe('quoting Q(s) (E§10)', () => {
+  describe('quoting Q(s)', () => {
     const cases: [string, string][] = [
       ['plain', '"plain"'],
       ['say "hi"', '"say \\"hi\\""'],
@@ -99,7 +99,8 @@ describe('compile: export', () => {
 
   describe('header', () => {
     it('derives the disclosure lists from the reserved sets minus what the mapping writes', () => {
-      // The values E§10 lists for today's tables: a change to the table must show up here.
+      // The lists DarkPrint writes with today's tables (docs/compatibility.md#export-header): a
+      // change to the table must show up here.
       assert.deepEqual(disclosedAttributes('graph'), {
         defaulting: ['model_stylesheet', 'default_max_retries', 'default_max_retry', 'default_fidelity', 'retry_target', 'fallback_retry_target', 'stack.child_workdir', 'tool_hooks.pre', 'tool_hooks.post'],
         handlerNeeded: ['stack.child_dotfile'],
@@ -118,7 +119,7 @@ describe('compile: export', () => {
       }
     });
 
-    it('has E§10\'s structure: generator line, digest line, disclosure blocks, closing `//`', () => {
+    it('has DarkPrint\'s structure: generator line, digest line, disclosure blocks, closing `//`', () => {
       const lines = attractorHeader(`sha256:${'0'.repeat(64)}`);
       assert.match(lines[0], /^\/\/ \S/);
       assert.equal(lines[1], `// Blueprint digest: sha256:${'0'.repeat(64)}`);
@@ -150,7 +151,7 @@ describe('compile: export', () => {
     }
   });
 
-  describe('refusal (E§11)', () => {
+  describe('refusal', () => {
     const card = (id: string, extra = ''): string =>
       `//- cards/${id}@1.0.0.yaml\nid: ${id}\nname: ${id}\ntype: agent\naction: run\nspec: A step of this fixture that does one small thing and stops.\n${extra}inputs:\n  - name: in\n    type: any\noutputs:\n  - name: out\n    type: any\nversion: 1.0.0\n`;
     const cases: { name: string; source: string; ok: boolean; blocking?: string[]; cardless?: string[] }[] = [

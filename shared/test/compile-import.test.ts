@@ -1,7 +1,7 @@
 /**
- * Import from Attractor (E§10 "Import", SPEC §8). Each case is a pipeline with the diagnostics
- * import must report annotated in place; the files it writes are compared with a golden file
- * (test-fixtures/golden/import/<name>.txt), and the draft must load as a storable bundle.
+ * Import from Attractor (docs/compatibility.md#attractor-import). Each case is a pipeline with the
+ * diagnostics import must report annotated in place; the files it writes are compared with a golden
+ * file (test-fixtures/golden/import/<name>.txt), and the draft must load as a storable bundle.
  */
 import assert from 'node:assert/strict';
 import { lineIndex } from '../src/text';
@@ -172,7 +172,7 @@ digraph "2nd pipeline" {
     check: (r) => {
       // (a dp_node names the node only where export would have written it as the node's id: x8
       // and x9 keep theirs, as the pipeline's runner knows them; ends_ keeps its own, its record
-      // being unwritable in a topology; every card id comes from the dp_node, as E says)
+      // being unwritable in a topology; every card id comes from the dp_node, as in DarkPrint)
       assert.deepEqual(
         r.cards.map((c) => `${c.nodeId} ${c.ref}`),
         ['Draft draft@0.1.0', 'draft_ draft-2@0.1.0', 'x1 shared@1.0.0', '../../x x@0.1.0', 'graph graph@0.1.0', ' node@0.1.0', 'Draft_2 draft-3@0.1.0', 'ends_ ends@0.1.0', 'x8 draft-4@0.1.0', 'x9 node-2@0.1.0'],

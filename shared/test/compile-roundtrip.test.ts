@@ -1,8 +1,9 @@
 /**
- * Round trips (E§12, SPEC §8): for every fixture bundle B, export(import(export(B))) equals
- * export(B) byte for byte except the `// Blueprint digest:` line, apart from the losses a
- * fixture declares (a type with no row of its own comes home as the type its shape defaults
- * to). Then a property: for random valid bundles, export -> import -> export is stable.
+ * Round trips (docs/compatibility.md#round-trip): for every fixture bundle B,
+ * export(import(export(B))) equals export(B) byte for byte except the `// Blueprint digest:` line,
+ * apart from the losses a fixture declares (a type with no row of its own comes home as the type
+ * its shape defaults to). Then a property: for random valid bundles, export -> import -> export is
+ * stable.
  */
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
@@ -73,7 +74,7 @@ describe('compile: round trips', () => {
     });
   }
 
-  it('FIXME (E§10 as DarkPrint writes it): a trimmed value ending in a control character settles only on the second export', () => {
+  it('FIXME (as DarkPrint writes it): a trimmed value ending in a control character settles only on the second export', () => {
     // The exporter trims an edge label (and the title and summary) before Q turns control
     // characters into spaces, so the space Q writes is trimmed only by the next export.
     const files: SourceFile[] = [

@@ -1,6 +1,7 @@
 /**
- * The condition grammar (E§9): every problem kind, where it points, and the conditions that
- * parse. Each row is `[condition, [problem, the text its range covers][]]`.
+ * The condition grammar (docs/compatibility.md#condition-grammar): every problem kind, where it
+ * points, and the conditions that parse. Each row is
+ * `[condition, [problem, the text its range covers][]]`.
  */
 import assert from 'node:assert/strict';
 import { checkCondition, conditionKeyKind, parseCondition, tokenizeCondition } from '../src/check/condition';
@@ -60,7 +61,7 @@ const invalid: readonly Row[] = [
   ['bad key >= 3', [['future-operator', '>=']]],
 ];
 
-describe('condition grammar (E§9)', () => {
+describe('condition grammar', () => {
   for (const condition of valid) {
     it(`accepts ${JSON.stringify(condition)}`, () => {
       assert.deepEqual(checkCondition(condition), []);

@@ -1,6 +1,6 @@
 /**
- * The resilient DOT parser (E§13, SPEC §2.1): every dot/* code where it fires and where it does
- * not, recovery, spans, defaults and subgraphs, chains, order, strings and durations.
+ * The resilient DOT parser (docs/compatibility.md#topology): every dot/* code where it fires and
+ * where it does not, recovery, spans, defaults and subgraphs, chains, order, strings and durations.
  * Each case is a fixture (diagnostics annotated in place) plus what the graph must hold.
  */
 import assert from 'node:assert/strict';
@@ -572,7 +572,7 @@ digraph g { a -> b -> c [label="next"]; }
 digraph g { x -> { a b } -> subgraph s { c; d -> e } }
 `,
     nodes: ['x', 'a', 'b', 'c', 'd', 'e'],
-    // the subgraph's own edge is read before the chain around it is complete (E§13 order)
+    // the subgraph's own edge is read before the chain around it is complete (DarkPrint's order)
     edges: ['d->e', 'x->a', 'x->b', 'a->c', 'a->d', 'a->e', 'b->c', 'b->d', 'b->e'],
     spans: { 'source a->c': '{ a b }', 'target a->c': 'subgraph s { c; d -> e }', 'edge a->c': '{ a b } -> subgraph s { c; d -> e }' },
   },
@@ -701,7 +701,7 @@ digraph g {
   },
 };
 
-describe('DOT parser (E§13)', () => {
+describe('DOT parser', () => {
   for (const [name, c] of Object.entries(cases)) it(name, () => check(c));
 
   it('reports an empty file at offset 0 and returns no graph', () => {

@@ -1,5 +1,5 @@
 /**
- * Completion (issue 4), on whole and on half-typed text. Each case: a fixture with a `$0`
+ * Completion, on whole and on half-typed text. Each case: a fixture with a `$0`
  * cursor; the labels that must be offered (and, with `first`, which one sorts first), labels
  * that must not be, the text the completion replaces, and insert texts where they matter.
  */

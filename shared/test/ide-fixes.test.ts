@@ -1,11 +1,11 @@
 /**
- * Quick fixes (SPEC §2.3, issue 4): every fix, applied. Each case names the diagnostic to fix
- * (the one under the `$0` cursor, else the first with that code), the action (by a part of its
- * title), and the files after the edit (only those listed are compared; a file renamed away
- * must be gone). Unless `remains` is set, the code must no longer be reported once the edit is
- * applied and the bundle re-read (with `ownNode`, on the fixed diagnostic's node); with `clean`,
- * no code may appear in a file that did not report it before (a fix that makes a finding of its
- * own); with `noNewError`, no error may (a file the fix creates reports none). `show` is the
+ * Quick fixes (docs/compatibility.md#quick-fixes): every fix, applied. Each case names the
+ * diagnostic to fix (the one under the `$0` cursor, else the first with that code), the action (by
+ * a part of its title), and the files after the edit (only those listed are compared; a file
+ * renamed away must be gone). Unless `remains` is set, the code must no longer be reported once the
+ * edit is applied and the bundle re-read (with `ownNode`, on the fixed diagnostic's node); with
+ * `clean`, no code may appear in a file that did not report it before (a fix that makes a finding
+ * of its own); with `noNewError`, no error may (a file the fix creates reports none). `show` is the
  * place the action opens. A case with `titles: []` asserts that nothing is offered.
  */
 import assert from 'node:assert/strict';

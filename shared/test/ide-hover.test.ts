@@ -1,5 +1,5 @@
 /**
- * Hover (issue 4): terms wherever a card or the extensions file names one, diagnostic codes
+ * Hover: terms wherever a card or the extensions file names one, diagnostic codes
  * anywhere, and in the topology nodes, pins, edges, attribute names and port values.
  * Each case: a fixture with a `$0` cursor, the text the hover must cover, and what it must say.
  */

@@ -1,5 +1,5 @@
 /**
- * Definition and references (issue 4). Each case: a fixture with a `$0` cursor and the expected
+ * Definition and references. Each case: a fixture with a `$0` cursor and the expected
  * locations as `path:line:text` (the text the location covers), in order.
  */
 import assert from 'node:assert/strict';

@@ -1,5 +1,5 @@
 /**
- * Rename (issue 4): node ids across the topology, card ids across the bundle; the new name
+ * Rename: node ids across the topology, card ids across the bundle; the new name
  * checked against the right grammar and refused when taken. Each case: a fixture with a `$0`
  * cursor, the new name, and either the files after the edit (only those listed are compared;
  * a file renamed away must be gone) or the start of the error message.

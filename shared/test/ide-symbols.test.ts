@@ -1,5 +1,5 @@
 /**
- * Document symbols and folding ranges (issue 4). Symbols are rendered as an indented outline
+ * Document symbols and folding ranges. Symbols are rendered as an indented outline
  * (`kind name — detail [selection text]`); folds as `startLine-endLine` (1-based).
  */
 import assert from 'node:assert/strict';

@@ -1,5 +1,5 @@
 /**
- * Every IDE function is total (issue 4): on a bundle mangled by random edits (garbage, half-typed
+ * Every IDE function is total: on a bundle mangled by random edits (garbage, half-typed
  * DOT and YAML), at any offset, it answers without throwing, and every range it returns lies
  * inside its file; a workspace edit's ranges never overlap within one file.
  */

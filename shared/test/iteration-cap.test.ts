@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import type { JsonValue } from '../src/bundle/card-model';
 import { findIterationCap, readIterationCap } from '../src/check/iteration-cap';
 
-describe('iteration cap (E§3)', () => {
+describe('iteration cap', () => {
   const table: [string, { [key: string]: JsonValue }, number | undefined, string?][] = [
     ['no key', {}, undefined],
     ['max_iterations', { max_iterations: 5 }, 5, 'max_iterations'],

@@ -505,7 +505,7 @@ describe('property: the fast paths compute what their definitions say', () => {
   });
 });
 
-/** The canonical form written out plainly (E§6), for the property above. */
+/** The canonical form written out plainly (docs/compatibility.md#canonical-json), for the property above. */
 function reference(value: unknown): string {
   if (value === null || typeof value !== 'object') return typeof value === 'number' && Object.is(value, -0) ? '0' : JSON.stringify(value);
   if (Array.isArray(value)) return `[${value.map(reference).join(',')}]`;

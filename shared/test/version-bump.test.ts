@@ -122,7 +122,7 @@ const rows: Row[] = [
   { rule: 'the strongest reason decides and comes first', change: (c) => ({ ...c, name: 'Drafter', tools: [...c.tools, 'git'], outputs: output(c, 1, undefined) }), level: 'major', reason: 'output `log` is removed' },
 ];
 
-describe('inferBump (E§5)', () => {
+describe('inferBump', () => {
   for (const row of rows) {
     it(row.rule, () => {
       const previous = row.from ? row.from(base) : base;
@@ -141,7 +141,7 @@ describe('inferBump (E§5)', () => {
   }
 });
 
-describe('declaredBump and bumpSatisfies (E§5)', () => {
+describe('declaredBump and bumpSatisfies', () => {
   const table: [string, string, BumpLevel][] = [
     ['1.0.0', '2.0.0', 'major'],
     ['1.2.3', '2.0.0-rc.1', 'major'],
@@ -249,7 +249,7 @@ ${card('1.0.1', '  tools: [git]\n').replace('id: writer', 'id: other')}
   },
 ];
 
-describe('checkVersionChain (E§5, card/version-bump-too-small)', () => {
+describe('checkVersionChain (card/version-bump-too-small)', () => {
   for (const c of chains) it(c.name, () => checkChain(c.source));
 
   it('the message lists at most three of the strongest reasons', () => {

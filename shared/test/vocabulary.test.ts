@@ -99,7 +99,7 @@ describe('vocabulary', () => {
       ['unvalidated-external-access', 1.0],
     ];
     for (const [id, weight] of weights) {
-      it(`weighs ${id} ${String(weight)}, the E§8 configured weight`, () => {
+      it(`weighs ${id} ${String(weight)}, the configured weight`, () => {
         assert.equal(coreVocabulary.get(id)?.defaultWeight, weight);
         assert.equal(configuredWeight(defaultAnalysisConfig, id), weight);
       });
@@ -111,7 +111,7 @@ describe('vocabulary', () => {
   });
 
   describe('the analysis configuration', () => {
-    it('holds the E§8 numbers and cannot be changed', () => {
+    it('holds DarkPrint\'s numbers and cannot be changed', () => {
       const c = defaultAnalysisConfig;
       assert.deepEqual({ ...c.autonomyBands }, { level4: 0.9, level3: 0.7, level2: 0.5 });
       assert.equal(c.minControlPoints, 2);
@@ -317,7 +317,8 @@ describe('vocabulary', () => {
       assert.equal(vocabulary.get('toString'), undefined);
       assert.equal(({} as Record<string, unknown>).polluted, undefined);
       const found = validateVocabulary(vocabulary, shadowed, read.terms).map((d) => `${d.code} ${d.message}`);
-      // rooting ignores kinds (E§7): `constructor` reaches the core through `__proto__`
+      // rooting ignores kinds (docs/compatibility.md#vocabulary-checks): `constructor` reaches the
+      // core through `__proto__`
       assert.deepEqual(found.map((f) => f.split(' ')[0]), ['ontology/local-marker-unweighted']);
       assert.ok(found[0].includes('`__proto__`'));
     });

@@ -152,11 +152,11 @@ describe('data reader: YAML', () => {
 });
 
 /**
- * One YAML document per file (E§3): DarkPrint reads a card with `parseDocument`, which reports
- * MULTIPLE_DOCS at the start of the second document and nothing for a lone `---` or `...`
- * marker. Each row gives what our reader reports (severity, the text under the range); the check
- * also asks the `yaml` package itself, with DarkPrint's options, that every error it reports
- * starts where ours does and that it reports no error where we report none.
+ * One YAML document per file (docs/compatibility.md#card-file-format): DarkPrint reads a card with
+ * `parseDocument`, which reports MULTIPLE_DOCS at the start of the second document and nothing for
+ * a lone `---` or `...` marker. Each row gives what our reader reports (severity, the text under
+ * the range); the check also asks the `yaml` package itself, with DarkPrint's options, that every
+ * error it reports starts where ours does and that it reports no error where we report none.
  */
 describe('data reader: YAML documents', () => {
   const rows: [string, string, [string, string][]][] = [

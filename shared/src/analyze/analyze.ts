@@ -1,8 +1,8 @@
 /**
- * The analysis facade (E§8 "Facade"): phase coverage first (autonomy reads it for
- * `isDarkFactory`), then security and autonomy over one shared table of per-node facts, and
- * one merged, de-duplicated, sorted list of `analysis/*` warnings. Scoring runs whatever the
- * bundle's errors: a node with no card is still a node.
+ * The analysis facade (docs/compatibility.md#analysis-and-scores): phase coverage first (autonomy
+ * reads it for `isDarkFactory`), then security and autonomy over one shared table of per-node
+ * facts, and one merged, de-duplicated, sorted list of `analysis/*` warnings. Scoring runs whatever
+ * the bundle's errors: a node with no card is still a node.
  *
  * Given a memo (`createAnalysisMemo`; the loader keeps one per bundle in its `LoadMemo`), an
  * analysis reuses the last one's work: the whole result, unchanged, when nothing the metrics
@@ -80,7 +80,7 @@ export interface Analysis {
   readonly security: SecurityResult;
   readonly autonomy: AutonomyResult;
   readonly phaseCoverage: PhaseCoverage;
-  /** Both metrics' warnings, exact duplicates removed, in the E§2 order. */
+  /** Both metrics' warnings, exact duplicates removed, in the order of docs/compatibility.md#order-of-findings. */
   readonly diagnostics: Diagnostic[];
 }
 
@@ -209,7 +209,8 @@ function sameSpan(a: Span | undefined, b: Span | undefined): boolean {
 
 /**
  * `sortedDeduped([...security, ...autonomy])` from the security warnings in runs, each in
- * `analysisOrder`, and the autonomy warnings (at most one): the E§2 order, ties in list order,
+ * `analysisOrder`, and the autonomy warnings (at most one): the order of findings
+ * (docs/compatibility.md#order-of-findings), ties in list order,
  * which for the security warnings is their own order and puts the autonomy ones after them.
  * Equal warnings tie in every key, so they end up side by side, where the later is dropped.
  */
@@ -583,9 +584,9 @@ export interface AnalysisContext {
   readonly spans: readonly (Span | undefined)[];
   /** Resolved and typed under `validation`: a judge of the criteria-leak check. */
   readonly judge: Uint8Array;
-  /** The term that puts a person at the node (E§7), when one does. */
+  /** The term that puts a person at the node (docs/compatibility.md#people-and-control-points), when one does. */
   readonly humanTerm: readonly (string | undefined)[];
-  /** The nearest term on the type's chain with `governsFlow` (E§7), when the node is a control point. */
+  /** The nearest term on the type's chain with `governsFlow` (docs/compatibility.md#people-and-control-points), when the node is a control point. */
   readonly controlTerm: readonly (string | undefined)[];
   /** `"Name" (id)` when the card's name differs from the id, else `"id"`. */
   describe(index: number): string;

@@ -1,8 +1,8 @@
 /**
- * Autonomy (E§8): two readings over the same per-node contributions. The staffing reading is
- * the share of nodes that have a card and no person in the loop; the control reading is the
- * same share over the control points only (types whose chain governs the flow). The band reads
- * the weaker of the two once the graph has enough control points, else the staffing one.
+ * Autonomy (docs/compatibility.md#autonomy): two readings over the same per-node contributions. The
+ * staffing reading is the share of nodes that have a card and no person in the loop; the control
+ * reading is the same share over the control points only (types whose chain governs the flow). The
+ * band reads the weaker of the two once the graph has enough control points, else the staffing one.
  * A node with no card counts in the total and is neither staffed nor unattended.
  */
 import type { Diagnostic } from '../diagnostics';
@@ -176,8 +176,8 @@ export function computeAutonomy(
 }
 
 /**
- * E§8's number format: four decimals with trailing zeros dropped, but never fewer than two
- * (`0.6667`, `0.50`, `1.00`).
+ * DarkPrint's number format (docs/compatibility.md#number-format): four decimals with trailing
+ * zeros dropped, but never fewer than two (`0.6667`, `0.50`, `1.00`).
  */
 export function formatFraction(value: number): string {
   const fixed = value.toFixed(4);

@@ -1,5 +1,6 @@
 /**
- * The analysis configuration (E§8): the numbers the security and autonomy scores are made of.
+ * The analysis configuration (docs/compatibility.md#analysis-configuration): the numbers the
+ * security and autonomy scores are made of.
  *
  * A leaf of plain data: it imports nothing at run time, so the vocabulary table can read the
  * core marker weights from here and the analyzer can read everything else. A deployment may

@@ -1,6 +1,6 @@
 /**
- * The criteria-leak check (E§8): the node whose work a judge measures must not see the
- * acceptance criteria it is measured against.
+ * The criteria-leak check (docs/compatibility.md#criteria-leak): the node whose work a judge
+ * measures must not see the acceptance criteria it is measured against.
  *
  * - Producers: resolved nodes with an output typed under `acceptance-criteria`.
  * - Judges: resolved nodes typed under `validation`.

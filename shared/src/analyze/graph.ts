@@ -1,7 +1,8 @@
 /**
- * Graph primitives (E§8 "Graph primitives"): ids in insertion order, adjacency as sets (parallel
- * edges collapse), neighbour lists in first-edge order. Nodes are addressed by index for speed;
- * `ids[i]` is the DOT id. Iterative algorithms only: a 5,000-node chain must not overflow the stack.
+ * Graph primitives (docs/compatibility.md#graph-primitives): ids in insertion order, adjacency as
+ * sets (parallel edges collapse), neighbour lists in first-edge order. Nodes are addressed by index
+ * for speed; `ids[i]` is the DOT id. Iterative algorithms only: a 5,000-node chain must not
+ * overflow the stack.
  */
 import { mapped } from '../arrays';
 export interface Graph {
@@ -129,7 +130,8 @@ export function reachableFrom(graph: Graph, starts: readonly number[]): boolean[
 
 /**
  * Strongly connected components that are cycles (size > 1, or a single self-looped node):
- * members sorted by graph index, components sorted by their smallest member (E§8 `cycles()`).
+ * members sorted by graph index, components sorted by their smallest member
+ * (docs/compatibility.md#cycles).
  * `all: true` returns every component, trivial ones included, in the same order. `within`
  * (1 per node to visit) limits the search to those nodes, which must be closed under edges
  * (whole weakly connected components): the components found there are the same.

@@ -1,6 +1,7 @@
 /**
  * Analysis: graph facts (SCCs, sources, reachability), the criteria-leak anchors (producers,
- * judges, generators), risk markers declared and inferred, and the three readings E§8 defines:
+ * judges, generators), risk markers declared and inferred, and the three readings DarkPrint
+ * defines (docs/compatibility.md#analysis-and-scores):
  * security, autonomy and phase coverage, with their `analysis/*` warnings. Input is an already
  * resolved graph (`AnalysisInput`: ids, edges, one card or none per node, node spans) plus a
  * vocabulary view and a config; output is plain data.

@@ -28,14 +28,14 @@ export function mergeRuns<T>(runs: readonly (readonly T[])[], compare: (a: T, b:
   return insertSorted(base, rest, compare)!;
 }
 
-/** The order of the security warnings (E§8): code, node, message. */
+/** The order of the security warnings (docs/compatibility.md#security): code, node, message. */
 export function securityOrder(a: Diagnostic, b: Diagnostic): number {
   return compare(a.code, b.code) || compare(a.location.nodeId ?? '', b.location.nodeId ?? '') || compare(a.message, b.message);
 }
 
 const severityRank = { error: 0, warning: 1, info: 2 } as const;
 
-/** The E§2 order of `sortDiagnostics` (severity, file, position, code), without its tie-break. */
+/** The order of `sortDiagnostics` (severity, file, position, code; docs/compatibility.md#order-of-findings), without its tie-break. */
 export function placeOrder(a: Diagnostic, b: Diagnostic): number {
   return (
     severityRank[a.severity] - severityRank[b.severity] ||
@@ -46,7 +46,8 @@ export function placeOrder(a: Diagnostic, b: Diagnostic): number {
 }
 
 /**
- * The order of the security warnings in the analysis's merged list: the E§2 order, then, where
+ * The order of the security warnings in the analysis's merged list: the order of findings
+ * (docs/compatibility.md#order-of-findings), then, where
  * that ties, the security order, which is the order the merged list is made from
  * (`sortDiagnostics` keeps ties in list order).
  */

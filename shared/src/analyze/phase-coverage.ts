@@ -1,7 +1,7 @@
 /**
- * Phase coverage (E§8): which lifecycle phases the graph's cards work in, and which nodes.
- * Descriptive only: it never scores. A node with several phases is listed under each; a
- * resolved node with none is `unphased`; a node with no card appears nowhere.
+ * Phase coverage (docs/compatibility.md#phase-coverage): which lifecycle phases the graph's cards
+ * work in, and which nodes. Descriptive only: it never scores. A node with several phases is listed
+ * under each; a resolved node with none is `unphased`; a node with no card appears nowhere.
  */
 import { sameItems } from '../arrays';
 import { phaseOrder } from '../vocabulary/core';

@@ -1,6 +1,7 @@
 /**
- * Security (E§8): `raw = round4(4 − Σ weight)` over each distinct risk marker present anywhere
- * in the blueprint (charged once, however many nodes carry it), `level = clamp(round(raw), 1, 4)`.
+ * Security (docs/compatibility.md#security): `raw = round4(4 − Σ weight)` over each distinct risk
+ * marker present anywhere in the blueprint (charged once, however many nodes carry it),
+ * `level = clamp(round(raw), 1, 4)`.
  *
  * Markers arrive two ways, merged per (marker, node): declared in a card's `risk_markers`
  * (canonicalised through the vocabulary; unknown spellings kept as written), or inferred from

@@ -1,9 +1,10 @@
 /**
- * Word 3-gram similarity between two specs (E§8 "Similarity"), used by the content half of the
- * criteria-leak check. A word is a maximal run of Unicode letters and digits, lowercased with
- * the locale-free `toLowerCase`. Shingles are the distinct runs of three consecutive words; a
- * text of one or two words has a single shingle made of all its words; an empty text has none.
- * Similarity is the Jaccard index of the two shingle sets, 0 when either set is empty.
+ * Word 3-gram similarity between two specs (docs/compatibility.md#similarity), used by the content
+ * half of the criteria-leak check. A word is a maximal run of Unicode letters and digits,
+ * lowercased with the locale-free `toLowerCase`. Shingles are the distinct runs of three
+ * consecutive words; a text of one or two words has a single shingle made of all its words; an
+ * empty text has none. Similarity is the Jaccard index of the two shingle sets, 0 when either set
+ * is empty.
  *
  * `findSimilarSpecs` is the bulk form the analyzer uses on large bundles: each text is cut into
  * shingles once, words and shingles are interned to integers (no shingle string is built), and a

@@ -1,9 +1,10 @@
 /**
- * THE table of card fields (E§3): every top-level key a card may hold, the spelling DarkPrint
- * writes and the alias it also reads, whether it is required, the shape of its value, the
- * vocabulary kind of the terms it holds, and what it means. The card reader's set of known keys
- * and the card JSON Schema (`schemas/card.schema.json`, see ./card-schema.ts) are read from it.
- * How each value is checked in detail (ranges, messages) is the reader's, in ../check/card.ts.
+ * THE table of card fields (docs/compatibility.md#card-fields): every top-level key a card may
+ * hold, the spelling DarkPrint writes and the alias it also reads, whether it is required, the
+ * shape of its value, the vocabulary kind of the terms it holds, and what it means. The card
+ * reader's set of known keys and the card JSON Schema (`schemas/card.schema.json`, see
+ * ./card-schema.ts) are read from it. How each value is checked in detail (ranges, messages) is the
+ * reader's, in ../check/card.ts.
  */
 import type { TermKind } from '../vocabulary/types';
 
@@ -43,7 +44,7 @@ export interface CardField {
   readonly description: string;
 }
 
-/** The card's fields in the order DarkPrint documents them (E§3): identity, behaviour, interfaces, evaluation, service. */
+/** The card's fields in the order DarkPrint documents them (docs/compatibility.md#card-fields): identity, behaviour, interfaces, evaluation, service. */
 export const cardFields: readonly CardField[] = Object.freeze([
   {
     key: 'id',
@@ -153,7 +154,7 @@ export const cardFields: readonly CardField[] = Object.freeze([
   },
 ] satisfies CardField[]);
 
-/** A port's fields (E§3): `{ name, type, description?, required? }`, `required` on inputs only. */
+/** A port's fields (docs/compatibility.md#card-fields): `{ name, type, description?, required? }`, `required` on inputs only. */
 export const portFields: readonly { readonly key: string; readonly required: boolean; readonly inputsOnly: boolean; readonly description: string }[] = Object.freeze([
   { key: 'name', required: true, inputsOnly: false, description: 'The port name, which edges use in `out=` and `in=`; unique among the card\'s inputs, and among its outputs.' },
   { key: 'type', required: true, inputsOnly: false, description: 'The data type the port carries, a data type of the vocabulary.' },

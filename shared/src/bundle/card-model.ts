@@ -1,5 +1,6 @@
 /**
- * The card model (E§3), in the camelCase shape DarkPrint hashes (E§6). Produced by
+ * The card model (docs/compatibility.md#card-fields), in the camelCase shape DarkPrint hashes
+ * (docs/compatibility.md#card-digest). Produced by
  * `readCard` in ../check/card.ts from `{ path, text }`.
  */
 import type { Span } from '../text';
@@ -52,7 +53,7 @@ export interface CardReadResult {
   readonly file: string;
   /** The text that was read (diagnostic positions are offsets into it). */
   readonly text: string;
-  /** The validated model; absent when any error was found (E§3: "card returned only when no ERROR"). */
+  /** The validated model; absent when any error was found (docs/compatibility.md#field-rules). */
   readonly card?: Card;
   /**
    * Whatever could be read, even from a broken card (for completion, hover, navigation).

@@ -1,4 +1,4 @@
-/** Card references `id@version` as DOT nodes pin them (E§3 "Card ref parsing"). */
+/** Card references `id@version` as DOT nodes pin them (docs/compatibility.md#pins). */
 
 /** Card id: lowercase words joined by hyphens, with at most one `namespace/` segment. */
 export const cardIdPattern = /^(?:[a-z0-9]+(?:-[a-z0-9]+)*\/)?[a-z0-9]+(?:-[a-z0-9]+)*$/;
@@ -24,9 +24,10 @@ export function parseCardRef(raw: string): CardRef | undefined {
 }
 
 /**
- * [decision] SPEC §5: a pin whose version is not exact (`1.x`, `^1.0.0`, `~1.2`, `*`, a range,
- * `latest`) is `bundle/unpinned-card`. DarkPrint's loose pattern accepts `1.x`; we additionally
- * require strict semver inside a pin, so `1.x` is unpinned rather than a missing card.
+ * [decision] (docs/compatibility.md#pins): a pin whose version is not exact (`1.x`, `^1.0.0`,
+ * `~1.2`, `*`, a range, `latest`) is `bundle/unpinned-card`. DarkPrint's loose pattern accepts
+ * `1.x`; we additionally require strict semver inside a pin, so `1.x` is unpinned rather than a
+ * missing card.
  */
 export function isExactVersion(version: string): boolean {
   return strictSemverPattern.test(version.trim());

@@ -1,7 +1,7 @@
 /**
- * File classification by base name (E§4, SPEC §1). A bundle folder's files arrive as
- * `{ path, text }` with paths relative to the folder; this decides which is the topology, the
- * manifest, the local vocabulary and which are cards.
+ * File classification by base name (docs/compatibility.md#file-classification). A bundle folder's
+ * files arrive as `{ path, text }` with paths relative to the folder; this decides which is the
+ * topology, the manifest, the local vocabulary and which are cards.
  */
 import type { Diagnostic } from '../diagnostics';
 import type { SourceFile } from './model';
@@ -23,9 +23,10 @@ const vocabularyName = /^extensions\.(ya?ml|json)$/i;
 const cardName = /\.(ya?ml|json)$/i;
 
 /**
- * The files that make their folder a bundle root (SPEC §1), matched in any case; a `cards`
- * folder does too. The language server's workspace scan and the VS Code client's bundle search
- * both read these (and `skippedFolderNames`), so that they find the same bundles.
+ * The files that make their folder a bundle root (docs/compatibility.md#bundle-roots), matched in
+ * any case; a `cards` folder does too. The language server's workspace scan and the VS Code
+ * client's bundle search both read these (and `skippedFolderNames`), so that they find the same
+ * bundles.
  */
 export const rootMarkerFiles: readonly string[] = ['topology.dot', 'blueprint.yaml', 'blueprint.yml', 'blueprint.json'];
 
@@ -118,9 +119,10 @@ export function findTopology(files: readonly SourceFile[]): SourceFile | undefin
  *   `bundle/legacy-topology-file` only when `topology.dot` is kept and `blueprint.dot` is beside it.
  * - manifest: the first root-level `blueprint.(yaml|yml|json)`.
  * - vocabulary: `ontology/extensions.yaml`, or a root-level `extensions.*`; both present and
- *   different is a `card/parse-error` and neither is used (E§4).
+ *   different is a `card/parse-error` and neither is used.
  * - cards: every `*.yaml|yml|json` under `cards/` (nested folders hold namespaced ids), except
- *   files named like a manifest or a vocabulary, which are never cards (SPEC §1).
+ *   files named like a manifest or a vocabulary, which are never cards
+ *   (docs/compatibility.md#file-classification).
  */
 export function classifyFiles(files: readonly SourceFile[]): ClassifiedFiles {
   const sorted = [...files].sort(byPath);

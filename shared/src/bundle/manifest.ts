@@ -1,6 +1,6 @@
 /**
- * The manifest (`blueprint.yaml`, E§4): slug, title, summary, description?, category?, tags[].
- * Without one, a stub is derived from the folder name.
+ * The manifest (`blueprint.yaml`, docs/compatibility.md#manifest): slug, title, summary,
+ * description?, category?, tags[]. Without one, a stub is derived from the folder name.
  */
 import { isMap, isScalar, isSeq, parseDocument, type Document } from 'yaml';
 import { maximumYamlDepth, yamlDepthProblem, yamlSource } from '../syntax/yaml';

@@ -1,9 +1,11 @@
 /**
- * Resolution (E§4, SPEC §5), in DarkPrint's order: parse the topology, read the cards, point
- * nodes at cards (pins, digests, orphans), pair ports on every edge, check prohibitions, check
- * dependencies, then entries, exits and reachability. Then the digest and the analysis.
+ * Resolution (docs/compatibility.md#resolution-order), in DarkPrint's order: parse the topology,
+ * read the cards, point nodes at cards (pins, digests, orphans), pair ports on every edge, check
+ * prohibitions, check dependencies, then entries, exits and reachability. Then the digest and the
+ * analysis.
  *
- * Decisions where SPEC and E leave room (documented here, and in the issue note):
+ * Decisions where DarkPrint's behaviour leaves room (docs/compatibility.md#where-findings-sit,
+ * docs/compatibility.md#resolution-after-a-parse-error):
  * - A pin problem (`bundle/missing-card`, `bundle/unpinned-card`, `bundle/digest-mismatch` of a
  *   node) is reported on the attribute value it is about (`card="…"`, `version="…"`,
  *   `digest="…"`) when the node has one; otherwise on the node's first appearance.
@@ -12,7 +14,7 @@
  * - The parser recovers, so resolution continues after `dot/parse-error` (DarkPrint stops):
  *   one typo does not hide every other finding. The parse error itself stays an error.
  *
- * Incremental loads (issue 4): given a `LoadMemo`, a load reuses what its inputs did not
+ * Incremental loads: given a `LoadMemo`, a load reuses what its inputs did not
  * change, keyed on object identity (the server hands back the same `CardReadResult` for an
  * unchanged card, and a card read gives the same `CardEntry`) or on what a parsed node or edge
  * reads (see `ResolutionMemo`), and the same diagnostic objects come back for unchanged
@@ -21,7 +23,7 @@
  * while the paths are the same (`classify`), kept pins skip their check while the cards map is
  * the same object, and the final order merges the findings that stayed with the new ones rather
  * than sorting all (`sortedDeduped`). The diagnostics, in content and order, and the analysis
- * are the same with or without a memo (scripts/incremental-load.test.ts checks it on random edit
+ * are the same with or without a memo (shared/test/incremental-load.test.ts checks it on random edit
  * sequences, one edit or several per load).
  */
 import { movedDiagnostic, type Diagnostic, type RelatedInformation } from '../diagnostics';
@@ -307,7 +309,8 @@ export function loadBundle(files: readonly SourceFile[], options: LoadOptions = 
   const diagnostics: Diagnostic[] = [...classified.diagnostics];
   const memo = options.memo;
 
-  // Local vocabulary ([beyond] SPEC §4: its diagnostics are part of the bundle's results).
+  // Local vocabulary (ours, docs/compatibility.md#vocabulary-checks: its diagnostics are part of the
+  // bundle's results).
   const config = options.config ?? defaultAnalysisConfig;
   const vocabularyKey = classified.vocabulary ? `${classified.vocabulary.path}\u0000${classified.vocabulary.text}` : undefined;
   let local = memo?.vocabulary;
@@ -1107,7 +1110,8 @@ function namedFor(cardFiles: readonly CardEntry[], ref: string): CardEntry | und
 const misnamedCards = new WeakMap<readonly CardEntry[], Map<string, CardEntry>>();
 
 /**
- * A `blueprint.yaml`/`extensions.yaml` under `cards/` that holds card fields (SPEC §1): never read
+ * A `blueprint.yaml`/`extensions.yaml` under `cards/` that holds card fields
+ * (docs/compatibility.md#file-classification): never read
  * as a card. When the bundle holds the card it would be (same `id@version`) in a card file, this
  * one is a stale copy, and the advice is to delete it: renaming it would make two files claim
  * one card (`bundle/digest-mismatch` when they differ), and no node lacks it.

@@ -1,7 +1,7 @@
 /**
  * What the topology alone decides, for resolution (./resolve.ts): the graph of a parse, where
  * each edge landed, the first edge of each (source, target) pair, and the findings about entries,
- * exits and reachability (E§4's last step).
+ * exits and reachability (docs/compatibility.md#entries-exits-and-reachability).
  *
  * Given the shape of the previous parse of the same file, `topologyShape` builds on it instead of
  * starting over, in the cases an edit usually leaves:
@@ -14,7 +14,7 @@
  *   an edge typed in the middle of the file, or the same undone): the previous graph renumbered,
  *   keeping the lists no index in them moved.
  * Anything else builds the graph afresh. The graph is the same either way; the previous one is
- * never changed (scripts/incremental-load.test.ts compares loads with and without a memo).
+ * never changed (shared/test/incremental-load.test.ts compares loads with and without a memo).
  */
 import type { Diagnostic } from '../diagnostics';
 import { interner } from '../diagnostics/sort';

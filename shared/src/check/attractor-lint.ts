@@ -1,8 +1,8 @@
 /**
- * The Attractor lint (E§9, SPEC §2.2): what in a readable topology Attractor would read
- * differently or refuse. Every `attractor/*` finding is a warning (except the [beyond]
- * `attractor/ignored-attribute`, an info); each code is listed at most 20 times, then once more
- * as a summary with no range.
+ * The Attractor lint (docs/compatibility.md#lint-rules): what in a readable topology Attractor
+ * would read differently or refuse. Every `attractor/*` finding is a warning (except the [beyond]
+ * `attractor/ignored-attribute`, an info); each code is listed at most 20 times, then once more as
+ * a summary with no range.
  *
  * Two sources: the parsed graph (ids, effective attributes, edges) for what the parser settled,
  * and the token stream for what it threw away (quotes, separators, `#`, `+`, HTML-like values).
@@ -24,7 +24,7 @@ import { tokenFlag, tokenSpan, tokenText, tokenValue } from '../syntax/dot-lexer
 import { dotParseReuse, dotParseSerial } from '../syntax/dot-parser';
 import { checkCondition } from './condition';
 
-/** How many times one code is listed before the rest are folded into one summary (E§9). */
+/** How many times one code is listed before the rest are folded into one summary (docs/compatibility.md#attractor-checks). */
 export const maxFindingsPerCode = 20;
 
 /**
@@ -470,9 +470,9 @@ function scanTokens(graph: DotGraph, table: DotTokenTable, text: string, report:
 }
 
 /**
- * E§9's node position for a quoted token: not beside `=`, not the name after
- * `digraph`/`graph`/`subgraph`, and either next to an edge operator, or opening a statement
- * (after nothing, `{`, `}`, `;` or `]`) and followed by `[`, `;` or `}`.
+ * DarkPrint's node position for a quoted token (docs/compatibility.md#lint-rules): not beside `=`,
+ * not the name after `digraph`/`graph`/`subgraph`, and either next to an edge operator, or opening
+ * a statement (after nothing, `{`, `}`, `;` or `]`) and followed by `[`, `;` or `}`.
  */
 function isNodePosition(table: DotTokenTable, i: number): boolean {
   const previous = kindOf(table, i - 1);
@@ -487,7 +487,7 @@ function isNodePosition(table: DotTokenTable, i: number): boolean {
   return opensStatement && (next === Code.LBracket || next === Code.Semicolon || next === Code.RBrace);
 }
 
-/** Walks one `[ … ]` list from its `[` (E§9 attr-separator and value forms); returns the index after it. */
+/** Walks one `[ … ]` list from its `[` (attr-separator and value forms, docs/compatibility.md#lint-rules); returns the index after it. */
 function scanAttributeList(table: DotTokenTable, open: number, text: string, report: Reporter): number {
   const { starts, ends, count } = table;
   let i = open + 1;
@@ -550,7 +550,7 @@ function skipToClose(table: DotTokenTable, from: number): number {
   return i;
 }
 
-/** `900s` is a duration; `5min`, `30x`, `1.5h` are not values Attractor reads (SPEC §2.1). */
+/** `900s` is a duration; `5min`, `30x`, `1.5h` are not values Attractor reads (docs/compatibility.md#lexer-decisions). */
 function checkNumberValue(table: DotTokenTable, index: number, report: Reporter): void {
   const text = tokenText(table, index);
   let letters = -1;

@@ -1,8 +1,9 @@
 /**
- * The card reader (E§3): `{ path, text }` in, the card model out, with every `card/*` finding
- * of E§3 at the exact range of what it is about.
+ * The card reader (docs/compatibility.md#cards): `{ path, text }` in, the card model out, with
+ * every `card/*` finding DarkPrint reports at the exact range of what it is about.
  *
- * Ranges (SPEC §3 [beyond]; E gives only a path, which we keep in `location.path`):
+ * Ranges (ours, docs/compatibility.md#card-ranges; DarkPrint gives only a path, which we keep in
+ * `location.path`):
  * - a missing field: the key when it is written with no value (`name:`); when the key is
  *   absent, the first line of the mapping that should hold it (the card's first line for a
  *   top-level field, the port's first line for a port field);
@@ -17,9 +18,9 @@
  * - `card/filename-mismatch` [beyond]: the `id` value.
  * `location.cardRef` is set on every finding once the card's `id` and `version` are both valid.
  *
- * The card is returned only when no finding is an error (E§3). `draft` holds what could be
- * read even from a broken card, including a card with syntax errors (then only the syntax
- * errors are reported, as DarkPrint does).
+ * The card is returned only when no finding is an error (docs/compatibility.md#field-rules).
+ * `draft` holds what could be read even from a broken card, including a card with syntax errors
+ * (then only the syntax errors are reported, as DarkPrint does).
  *
  * [decision] `params` keys are kept as data whatever their spelling: `__proto__` and
  * `constructor` are ordinary own keys of the params object (never a prototype), so they are
@@ -40,10 +41,10 @@ export interface ReadCardOptions {
   readonly maxAliasCount?: number;
 }
 
-/** Every top-level key the card schema reads, aliases included (E§3), in the order of `cardFields`. */
+/** Every top-level key the card schema reads, aliases included (docs/compatibility.md#card-fields), in the order of `cardFields`. */
 export const cardKnownKeys: ReadonlySet<string> = new Set(cardFields.flatMap((f) => (f.alias !== undefined ? [f.key, f.alias] : [f.key])));
 
-/** Keys the schema withdrew (E§3): reported as `card/retired-field` and ignored. */
+/** Keys the schema withdrew (docs/compatibility.md#card-fields): reported as `card/retired-field` and ignored. */
 export const retiredCardKeys: ReadonlyMap<string, string> = new Map([
   ['requires_human', 'whether a person acts at the node now follows from its `type`'],
   ['requiresHuman', 'whether a person acts at the node now follows from its `type`'],
@@ -51,9 +52,9 @@ export const retiredCardKeys: ReadonlyMap<string, string> = new Map([
   ['ontologyVersion', 'a card is always read against the current vocabulary'],
 ]);
 
-/** Below this many characters (after trimming) a spec is too thin (E§3). */
+/** Below this many characters (after trimming) a spec is too thin (docs/compatibility.md#field-rules). */
 export const minimumSpecLength = 40;
-/** How deep a params value may nest (E§3; a top-level param is level 1). */
+/** How deep a params value may nest (docs/compatibility.md#params; a top-level param is level 1). */
 export const maximumParamsDepth = 100;
 
 /** Reads and checks one card file. Never throws. */
@@ -636,7 +637,7 @@ function readPorts(reader: Reader, f: Field, side: 'input' | 'output'): Port[] |
   return ports;
 }
 
-/** Unknown term, wrong kind, deprecated (E§3 "Term check"). */
+/** Unknown term, wrong kind, deprecated (docs/compatibility.md#term-checks). */
 function checkTerm(reader: Reader, id: string, kind: TermKind, path: string, at: Span): void {
   const vocabulary = reader.vocabulary;
   const exact = vocabulary.get(id);
@@ -650,7 +651,8 @@ function checkTerm(reader: Reader, id: string, kind: TermKind, path: string, at:
       // makes it an error, but the public corpus's complete bundles carry such sentences and
       // the site's published security and autonomy figures for them only come out when those
       // cards load. So we keep the code and its fix but report a warning, and the card loads;
-      // the resolver's prohibition check skips entries that are not data types, as E§4 says.
+      // the resolver's prohibition check skips entries that are not data types, as DarkPrint's
+      // does (docs/compatibility.md#term-checks).
       reader.report(
         'warning',
         'card/unknown-term',
@@ -700,7 +702,7 @@ function checkTerm(reader: Reader, id: string, kind: TermKind, path: string, at:
   );
 }
 
-/** E§3: a `will_not` entry that resolves as a data type belongs in `cannot`. */
+/** A `will_not` entry that resolves as a data type belongs in `cannot` (docs/compatibility.md#term-checks). */
 function checkMisfiled(reader: Reader, f: Field): void {
   const list = f.value;
   if (!list || list.kind !== 'sequence') return;
@@ -719,7 +721,7 @@ function checkMisfiled(reader: Reader, f: Field): void {
   });
 }
 
-/** E§3 shell-tool rule: a `shell-tool` (or a type under it) needs `params.tool_command`. */
+/** The shell-tool rule (docs/compatibility.md#shell-tools): a `shell-tool` (or a type under it) needs `params.tool_command`. */
 function checkToolCommand(reader: Reader, type: string, params: { readonly [key: string]: JsonValue }, paramsField: Field, typeField: Field): void {
   if (!reader.vocabulary.isA(type, 'shell-tool')) return;
   const path = `${paramsField.path}.tool_command`;
@@ -791,10 +793,10 @@ function readParams(reader: Reader, f: Field): { [key: string]: JsonValue } {
 }
 
 /**
- * The JSON value of a params node, or undefined (reported) when it has none (E§3 JSON
- * round-trip). Every offending leaf is reported; a failing child fails its parent silently.
- * A collection reached again through an alias is reused (so aliases never expand), and one
- * that fails is reported once, where it is first met.
+ * The JSON value of a params node, or undefined (reported) when it has none (the JSON round
+ * trip of docs/compatibility.md#params). Every offending leaf is reported; a failing child fails
+ * its parent silently. A collection reached again through an alias is reused (so aliases never
+ * expand), and one that fails is reported once, where it is first met.
  */
 function toJson(walk: ParamsWalk, node: YamlNode, path: string, depth: number, fallback: Span): Converted | undefined {
   const reader = walk.reader;

@@ -1,7 +1,8 @@
 /**
- * Attractor's edge-condition language (E§9, Attractor spec §10), read for the lint and for
- * completion. It is parsed, never evaluated: a guard runs on someone else's machine against data
- * this engine never sees, so nothing here answers whether an edge is taken.
+ * Attractor's edge-condition language (docs/compatibility.md#condition-grammar, Attractor spec
+ * §10), read for the lint and for completion. It is parsed, never evaluated: a guard runs on
+ * someone else's machine against data this engine never sees, so nothing here answers whether an
+ * edge is taken.
  *
  *   Expr    ::= Clause ( "&&" Clause )*
  *   Clause  ::= Key Op Literal
@@ -10,7 +11,7 @@
  *   Op      ::= "=" | "!="
  *   Literal ::= String | Bare                 Bare  ::= one word of [A-Za-z0-9_.:+-]
  *
- * Problems follow E§9: a blank expression, an unterminated string or any parenthesis stop the
+ * Problems follow DarkPrint's lint: a blank expression, an unterminated string or any parenthesis stop the
  * check with one problem; otherwise each clause between `&&`s reports at most one problem, the
  * first that applies in the order of `ConditionProblemKind` below.
  */
@@ -100,7 +101,7 @@ function isOperatorChar(c: number): boolean {
   return c === 61 /* = */ || c === 33 /* ! */ || c === 60 /* < */ || c === 62 /* > */ || c === 124 /* | */;
 }
 
-/** Splits a condition into tokens (E§9 tokenizer). Never fails: an unterminated string is the last token. */
+/** Splits a condition into tokens (docs/compatibility.md#condition-grammar). Never fails: an unterminated string is the last token. */
 export function tokenizeCondition(value: string): ConditionToken[] {
   const tokens: ConditionToken[] = [];
   const length = value.length;
@@ -255,7 +256,7 @@ function textOf(source: string, tokens: readonly ConditionToken[]): string {
   return source.slice(tokens[0].start, tokens[tokens.length - 1].end);
 }
 
-/** One clause; at most one problem, the first that applies (E§9 order). */
+/** One clause; at most one problem, the first that applies (in DarkPrint's order). */
 function readClause(source: string, tokens: readonly ConditionToken[], before: ConditionToken | undefined, after: ConditionToken | undefined): ConditionClause | ConditionProblem {
   if (tokens.length === 0) {
     const and = after ?? before;

@@ -1,6 +1,6 @@
 /**
- * The iteration cap a card declares (E§3 "Iteration cap"). One reader, shared by the
- * unbounded-loop analysis and the Attractor export (`max_retries`), so the two never disagree.
+ * The iteration cap a card declares (docs/compatibility.md#iteration-cap). One reader, shared by
+ * the unbounded-loop analysis and the Attractor export (`max_retries`), so the two never disagree.
  *
  * Only top-level own keys of `params` count, tried in `iterationCapKeys` order; the first key
  * holding a usable value wins and an unusable value does not stop the search. Usable: an

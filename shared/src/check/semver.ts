@@ -1,5 +1,5 @@
 /**
- * Semantic versions (E§3 "Rules", semver.org §11).
+ * Semantic versions (docs/compatibility.md#field-rules, semver.org §11).
  *
  * A card's own `version` must be strict semver; a DOT pin only has to look like a version
  * (the loose pattern from ../bundle/card-ref.ts). Ordering follows semver §11: release
@@ -74,7 +74,7 @@ export function isStrictSemver(text: string): boolean {
 }
 
 /**
- * The loose version a card reference accepts after `@` (E§3 "Card ref parsing"): it starts
+ * The loose version a card reference accepts after `@` (docs/compatibility.md#pins): it starts
  * with a digit and holds only letters, digits, `.`, `+` and `-` (so `latest` is rejected).
  */
 export function isLooseVersion(text: string): boolean {

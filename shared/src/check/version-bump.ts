@@ -1,7 +1,7 @@
 /**
- * Version bumps (E§5): which bump a change from one card version to the next requires, which
- * bump two version strings declare, and the check over every pair of consecutive versions of
- * one card id in a bundle (`card/version-bump-too-small`).
+ * Version bumps (docs/compatibility.md#version-bumps): which bump a change from one card version to
+ * the next requires, which bump two version strings declare, and the check over every pair of
+ * consecutive versions of one card id in a bundle (`card/version-bump-too-small`).
  *
  * The rule lines, in the order they are tested:
  * - major: id or type changed; an input or output removed (a rename is a removal plus an

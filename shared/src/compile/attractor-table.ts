@@ -1,15 +1,15 @@
 /**
- * THE table of Attractor facts (E§9, Attractor spec §2): the attributes a runner reserves in
- * each scope, what it does with each, the identifier rule, the DOT keywords and the boundary
- * node ids. The lint, hovers, completion, export, import and the generated docs all read this
- * file; nothing else in the engine spells one of these names.
+ * THE table of Attractor facts (docs/compatibility.md#reserved-attributes, Attractor spec §2): the
+ * attributes a runner reserves in each scope, what it does with each, the identifier rule, the DOT
+ * keywords and the boundary node ids. The lint, hovers, completion, export, import and the
+ * generated docs all read this file; nothing else in the engine spells one of these names.
  *
  * The descriptions are ours, written from the Attractor specification for hovers.
  *
  * The second half is THE mapping between DarkPrint node types and Attractor shapes and
- * handlers (E§10), with the names the exporter writes and the ones it withholds. Export reads
- * it forwards, import reads it backwards, and the export header's disclosure lists are derived
- * from it, so the two directions and the header cannot drift apart.
+ * handlers (docs/compatibility.md#type-mapping), with the names the exporter writes and the ones it
+ * withholds. Export reads it forwards, import reads it backwards, and the export header's
+ * disclosure lists are derived from it, so the two directions and the header cannot drift apart.
  */
 
 export type AttractorScope = 'graph' | 'node' | 'edge';
@@ -38,7 +38,8 @@ function attribute(
 }
 
 /**
- * Every reserved attribute, per scope in E§9 order (the order the export header lists them in).
+ * Every reserved attribute, per scope in DarkPrint's order (the order the export header lists
+ * them in).
  * Membership is exact and case-sensitive.
  */
 export const attractorAttributes: readonly AttractorAttribute[] = Object.freeze([
@@ -97,7 +98,7 @@ function namesOf(scope: AttractorScope): readonly string[] {
   return Object.freeze(attractorAttributes.filter((a) => a.scope === scope).map((a) => a.name));
 }
 
-/** Reserved attribute names per scope, in E§9 order. */
+/** Reserved attribute names per scope, in DarkPrint's order (docs/compatibility.md#reserved-attributes). */
 export const reservedAttributes: Readonly<Record<AttractorScope, readonly string[]>> = Object.freeze({
   graph: namesOf('graph'),
   node: namesOf('node'),
@@ -199,7 +200,7 @@ export function suggestNodeId(id: string, isTaken: (candidate: string) => boolea
   }
 }
 
-// ---- the type -> shape/handler mapping (E§10 "Mapping") ----------------------------------
+// ---- the type -> shape/handler mapping (docs/compatibility.md#type-mapping) -------------
 
 /** One row: a DarkPrint node type, the Attractor shape it compiles to, and the handler that shape selects. */
 export interface AttractorTypeRow {
@@ -213,8 +214,9 @@ function row(type: string, shape: string, handler: string): AttractorTypeRow {
 }
 
 /**
- * THE mapping, in E§10 order. The order matters twice: import lists the types of one shape in
- * this order (the first is its default), and the header lists nothing from here.
+ * THE mapping, in DarkPrint's order (docs/compatibility.md#type-mapping). The order matters twice:
+ * import lists the types of one shape in this order (the first is its default), and the header
+ * lists nothing from here.
  */
 export const attractorTypeRows: readonly AttractorTypeRow[] = Object.freeze([
   row('agent', 'box', 'codergen'),
@@ -283,8 +285,9 @@ export function unexpressedAttributes(scope: AttractorScope): readonly string[] 
 }
 
 /**
- * The export header's two disclosure lists for `scope` (E§10): the unexpressed names a handler
- * needs with no default to fall back on, and the rest, which take the runner's default.
+ * The export header's two disclosure lists for `scope` (docs/compatibility.md#export-header): the
+ * unexpressed names a handler needs with no default to fall back on, and the rest, which take the
+ * runner's default.
  */
 export function disclosedAttributes(scope: AttractorScope): { readonly defaulting: readonly string[]; readonly handlerNeeded: readonly string[] } {
   const needed = new Set(handlerNeededAttributes[scope]);
@@ -339,9 +342,9 @@ export function className(id: string): string {
 }
 
 /**
- * An Attractor identifier made from any text (E§10 `toIdentifier`): each code point outside
- * `[A-Za-z0-9_]` becomes `_` (an astral character is one code point), an empty result becomes
- * `n_`, and a leading digit or a DOT keyword gets an `n_` prefix.
+ * An Attractor identifier made from any text (docs/compatibility.md#identifiers-and-node-ids): each
+ * code point outside `[A-Za-z0-9_]` becomes `_` (an astral character is one code point), an empty
+ * result becomes `n_`, and a leading digit or a DOT keyword gets an `n_` prefix.
  */
 export function toIdentifier(raw: string): string {
   let out = '';

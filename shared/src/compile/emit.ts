@@ -1,7 +1,8 @@
 /**
- * Export to Attractor (E§10, SPEC §7): a blueprint compiled byte for byte as DarkPrint's exporter
- * writes it. `emitAttractor` compiles any blueprint (a node without a card becomes a plain box);
- * `exportAttractor` is the command's gate: it refuses what E§11 refuses and otherwise compiles.
+ * Export to Attractor (docs/compatibility.md#attractor-export): a blueprint compiled byte for byte
+ * as DarkPrint's exporter writes it. `emitAttractor` compiles any blueprint (a node without a card
+ * becomes a plain box); `exportAttractor` is the command's gate: it refuses what DarkPrint refuses
+ * (docs/compatibility.md#export-refusal) and otherwise compiles.
  *
  * Everything Attractor-specific (shapes, handlers, emitted and withheld names, the identifier
  * rule) comes from ./attractor-table.ts; the header's lists are derived from it here.
@@ -34,7 +35,7 @@ import {
 import { quoteAttractor, uniqueNames } from './strings';
 import { blocksStorage } from './gate';
 
-/** Header lines are wrapped before a name would pass this column (E§10). */
+/** Header lines are wrapped before a name would pass this column (docs/compatibility.md#export-header). */
 export const headerWidth = 88;
 
 /** Compiles a blueprint to Attractor DOT text (lines joined by `\n`, final newline). */
@@ -79,7 +80,7 @@ export function emitAttractor(blueprint: Blueprint): string {
 /** Why an export was refused: the storage-blocking findings, and the nodes with no card. */
 export interface ExportRefusal {
   readonly ok: false;
-  /** Storage-blocking diagnostics (E§2 gate). */
+  /** Storage-blocking diagnostics (docs/compatibility.md#storage-and-release-gate). */
   readonly blocking: readonly Diagnostic[];
   /** Graph ids whose node resolved to no card. */
   readonly cardless: readonly string[];
@@ -98,8 +99,9 @@ export interface ExportSuccess {
 export type ExportOutcome = ExportSuccess | ExportRefusal;
 
 /**
- * The export command's decision (E§11): refuse when the topology is not a directed graph, when
- * any finding blocks storage, or when any node has no card; otherwise compile.
+ * The export command's decision (docs/compatibility.md#export-refusal): refuse when the topology is
+ * not a directed graph, when any finding blocks storage, or when any node has no card; otherwise
+ * compile.
  */
 export function exportAttractor(result: LoadResult): ExportOutcome {
   const blocking = result.diagnostics.filter(blocksStorage);
@@ -128,7 +130,7 @@ export function exportAttractor(result: LoadResult): ExportOutcome {
 
 // ---- header -------------------------------------------------------------------------------
 
-/** The header (E§10 "Header"): its structure is DarkPrint's, its sentences are ours. */
+/** The header (docs/compatibility.md#export-header): its structure is DarkPrint's, its sentences are ours. */
 export function attractorHeader(digest: string): string[] {
   const lines = [
     '// Compiled to an Attractor pipeline by darkprint, from a DarkPrint blueprint bundle.',
@@ -183,8 +185,9 @@ export function attractorGraphName(slug: string): string {
 }
 
 /**
- * Node ids in graph order (E§10): the id as an identifier, `n_` before a boundary name, then
- * `_2`, `_3`, … while an earlier node already holds the result.
+ * Node ids in graph order (docs/compatibility.md#identifiers-and-node-ids): the id as an
+ * identifier, `n_` before a boundary name, then `_2`, `_3`, … while an earlier node already holds
+ * the result.
  */
 export function attractorNodeIds(graphIds: readonly string[]): string[] {
   const unique = uniqueNames('_');
@@ -253,8 +256,9 @@ function integerText(value: number): string {
 }
 
 /**
- * A weight is written bare when it is an Attractor Integer or Float, quoted otherwise. (E§10's
- * pattern also writes `1.` bare, which Attractor's Float rule does not admit: it is quoted here.)
+ * A weight is written bare when it is an Attractor Integer or Float, quoted otherwise. (DarkPrint's
+ * pattern also writes `1.` bare, which Attractor's Float rule does not admit: it is quoted here;
+ * docs/compatibility.md#export-body.)
  */
 export function isBareWeight(weight: string): boolean {
   return /^-?(?:[0-9]+(?:\.[0-9]+)?|\.[0-9]+)$/.test(weight);
@@ -266,7 +270,7 @@ function attributeList(attributes: readonly (readonly [string, string])[]): stri
 
 // ---- wiring -------------------------------------------------------------------------------
 
-/** Targets of the entry node (E§10): every source, then each node no earlier target reaches, in graph order. */
+/** Targets of the entry node (docs/compatibility.md#entry-and-exit-wiring): every source, then each node no earlier target reaches, in graph order. */
 export function entryTargets(graph: Graph): number[] {
   const targets = sources(graph);
   const reached = reachableFrom(graph, targets);
@@ -288,7 +292,7 @@ export function entryTargets(graph: Graph): number[] {
   return targets;
 }
 
-/** Sources of edges into the exit node (E§10): every sink; with none, the first member of each cycle nothing leaves. */
+/** Sources of edges into the exit node (docs/compatibility.md#entry-and-exit-wiring): every sink; with none, the first member of each cycle nothing leaves. */
 export function exitSources(graph: Graph): number[] {
   const found = sinks(graph);
   if (found.length > 0) return found;

@@ -1,7 +1,8 @@
 /**
- * The gate (E§2 "Gate"): which errors stop a bundle from being stored, and which from being
- * released. Export refuses exactly what would stop storage (E§11): a bundle that cannot be read,
- * a card that cannot be addressed, or an edge that breaks a prohibition its author declared.
+ * The gate (docs/compatibility.md#storage-and-release-gate): which errors stop a bundle from being
+ * stored, and which from being released. Export refuses exactly what would stop storage
+ * (docs/compatibility.md#export-refusal): a bundle that cannot be read, a card that cannot be
+ * addressed, or an edge that breaks a prohibition its author declared.
  */
 import type { Diagnostic, DiagnosticCode } from '../diagnostics';
 

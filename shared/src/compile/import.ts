@@ -1,19 +1,19 @@
 /**
- * Import from Attractor (E§10 "Import", SPEC §8): a pipeline read back into a draft bundle. The
- * entry and exit nodes are dropped; every other node becomes a node pinning a card whose type
- * comes from the SAME mapping table export uses, read backwards (./attractor-table.ts). The
- * result is a draft: ports, dependencies and prohibitions are empty, `author` is who imported
+ * Import from Attractor (docs/compatibility.md#attractor-import): a pipeline read back into a draft
+ * bundle. The entry and exit nodes are dropped; every other node becomes a node pinning a card
+ * whose type comes from the SAME mapping table export uses, read backwards (./attractor-table.ts).
+ * The result is a draft: ports, dependencies and prohibitions are empty, `author` is who imported
  * it and `provenance` says where it came from.
  *
- * Choices of ours where E leaves room:
+ * Choices of ours where DarkPrint's behaviour leaves room (docs/compatibility.md#import-choices):
  * - a node keeps the topology id its `dp_node` records (so a DarkPrint export comes home under
  *   its own ids), when that record is one export could have written for the node: made into
  *   an Attractor id, it gives the node's id (maybe with export's `_2`, `_3`…), as the empty id
  *   `""` gives `n_`. Any other `dp_node` (a foreign or hand-edited one, say `dp_node=""` on a
  *   node `a`) names no node: it would rename the node to something export never made of it. The
- *   card id is derived from the `dp_node` all the same, as E says;
+ *   card id is derived from the `dp_node` all the same, as DarkPrint's import does;
  * - a card id derived from a node's name is made unique against every card id the pipeline
- *   pins, wherever the pinning node stands (E uniquifies the derived ids; against pins only
+ *   pins, wherever the pinning node stands (DarkPrint uniquifies the derived ids; against pins only
  *   seen earlier, a later `card="x@0.0.1"` would make a second card `x`, two versions of one
  *   card that the draft could not store);
  * - a derived card id is at most `maximumDerivedCardIdLength` characters: a longer one (from a
@@ -23,12 +23,12 @@
  *   written to a shorter file name (`cardFile`), as a card's identity is its fields, not its name;
  * - a pipeline with a parse error yields an empty draft that the command refuses to write.
  *
- * Where E and SPEC §8 part, E wins (compatibility first), and SPEC §8's round trip
- * (`export(import(export(B)))` is `export(B)` but for the digest line) holds for the bundles E
- * lets it: a bundle whose title is blank exports no `label`, and import, as E says, takes the
- * title from the graph name then, so the second export gains `label="<slug>"`; and a card type
- * from the bundle's own vocabulary comes back as the core type its shape stands for, as a
- * pipeline carries no vocabulary.
+ * The round trip (docs/compatibility.md#round-trip): `export(import(export(B)))` is `export(B)` but
+ * for the digest line, for every bundle DarkPrint's import lets it hold for; where the two part,
+ * DarkPrint's import wins (compatibility first): a bundle whose title is blank exports no `label`,
+ * and import, as DarkPrint's does, takes the title from the graph name then, so the second export
+ * gains `label="<slug>"`; and a card type from the bundle's own vocabulary comes back as the core
+ * type its shape stands for, as a pipeline carries no vocabulary.
  */
 import type { Diagnostic, DiagnosticCode } from '../diagnostics';
 import type { Span } from '../text';
@@ -334,7 +334,7 @@ export function manifestYaml(manifest: Manifest): string {
   return `${lines.join('\n')}\n`;
 }
 
-/** A card file in import's layout (E§10): identity, then behaviour, then wiring, then version and origin. */
+/** A card file in import's layout (docs/compatibility.md#attractor-import): identity, then behaviour, then wiring, then version and origin. */
 export function cardYaml(card: Card): string {
   const list = (key: string, items: readonly JsonValue[]): string =>
     items.length === 0 ? `${key}: []` : `${key}:\n${items.map((item) => `  - ${yamlJson(item)}`).join('\n')}`;

@@ -1,5 +1,6 @@
 /**
- * String forms and names the compiler writes and reads: Attractor's quoted strings (E§10 `Q`,
+ * String forms and names the compiler writes and reads: Attractor's quoted strings
+ * (docs/compatibility.md#quoting,
  * and the unescape import applies), the topology strings DarkPrint's lexer reads back, the YAML
  * scalars of imported cards, the ids and slugs import derives from Attractor names, and the
  * `_2`/`-2` namer both directions use.
@@ -7,9 +8,9 @@
 import { isAttractorIdentifier, isAttractorKeyword } from './attractor-table';
 
 /**
- * An Attractor string literal (E§10 `Q`): CRLF and lone CR become LF; then `\` -> `\\`,
- * `"` -> `\"`, LF -> `\n`, TAB -> `\t`, every other control character (and DEL) -> one space;
- * everything else, non-ASCII included, is written as it is.
+ * An Attractor string literal (docs/compatibility.md#quoting): CRLF and lone CR become LF; then `\`
+ * -> `\\`, `"` -> `\"`, LF -> `\n`, TAB -> `\t`, every other control character (and DEL) -> one
+ * space; everything else, non-ASCII included, is written as it is.
  */
 export function quoteAttractor(value: string): string {
   const text = value.replace(/\r\n?/g, '\n');
@@ -96,7 +97,7 @@ export function yamlJson(value: unknown): string {
   return JSON.stringify(value).replace(/[\u007f-\u009f\u2028\u2029\ufeff\ufffe\uffff]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
-/** A card id derived from any name (E§10 import): lowercase, runs outside `[a-z0-9]` -> `-`, no `-` at either end, `node` when nothing is left. */
+/** A card id derived from any name (docs/compatibility.md#attractor-import): lowercase, runs outside `[a-z0-9]` -> `-`, no `-` at either end, `node` when nothing is left. */
 export function cardIdFrom(name: string): string {
   const id = name
     .toLowerCase()

@@ -3,9 +3,10 @@
  *
  * One table, many readers: the checks import codes from here, `explain`, hovers, the README
  * table and `docs/diagnostics.md` all render it. A code not in this table does not type-check.
- * `beyond: true` marks codes DarkPrint does not have (SPEC "[beyond]"), so users can filter them.
- * `emitted: false` marks codes DarkPrint declares but that no check of this engine reports
- * (server-side release checks, a declared-but-unused code); they stay listed for compatibility.
+ * `beyond: true` marks codes DarkPrint does not have (docs/compatibility.md#codes-of-our-own), so
+ * users can filter them. `emitted: false` marks codes DarkPrint declares but that no check of this
+ * engine reports (server-side release checks, a declared-but-unused code); they stay listed for
+ * compatibility.
  */
 import type { Severity } from './types';
 

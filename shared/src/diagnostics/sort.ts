@@ -1,7 +1,8 @@
 /**
  * Helpers that let an incremental load hand back the SAME diagnostic objects for unchanged
  * findings (callers downstream, such as the language server's publisher, reuse their work per
- * object) and keep the E§2 order without sorting everything again.
+ * object) and keep the order of findings (docs/compatibility.md#order-of-findings) without sorting
+ * everything again.
  *
  * - `interner(previous)`: a finding recomputed from scratch that equals one of `previous` in
  *   every field is replaced by that earlier object.
@@ -111,7 +112,7 @@ export interface SortMemo<T = Diagnostic> {
 
 const severityRank: Readonly<Record<Severity, number>> = { error: 0, warning: 1, info: 2 };
 
-/** The E§2 order of `sortDiagnostics`, without its tie-break on position. */
+/** The order of `sortDiagnostics` (docs/compatibility.md#order-of-findings), without its tie-break on position. */
 function diagnosticOrder(x: Diagnostic, y: Diagnostic): number {
   return (
     severityRank[x.severity] - severityRank[y.severity] ||

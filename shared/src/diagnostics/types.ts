@@ -35,8 +35,9 @@ export interface Diagnostic {
 const severityRank: Record<Severity, number> = { error: 0, warning: 1, info: 2 };
 
 /**
- * E§2 order: severity, file (code units), position, code; ties keep input order.
- * Sorting by offset is sorting by (line, column); a missing span sorts first (line 0).
+ * The order of findings (docs/compatibility.md#order-of-findings): severity, file (code units),
+ * position, code; ties keep input order. Sorting by offset is sorting by (line, column); a missing
+ * span sorts first (line 0).
  */
 export function sortDiagnostics(diagnostics: readonly Diagnostic[]): Diagnostic[] {
   const sorted = mapped(diagnostics, (d, i) => ({ d, i })).sort((a, b) => {

@@ -1,12 +1,13 @@
 /**
- * Canonical JSON (E§6): object keys sorted by UTF-16 code units, no whitespace, members whose
- * value is undefined/function/symbol omitted (in arrays: `null`), `-0` as `0`, numbers via
- * `String(n)`, strings via JSON string escaping, `toJSON` honoured. NaN, Infinity, bigint and
- * reference cycles are programming errors here (the card reader rejects them first) and throw.
+ * Canonical JSON (docs/compatibility.md#canonical-json): object keys sorted by UTF-16 code units,
+ * no whitespace, members whose value is undefined/function/symbol omitted (in arrays: `null`), `-0`
+ * as `0`, numbers via `String(n)`, strings via JSON string escaping, `toJSON` honoured. NaN,
+ * Infinity, bigint and reference cycles are programming errors here (the card reader rejects them
+ * first) and throw.
  *
  * Every card is hashed on every load, so this is written for speed: one string grown by
  * concatenation (V8 ropes), the default array sort (which compares strings by UTF-16 code
- * units, exactly the order E§6 asks for), the JSON form of frequent keys remembered, and the
+ * units, exactly the order canonical JSON asks for), the JSON form of frequent keys remembered, and the
  * open containers kept on a plain array (nesting is shallow, so a linear cycle check beats a
  * Set).
  */

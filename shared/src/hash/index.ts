@@ -1,3 +1,3 @@
-/** Hashing: canonical JSON and the card/blueprint digests (E§6). Must not know: files, the DOT syntax. */
+/** Hashing: canonical JSON and the card/blueprint digests (docs/compatibility.md#digests). Must not know: files, the DOT syntax. */
 export * from './canonical';
 export * from './digest';

@@ -719,7 +719,7 @@ function predecessorCards(bundle: IdeBundle, file: string): { id: string; source
 
 // ---------------------------------------------------------------------- the extensions file
 
-/** E§7: the keys of a `terms:` entry. */
+/** The keys of a `terms:` entry (docs/compatibility.md#local-terms). */
 const termEntryKeys: readonly string[] = ['id', 'kind', 'label', 'description', 'since', 'broader', 'defaultWeight', 'impliesHuman'];
 
 function extensionsCompletion(bundle: IdeBundle, file: string, text: string, offset: number): CompletionResult | undefined {

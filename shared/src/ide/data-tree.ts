@@ -118,8 +118,8 @@ export function walkPath(root: YamlNode | undefined, path: string): { node?: Yam
 }
 
 /**
- * Card field spellings that read as another field (E§3 aliases). Only used to map a field to its
- * term kind through `kindInfo.cardFields`, which names the wire spelling.
+ * Card field spellings that read as another field (docs/compatibility.md#card-fields). Only used to
+ * map a field to its term kind through `kindInfo.cardFields`, which names the wire spelling.
  */
 const fieldAliases: ReadonlyMap<string, string> = new Map([
   ['phases', 'phase'],

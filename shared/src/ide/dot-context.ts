@@ -79,10 +79,10 @@ export function indexAt(tokens: readonly DotToken[], offset: number): number {
 /**
  * The `[` of the attribute list the cursor is inside, as an index into the significant tokens; -1
  * when outside every list. A `;` does not end the walk: attributes in a list may be separated by
- * `;` as by `,` (SPEC §2.1). The walk ends at a `]`, `{`, `}` or edge operator, after
- * `listWalkLimit` tokens, and, given the text, where the parser ends a list left open: at an id
- * that starts a line and reads as a statement (followed by `->`, `--`, `[`, `;`, `}` or nothing),
- * before the word the cursor is in.
+ * `;` as by `,` (docs/compatibility.md#dot-dialect). The walk ends at a `]`, `{`, `}` or edge
+ * operator, after `listWalkLimit` tokens, and, given the text, where the parser ends a list left
+ * open: at an id that starts a line and reads as a statement (followed by `->`, `--`, `[`, `;`, `}`
+ * or nothing), before the word the cursor is in.
  */
 export function enclosingList(tokens: readonly DotToken[], offset: number, text?: string): number {
   let i = indexBefore(tokens, offset);

@@ -1,9 +1,9 @@
 /**
- * Quick fixes (SPEC §2.3): one `WorkspaceEdit` per action, found from the diagnostic's location
- * (code, span, path, nodeId, cardRef, edge) and recomputed from the bundle rather than parsed
- * out of a message. Each code with a fix has one fixer in `fixers`; `fix all node ids` is a
- * `source.fixAll` action offered whenever the topology has an id Attractor cannot use or a
- * graph or subgraph name DOT cannot read.
+ * Quick fixes (docs/compatibility.md#quick-fixes): one `WorkspaceEdit` per action, found from the
+ * diagnostic's location (code, span, path, nodeId, cardRef, edge) and recomputed from the bundle
+ * rather than parsed out of a message. Each code with a fix has one fixer in `fixers`;
+ * `fix all node ids` is a `source.fixAll` action offered whenever the topology has an id Attractor
+ * cannot use or a graph or subgraph name DOT cannot read.
  *
  * Topology: rename an unusable node id everywhere it occurs; rename a hyphenated (sub)graph
  * name; `;`/space separators → `,`; `#` → `//`; `--` → `->`; `graph` → `digraph`; drop
@@ -355,9 +355,10 @@ function occurrenceIndex(graph: DotGraph): Map<number, DotNode> {
 
 /**
  * A node id with a hyphen and a number written straight after it, `step-1` (or `a-1-2`,
- * `node-1`). DOT (E§13) reads the id, then `-1` as a number, so `step-1 -> b` is the node
- * `step` and an edge `-1 -> b`: two nodes where the user almost surely meant one. `written`
- * is the whole spelling over `span`; `parts` are its tokens, each a node occurrence.
+ * `node-1`). DOT (docs/compatibility.md#dot-dialect) reads the id, then `-1` as a number, so
+ * `step-1 -> b` is the node `step` and an edge `-1 -> b`: two nodes where the user almost surely
+ * meant one. `written` is the whole spelling over `span`; `parts` are its tokens, each a node
+ * occurrence.
  */
 interface GluedRun {
   readonly written: string;
@@ -1068,8 +1069,8 @@ function fixToolCommand(context: FixContext, diagnostic: Diagnostic): CodeAction
   const data = dataContext(context);
   if (data === undefined) return [];
   const { text, format, root } = data;
-  // A blank command is itself a finding (`card/bad-type`, E§3): the fix writes a placeholder
-  // command that passes, for the user to replace.
+  // A blank command is itself a finding (`card/bad-type`, docs/compatibility.md#shell-tools): the
+  // fix writes a placeholder command that passes, for the user to replace.
   const command = JSON.stringify(toolCommandPlaceholder);
   const entry: YamlEntry | undefined = root.entries.get('params');
   let edit: { span: Span; newText: string };

@@ -1,11 +1,11 @@
 /**
- * The DOT lexer for DarkPrint's dialect (E§13): one linear pass with `charCodeAt`, every
- * token with its exact span, comments kept as tokens (the lint and the IDE read them).
- * Tokens are stored column-wise (`DotTokenTable`: a kind, a start and an end per token) and
+ * The DOT lexer for DarkPrint's dialect (docs/compatibility.md#dot-dialect): one linear pass with
+ * `charCodeAt`, every token with its exact span, comments kept as tokens (the lint and the IDE read
+ * them). Tokens are stored column-wise (`DotTokenTable`: a kind, a start and an end per token) and
  * become objects only when asked for, so a large file costs three arrays, not a million objects.
  * Never throws; a character it cannot read becomes an `unknown` token and a `dot/parse-error`.
  *
- * Decisions beyond E§13 (SPEC §2.1):
+ * Decisions beyond DarkPrint's reading (docs/compatibility.md#lexer-decisions):
  * - a number immediately followed by letters (`900s`, `5min`) is ONE `number` token; the lint
  *   decides whether it is a duration;
  * - an id immediately followed by `-` and a letter (`code-builder`) is ONE `id` token marked
@@ -41,12 +41,12 @@ export interface DotLexResult {
   readonly rejoined?: { readonly token: number; readonly shift: number };
 }
 
-/** How many `dot/parse-error`s a file reports before one "too many" line replaces the rest (E§2). */
+/** How many `dot/parse-error`s a file reports before one "too many" line replaces the rest (docs/compatibility.md#parse-errors-and-recovery). */
 export const maxParseErrors = 20;
 
 const keywordSet: ReadonlySet<string> = new Set(['digraph', 'edge', 'graph', 'node', 'strict', 'subgraph']);
 
-/** True for `[A-Za-z_]` and any code unit >= U+0080 (E§13: every non-ASCII character counts as a letter). */
+/** True for `[A-Za-z_]` and any code unit >= U+0080 (every non-ASCII character counts as a letter: docs/compatibility.md#dot-dialect). */
 export function isDotIdStart(c: number): boolean {
   return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95 || c >= 0x80;
 }
@@ -306,7 +306,8 @@ export function lexDot(text: string, file = 'topology.dot', resume?: LexResume):
       continue;
     }
 
-    // ---- quoted string: only `\"` and backslash-newline are escapes (E§13) ----
+    // ---- quoted string: only `\"` and backslash-newline are escapes ----
+    // (docs/compatibility.md#strings-and-comments)
     if (c === 34 /* " */) {
       i = lexString(start);
       continue;

@@ -1,7 +1,7 @@
 /**
- * The DOT graph model the rest of the engine reads (E§13 semantics), with exact spans.
- * Produced by `parseDot` in ./dot-parser.ts. Attribute maps are `Map`s so that keys such as
- * `__proto__` are inert.
+ * The DOT graph model the rest of the engine reads
+ * (docs/compatibility.md#nodes-edges-and-defaults), with exact spans. Produced by `parseDot` in
+ * ./dot-parser.ts. Attribute maps are `Map`s so that keys such as `__proto__` are inert.
  */
 import type { Span } from '../text';
 import type { Diagnostic } from '../diagnostics';
@@ -25,7 +25,7 @@ export interface DotNode {
   /** The id token of its first appearance (quotes included when quoted). */
   readonly span: Span;
   readonly quoted: boolean;
-  /** Effective attributes: defaults in scope merged with explicit ones (E§13). */
+  /** Effective attributes: defaults in scope merged with explicit ones (docs/compatibility.md#nodes-edges-and-defaults). */
   readonly attrs: DotAttributes;
   /** Spans of the node statements that declare it (id through `]`), in source order. */
   readonly statements: readonly Span[];

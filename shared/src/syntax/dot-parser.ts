@@ -1,5 +1,6 @@
 /**
- * The resilient DOT parser for DarkPrint's dialect (E§13, SPEC §2.1).
+ * The resilient DOT parser for DarkPrint's dialect (docs/compatibility.md#dot-dialect,
+ * docs/compatibility.md#parse-errors-and-recovery).
  *
  * `parseDot` never throws and always returns what it could read: the graph is recovered
  * statement by statement, so a typo on one line leaves every other node and edge in place.
@@ -8,12 +9,13 @@
  * list. Parse errors stay `dot/parse-error` errors (DarkPrint refuses such a file), at most 20
  * of them plus one "too many" line.
  *
- * Semantics (E§13): keywords are case-insensitive; `node`/`edge`/`graph [..]` set scoped
- * defaults (a root `graph [..]` also sets graph attributes); subgraphs are flattened and copy
- * the defaults in force; edge chains expand to consecutive pairs, a subgraph endpoint to all of
- * its members; nodes keep first-appearance order and position; a bare mention never changes an
- * existing node; a re-declaration overwrites explicit keys (`dot/duplicate-node` when a value
- * changes) and fills missing keys from the defaults in scope; `strict` merges parallel edges.
+ * Semantics (docs/compatibility.md#nodes-edges-and-defaults): keywords are case-insensitive;
+ * `node`/`edge`/`graph [..]` set scoped defaults (a root `graph [..]` also sets graph attributes);
+ * subgraphs are flattened and copy the defaults in force; edge chains expand to consecutive pairs,
+ * a subgraph endpoint to all of its members; nodes keep first-appearance order and position; a bare
+ * mention never changes an existing node; a re-declaration overwrites explicit keys
+ * (`dot/duplicate-node` when a value changes) and fills missing keys from the defaults in scope;
+ * `strict` merges parallel edges.
  */
 import type { Diagnostic, DiagnosticCode } from '../diagnostics';
 import { diagnosticInfo, movedDiagnostic } from '../diagnostics';
@@ -23,7 +25,7 @@ import { lexDot, maxParseErrors, tokenFlag, tokenSpan, tokenText, tokenValue, ty
 import { mentionEnd, mentionNode as mentionedNode, mentionStart, mentionWriter } from './dot-mentions';
 import { DotTokenCode as Code, type DotAttribute, type DotEdge, type DotGraph, type DotMentions, type DotNode, type DotParseResult, type DotTokenTable } from './dot-model';
 
-/** Subgraphs nested deeper than this are a parse error (E§2). */
+/** Subgraphs nested deeper than this are a parse error (docs/compatibility.md#parse-errors-and-recovery). */
 export const maxSubgraphDepth = 100;
 
 /**
@@ -552,7 +554,7 @@ export function parseDot(text: string, file = 'topology.dot', previous?: DotPars
     return copy;
   }
 
-  /** A node statement with attributes for a node that already exists (E§13 re-declaration). */
+  /** A node statement with attributes for a node that already exists (a re-declaration: docs/compatibility.md#nodes-edges-and-defaults). */
   function redeclareNode(found: NodeBuilder, read: ReadValue, defaults: ReadonlyMap<string, DotAttribute>, explicit: ReadonlyMap<string, DotAttribute>, statement: Span): void {
     const existing = shared.size > 0 ? own(found) : found;
     existing.statements.push(statement);
@@ -779,7 +781,7 @@ export function parseDot(text: string, file = 'topology.dot', previous?: DotPars
     }
   }
 
-  /** `key = value` at statement level (E§13: kept as a graph attribute only at the root). */
+  /** `key = value` at statement level (kept as a graph attribute only at the root: docs/compatibility.md#nodes-edges-and-defaults). */
   function parseGraphAttribute(scope: Scope, keyRead?: ReadValue): boolean {
     const key = keyRead ?? readValue();
     checkBareWord(key, 'attribute name');
@@ -1553,7 +1555,7 @@ interface Scope {
 }
 
 /**
- * `base` with `own` laid over it, read-only and without copying `base`: E§13's
+ * `base` with `own` laid over it, read-only and without copying `base`: DarkPrint's
  * `{ ...defaults, ...explicit }` (base keys in their order, own values winning, then own-only
  * keys). Neither map may change afterwards; the parser never changes either.
  */

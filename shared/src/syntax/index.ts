@@ -1,7 +1,7 @@
 /**
  * Syntax: the readers that turn a file's text into a tree with exact spans and diagnostics.
- * The DOT lexer and the resilient DOT parser (DarkPrint's dialect, E§13) live here; the YAML
- * reader joins them.
+ * The DOT lexer and the resilient DOT parser (DarkPrint's dialect,
+ * docs/compatibility.md#dot-dialect) live here; the YAML reader joins them.
  *
  * Architecture invariant: parsers never throw and never give up on a file; user mistakes are
  * diagnostics. This folder knows no bundle, card, vocabulary or check: it reads one text at a

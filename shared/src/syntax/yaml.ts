@@ -4,8 +4,8 @@
  * tree where every mapping key, value and list entry keeps its exact span.
  *
  * Decisions:
- * - Format by file name (E§3): the trimmed, lowercased name ending in `.json` is JSON,
- *   anything else is YAML (so `x.json.bak` is YAML).
+ * - Format by file name (docs/compatibility.md#card-file-format): the trimmed, lowercased name
+ *   ending in `.json` is JSON, anything else is YAML (so `x.json.bak` is YAML).
  * - JSON is read by our own reader, not by the YAML parser. It accepts exactly what
  *   `JSON.parse` accepts (ECMA-404: no comments, no trailing commas, no BOM, no control
  *   characters in strings), and yields the same values: strings are decoded by `JSON.parse` of
@@ -106,7 +106,7 @@ export interface ParseDataOptions {
   readonly maxAliasCount?: number;
 }
 
-/** E§3: JSON when the trimmed, lowercased file name ends in `.json`; YAML otherwise. */
+/** JSON when the trimmed, lowercased file name ends in `.json`; YAML otherwise (docs/compatibility.md#card-file-format). */
 export function formatOf(path: string): DataFormat {
   return path.trim().toLowerCase().endsWith('.json') ? 'json' : 'yaml';
 }

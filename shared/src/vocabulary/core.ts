@@ -1,5 +1,6 @@
 /**
- * THE core vocabulary: the 54 terms every card is read against (SPEC §4), as one table.
+ * THE core vocabulary: the 54 terms every card is read against (docs/compatibility.md#core-terms),
+ * as one table.
  *
  * Hovers, completions, term checks, the analyzer, the exporter and `docs/vocabulary.md` all read
  * this table; nothing else lists a term. Ids, labels, `broader`, the flags and the weights are
@@ -76,7 +77,7 @@ export const kindInfo: Readonly<Record<TermKind, KindInfo>> = Object.freeze({
   },
 });
 
-/** The tools whose use makes a node read from outside the blueprint (E§8). */
+/** The tools whose use makes a node read from outside the blueprint (docs/compatibility.md#inferred-risk-markers). */
 export const externalAccessTools: readonly string[] = Object.freeze(['web-search', 'http-fetch', 'sql', 'ci']);
 
 /** The five phases in lifecycle order, the order coverage reports in. */

@@ -1,6 +1,6 @@
 /**
- * Local terms: reading `ontology/extensions.yaml` (E§7 format) and the vocabulary's own
- * diagnostics (`ontology/*` and `bundle/ontology-mismatch`), located on that file.
+ * Local terms: reading `ontology/extensions.yaml` (docs/compatibility.md#local-terms) and the
+ * vocabulary's own diagnostics (`ontology/*` and `bundle/ontology-mismatch`), located on that file.
  *
  * The reader never throws. YAML syntax errors and ill-shaped entries are `card/parse-error`
  * on the exact node at fault; an entry with a problem is left out and the others are kept.
@@ -77,10 +77,11 @@ export function readExtensions(file: { readonly path: string; readonly text: str
 }
 
 /**
- * The vocabulary's own problems (E§7): dangling and cyclic pointers, a local phase, an unrooted
- * local term, an unweighted or badly weighted local marker, a local term reusing a core id.
- * Each is located on the local term's declaration when there is one (id, `kind`, `broader` or
- * `defaultWeight` value). Sorted as E§2. A local marker's weight is the configured one
+ * The vocabulary's own problems (docs/compatibility.md#vocabulary-checks): dangling and cyclic
+ * pointers, a local phase, an unrooted local term, an unweighted or badly weighted local marker, a
+ * local term reusing a core id. Each is located on the local term's declaration when there is one
+ * (id, `kind`, `broader` or `defaultWeight` value). Sorted as findings are
+ * (docs/compatibility.md#order-of-findings). A local marker's weight is the configured one
  * (`config.securityWeights`), else its `defaultWeight`.
  */
 export function validateVocabulary(
@@ -301,7 +302,7 @@ function isNull(node: Node): boolean {
   return isScalar(node) && (node.value === null || node.value === undefined);
 }
 
-/** A scalar read as text: strings as written, numbers through `String` (E§7); anything else undefined. */
+/** A scalar read as text: strings as written, numbers through `String` (docs/compatibility.md#local-terms); anything else undefined. */
 function textOf(node: Node): string | undefined {
   if (!isScalar(node)) return undefined;
   if (typeof node.value === 'string') return node.value;

@@ -10,7 +10,7 @@ export interface Term {
   /** What the term means (the `description` of a local term). */
   readonly meaning: string;
   readonly broader?: string;
-  /** Default security weight of a risk marker (config weight wins, E§8). */
+  /** Default security weight of a risk marker (config weight wins, docs/compatibility.md#security). */
   readonly defaultWeight?: number;
   readonly impliesHuman?: boolean;
   readonly governsFlow?: boolean;
@@ -40,7 +40,7 @@ export interface LocalOrigin {
   readonly defaultWeightSpan?: Span;
 }
 
-/** A view of the vocabulary: the 54 core terms plus a bundle's local terms (E§7). */
+/** A view of the vocabulary: the 54 core terms plus a bundle's local terms (docs/compatibility.md#term-lookup). */
 export interface Vocabulary {
   /** Exact lookup. */
   get(id: string): Term | undefined;

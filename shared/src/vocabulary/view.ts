@@ -1,7 +1,8 @@
 /**
- * A queryable view of the vocabulary (E§7): the core table with a bundle's local terms layered
- * over it, lookups, deprecation redirects and subsumption, plus the two membership questions the
- * analyzer asks of a node type (does a person act there, does it decide the flow).
+ * A queryable view of the vocabulary (docs/compatibility.md#term-lookup): the core table with a
+ * bundle's local terms layered over it, lookups, deprecation redirects and subsumption, plus the
+ * two membership questions the analyzer asks of a node type (does a person act there, does it
+ * decide the flow).
  *
  * Every lookup is a Map hit; `isA` is a Set hit once a term's ancestor chain has been walked,
  * and chains are memoised per id, so the analyzer may call it in loops over large bundles.
@@ -113,16 +114,18 @@ export interface Membership {
 }
 
 /**
- * Whether a person acts at a node of this type (E§7): the type, or its deprecation successor,
- * falls under `human-in-the-loop`. Cites the nearest term flagged `impliesHuman`, else the category.
+ * Whether a person acts at a node of this type (docs/compatibility.md#people-and-control-points):
+ * the type, or its deprecation successor, falls under `human-in-the-loop`. Cites the nearest term
+ * flagged `impliesHuman`, else the category.
  */
 export function humanMembership(vocabulary: Vocabulary, type: string): Membership | undefined {
   return humanWithin(vocabulary, type) ?? viaReplacement(vocabulary, type, (id) => humanWithin(vocabulary, id));
 }
 
 /**
- * Whether a node of this type is a control point (E§7): some term on its ancestor chain (itself
- * first), or on its successor's, has `governsFlow`. Cites the nearest such term.
+ * Whether a node of this type is a control point (docs/compatibility.md#people-and-control-points):
+ * some term on its ancestor chain (itself first), or on its successor's, has `governsFlow`. Cites
+ * the nearest such term.
  */
 export function controlMembership(vocabulary: Vocabulary, type: string): Membership | undefined {
   return controlWithin(vocabulary, type) ?? viaReplacement(vocabulary, type, (id) => controlWithin(vocabulary, id));
@@ -160,7 +163,7 @@ export function analyzerRole(term: Term, options: RoleOptions = {}): string {
   return sentences.join(' ');
 }
 
-/** The weight a marker is charged (E§8): a usable configured weight, else a usable default, else the fallback. */
+/** The weight a marker is charged (docs/compatibility.md#security): a usable configured weight, else a usable default, else the fallback. */
 export function markerWeight(term: Term, config: Pick<AnalysisConfig, 'securityWeights' | 'unknownMarkerWeight'> = defaultAnalysisConfig): number {
   const configured = configuredWeight(config, term.id);
   if (usable(configured)) return configured;

@@ -1,6 +1,6 @@
 /**
- * Export and import against the real corpus (../shared/corpus, read in place), as E§12 records
- * DarkPrint's own round-trip test:
+ * Export and import against the real corpus (../shared/corpus, read in place), as DarkPrint's
+ * own round-trip test does (docs/compatibility.md#round-trip):
  * - every public bundle: export -> import -> export is byte-identical except the digest line,
  *   node types and phases survive, and the export conforms; a bundle without errors passes the
  *   command's gate, and one whose pinned cards are absent does not;
@@ -43,7 +43,7 @@ const complete = new Set([
   'starter-software-factory',
 ]);
 
-/** E§12: what a round trip of each foreign pipeline may lose; every other file loses nothing. */
+/** What a round trip of each foreign pipeline may lose, as DarkPrint's test declares it; every other file loses nothing. */
 const declaredLosses = new Map<string, string[]>([
   ['minimal.dot', ['added on graph `label`: "minimal"']],
   ['supervisor-loop.dot', ['dropped on edge `supervise -> <exit>` `condition`: "outcome=success"']],

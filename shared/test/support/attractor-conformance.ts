@@ -1,10 +1,10 @@
 /**
  * An Attractor conformance checker, written from the Attractor specification alone
- * (`../shared/spec/attractor/attractor-spec.md`: §2.2 grammar, §2.3 constraints, §7.2 ERROR
- * rules, §10.2 condition grammar). It shares nothing with the engine: its own tokenizer and
- * parser, its own constants, no import from `shared/src`. Tests run every export through it,
- * so a compiled file is checked by a second reading of the format, not by the reader that
- * shaped it.
+ * (its §2.2 grammar, §2.3 constraints, §7.2 ERROR rules, §10.2 condition grammar; which revision:
+ * docs/compatibility.md#the-attractor-specification). It shares nothing with the engine: its own
+ * tokenizer and parser, its own constants, no import from `shared/src`. Tests run every export
+ * through it, so a compiled file is checked by a second reading of the format, not by the reader
+ * that shaped it.
  *
  * Reading is strict by default (exactly the §2.2 grammar). `lenient: true` also accepts a
  * quoted attribute key (`"stack.child_dotfile"="x"`), which hand-written pipelines use, so the
@@ -20,7 +20,7 @@ export type ConformanceRule =
   | 'start_no_incoming'
   | 'exit_no_outgoing'
   | 'condition_syntax'
-  /** SPEC §7: a compiled file never sets a node's `type`. */
+  /** A compiled file never sets a node's `type` (docs/compatibility.md#type-mapping). */
   | 'type_absent';
 
 export interface ConformanceFinding {

@@ -1,9 +1,9 @@
 /**
- * The round-trip instrument (E§12): the "Attractor half" of a pipeline is what the exporter can
- * express, the reserved names it writes (graph goal/label; node label, shape, prompt, llm_model,
- * max_retries, tool_command, class; edge label, condition, weight), read with the independent
- * conformance reader. `card` and `dp_node` are DarkPrint's own and ignored; the entry and exit
- * nodes are compared by role (`<start>`, `<exit>`), whatever their ids.
+ * The round-trip instrument (docs/compatibility.md#round-trip): the "Attractor half" of a pipeline
+ * is what the exporter can express, the reserved names it writes (graph goal/label; node label,
+ * shape, prompt, llm_model, max_retries, tool_command, class; edge label, condition, weight), read
+ * with the independent conformance reader. `card` and `dp_node` are DarkPrint's own and ignored;
+ * the entry and exit nodes are compared by role (`<start>`, `<exit>`), whatever their ids.
  */
 import { emittedAttributes } from '../../src/compile';
 import { checkAttractorConformance, type AttractorGraph, type AttractorNode } from './attractor-conformance';

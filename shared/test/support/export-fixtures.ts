@@ -36,7 +36,7 @@ export function assertConformant(text: string, expectedLint: readonly string[] =
 
 const digestLine = /^\/\/ Blueprint digest: sha256:[0-9a-f]{64}$/;
 
-/** Asserts two exports are the same file but for the value of the `// Blueprint digest:` line (E§12). */
+/** Asserts two exports are the same file but for the value of the `// Blueprint digest:` line (docs/compatibility.md#round-trip). */
 export function assertSameButDigest(first: string, second: string): void {
   const a = first.split('\n');
   const b = second.split('\n');

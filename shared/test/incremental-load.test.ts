@@ -1,21 +1,25 @@
 /**
- * The incremental load (issue 4; here beside the bundle generator it uses, which the shared
- * project cannot import): a bundle loaded again and again with one `LoadMemo` and a
- * memoised card reader (as the language server does) must give exactly what a fresh
- * `loadBundle` gives, after any sequence of edits. Random sequences of edits to a generated
- * bundle: a card's type, port types, spec, risk markers, dependencies or params changed; a card
- * deleted, restored, copied under a new version or cloned under another name; the topology given a node or an edge, or
- * losing one, a pin broken, or a comment that only moves the text after it. After every step the memoised and the fresh load are compared:
- * diagnostics (content and order), analysis, and the resolved nodes and edges.
+ * The incremental load, against a fresh one (the oracle of every reuse between edits): a bundle
+ * loaded again and again with one `LoadMemo` and a memoised card reader (as the language server
+ * does) must give exactly what a fresh `loadBundle` gives, after any sequence of edits. Random
+ * sequences of edits to a generated bundle: a card's type, port types, spec, risk markers,
+ * dependencies or params changed; a card deleted, restored, copied under a new version or cloned
+ * under another name; the topology given a node or an edge, or losing one, a pin broken, a comment
+ * that only moves the text after it, or an attribute resolution reads (a node's `card`, `version`,
+ * `digest`, an edge's `out`, `in`, `label`, `condition`, `weight`, on the statement or as a
+ * default) edited in place, mostly keeping its length. After every step the memoised and the
+ * fresh load are compared: diagnostics (content and order), analysis, and the resolved nodes and
+ * edges. The files are handed over as new objects at every load, or as the server does, the
+ * unchanged ones as the same objects.
  */
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { createLoadMemo, loadBundle, type LoadMemo, type LoadResult } from '../shared/src/bundle/resolve';
-import type { SourceFile } from '../shared/src/bundle/model';
-import type { CardReadResult } from '../shared/src/bundle/card-model';
-import { readCard } from '../shared/src/check/card';
-import type { Vocabulary } from '../shared/src/vocabulary/types';
-import { generateBundle } from './generate-bundle';
+import { createLoadMemo, loadBundle, type LoadMemo, type LoadResult } from '../src/bundle/resolve';
+import type { SourceFile } from '../src/bundle/model';
+import type { CardReadResult } from '../src/bundle/card-model';
+import { readCard } from '../src/check/card';
+import type { Vocabulary } from '../src/vocabulary/types';
+import { generateBundle } from './support/generate-bundle';
 
 type Edit =
   | { readonly kind: 'card-type'; readonly card: number; readonly value: number }
@@ -33,16 +37,30 @@ type Edit =
   | { readonly kind: 'add-edge'; readonly source: number; readonly target: number; readonly line: number }
   | { readonly kind: 'remove-edge'; readonly edge: number }
   | { readonly kind: 'break-pin'; readonly node: number; readonly value: number }
-  | { readonly kind: 'comment'; readonly line: number; readonly value: number };
+  | { readonly kind: 'comment'; readonly line: number; readonly value: number }
+  | { readonly kind: 'attribute'; readonly on: 'node' | 'edge'; readonly defaults: boolean; readonly line: number; readonly key: number; readonly value: number };
 
 const cardTypes = ['agent', 'shell-tool', 'validation', 'human-gate', 'tool', 'parallel'];
 const portTypes = ['text', 'acceptance-criteria', 'plan', 'code', 'report', 'status', 'markdown', 'any'];
 const risks = ['', 'risk_markers: [irreversible-action]', 'risk_markers: [secret-access, unbounded-loop]', 'risk_markers: [made-up-marker]'];
 const params = ['', 'params:\n  max_iterations: 3', 'params:\n  criteria: [criteria_0, nowhere]'];
 
+/** The attributes resolution reads, by statement: each is edited in place below. */
+const attributeKeys = { node: ['card', 'version', 'digest'], edge: ['out', 'in', 'label', 'condition', 'weight'] } as const;
+/** Values an attribute edit may write, by key; one of the same length as the present value is preferred. */
+const attributeValues: Readonly<Record<string, readonly string[]>> = {
+  version: ['1.0.0', '2.0.0', '1.0.1', '^1.0', '~1.0', 'x.y.z'],
+  digest: ['sha256:00', 'sha256:ff', 'sha256:ab'],
+  label: ['pass', 'fail', 'next', 'retry', 'approved', 'rejected'],
+  condition: ['outcome=fail', 'outcome=pass', 'outcome=success', 'outcome!=success', 'outcome=retry', 'outcome=f@il'],
+  weight: ['1', '2', '5', 'x', '-1', '10'],
+};
+
 const index = fc.nat({ max: 10_000 });
 /** Mostly one of the first few cards, so that edits meet: a card cloned, then edited. */
 const cardIndex = fc.oneof(fc.nat({ max: 3 }), index);
+/** Mostly one of the first few statements, so that an attribute added is then edited in place. */
+const lineIndex = fc.oneof(fc.nat({ max: 3 }), index);
 const editArbitrary: fc.Arbitrary<Edit> = fc.oneof(
   fc.record({ kind: fc.constant('card-type' as const), card: cardIndex, value: index }),
   fc.record({ kind: fc.constant('port-type' as const), card: cardIndex, port: index, value: index }),
@@ -60,7 +78,17 @@ const editArbitrary: fc.Arbitrary<Edit> = fc.oneof(
   fc.record({ kind: fc.constant('remove-edge' as const), edge: index }),
   fc.record({ kind: fc.constant('break-pin' as const), node: index, value: index }),
   fc.record({ kind: fc.constant('comment' as const), line: index, value: index }),
+  fc.record({ kind: fc.constant('attribute' as const), on: fc.constantFrom('node' as const, 'edge' as const), defaults: fc.boolean(), line: lineIndex, key: index, value: index }),
 );
+/** Edits of attributes in place, mostly of the same length: the edits whose reuse only a comparison of values can refuse. */
+const attributeArbitrary: fc.Arbitrary<Edit> = fc.record({
+  kind: fc.constant('attribute' as const),
+  on: fc.constantFrom('node' as const, 'edge' as const),
+  defaults: fc.boolean(),
+  line: lineIndex,
+  key: index,
+  value: index,
+});
 
 interface State {
   readonly files: Map<string, string>;
@@ -78,7 +106,7 @@ function apply(state: State, edit: Edit): void {
   };
   const topology = files.get('topology.dot') ?? 'digraph g {\n}\n';
   const lines = topology.split('\n');
-  const nodeLines = lines.map((line, i) => [line, i] as const).filter(([line]) => /^\s+[a-z_0-9]+ \[card=/.test(line));
+  const nodeLines = lines.map((line, i) => [line, i] as const).filter(([line]) => /^\s+(?:[a-z_0-9]+|"[a-z_0-9-]+") \[(?:card|version)=/.test(line));
   const edgeLines = lines.map((line, i) => [line, i] as const).filter(([line]) => line.includes(' -> '));
   const nodeIds = nodeLines.map(([line]) => line.trim().split(' ')[0]);
   const setTopology = (text: string): void => void files.set('topology.dot', text);
@@ -138,6 +166,8 @@ function apply(state: State, edit: Edit): void {
     }
     case 'add-node': {
       const pin = edit.value % 2 === 0 ? 'missing-card@1.0.0' : pick(cards, edit.value)?.slice('cards/'.length, -'.yaml'.length) ?? 'x@1.0.0';
+      // one in four with odd values: a node named after its card, pinned by `version` alone
+      if (edit.value % 4 === 3) return setTopology(withLine(`  "${pin.split('@')[0]}" [version="${pin.split('@')[1]}"];`, edit.line));
       return setTopology(withLine(`  extra_${edit.value} [card="${pin}"];`, edit.line));
     }
     case 'remove-node': {
@@ -162,6 +192,25 @@ function apply(state: State, edit: Edit): void {
       const comment = ['  // note', '', '  /* a longer remark */'][edit.value % 3];
       return setTopology([...lines.slice(0, at), comment, ...lines.slice(at)].join('\n'));
     }
+    case 'attribute': {
+      // a statement that has the attribute is edited in place; when none has it, one gets it.
+      // With `defaults`, the statement is a `node [...]` or `edge [...]` default (added after the
+      // graph's first line when there is none): its value reaches every statement after it, whose
+      // spans do not move when the edit keeps the length.
+      const keys = attributeKeys[edit.on];
+      const key = keys[edit.key % keys.length];
+      const defaultLines = lines.map((l, i) => [l, i] as const).filter(([l]) => new RegExp(`^\\s*${edit.on} \\[`).test(l));
+      if (edit.defaults && defaultLines.length === 0) {
+        const written = key === 'weight' ? `${key}=${attributeValue(key, undefined, edit.value, files)}` : `${key}="${attributeValue(key, undefined, edit.value, files)}"`;
+        return setTopology([...lines.slice(0, 3), `  ${edit.on} [${written}];`, ...lines.slice(3)].join('\n'));
+      }
+      const statements = edit.defaults ? defaultLines : edit.on === 'node' ? nodeLines : edgeLines;
+      const having = statements.filter(([l]) => new RegExp(`[\\[,\\s]${key}=`).test(l));
+      const line = pick(having.length > 0 ? having : statements, edit.line);
+      if (line === undefined) return;
+      const edited = withAttribute(line[0], key, (present) => attributeValue(key, present, edit.value, files));
+      return setTopology(lines.map((l, i) => (i === line[1] ? edited : l)).join('\n'));
+    }
     case 'break-pin': {
       const line = pick(nodeLines, edit.node);
       if (line === undefined) return;
@@ -169,6 +218,46 @@ function apply(state: State, edit: Edit): void {
       return setTopology(lines.map((l, i) => (i === line[1] ? broken : l)).join('\n'));
     }
   }
+}
+
+/**
+ * The statement `line` with attribute `key` set to what `next` gives for its present value
+ * (undefined when absent): replaced where it stands, keeping its quotes, or added to the list.
+ */
+function withAttribute(line: string, key: string, next: (present: string | undefined) => string): string {
+  const pattern = new RegExp(`([\\[,\\s])${key}=(?:"([^"]*)"|([^,\\]\\s;"]+))`);
+  const found = pattern.exec(line);
+  if (found) {
+    const quoted = found[2] !== undefined;
+    const value = next(quoted ? found[2] : found[3]);
+    return line.replace(pattern, `$1${key}=${quoted ? `"${value}"` : value}`);
+  }
+  const value = next(undefined);
+  const written = key === 'weight' ? `${key}=${value}` : `${key}="${value}"`;
+  return line.includes('[') ? line.replace(/\]/, `, ${written}]`) : line.replace(/;\s*$/, ` [${written}];`);
+}
+
+/**
+ * A value for `key`: for a present value, mostly one of the same length (so that no span after it
+ * moves, and only the value tells the edit apart), from the key's usual values, the bundle's card pins or
+ * port names, else the present value with one character changed.
+ */
+function attributeValue(key: string, present: string | undefined, n: number, files: ReadonlyMap<string, string>): string {
+  const cards = [...files.keys()].filter((p) => p.startsWith('cards/') && p.endsWith('.yaml'));
+  const candidates =
+    key === 'card'
+      ? cards.flatMap((p) => { const ref = p.slice('cards/'.length, -'.yaml'.length); return [ref, ref.replace('@1.0.0', '@2.0.0'), ref.replace('@1.0.0', '')]; })
+      : key === 'in' || key === 'out'
+        ? [...new Set(cards.flatMap((p) => [...files.get(p)!.matchAll(/^\s+- name: (\S+)$/gm)].map((m) => m[1])))]
+        : (attributeValues[key] ?? []);
+  // one edit in four may change the length (a pin without its version, say, that a version attribute then completes)
+  const sameLength = n % 4 !== 0;
+  const choices = present === undefined ? candidates : candidates.filter((c) => c !== present && (!sameLength || c.length === present.length));
+  if (choices.length > 0) return choices[n % choices.length];
+  if (present === undefined || present === '') return 'x';
+  const at = n % present.length;
+  const letter = present[at] === 'q' ? 'z' : 'q';
+  return present.slice(0, at) + letter + present.slice(at + 1);
 }
 
 function specOf(text: string): string {
@@ -204,7 +293,7 @@ function observable(result: LoadResult): unknown {
     diagnostics: result.diagnostics,
     analysis: result.analysis,
     nodes: blueprint?.nodes.map((n) => ({ id: n.id, ref: n.ref, digest: n.entry?.digest, card: n.entry?.card })),
-    edges: blueprint?.edges.map((e) => ({ source: e.source, target: e.target, pair: e.pair, label: e.label, condition: e.condition })),
+    edges: blueprint?.edges.map((e) => ({ source: e.source, target: e.target, pair: e.pair, label: e.label, condition: e.condition, weight: e.weight })),
     cards: blueprint ? [...blueprint.cards.keys()] : undefined,
     graph: blueprint?.graph,
   };
@@ -214,30 +303,91 @@ function ordered(files: ReadonlyMap<string, string>): SourceFile[] {
   return [...files].map(([path, text]) => ({ path, text }));
 }
 
+/**
+ * `ordered` as the language server hands files over: a file whose text has not changed since
+ * the last call is the same object (reuse keyed on objects is then taken, as in the server).
+ */
+function keptFiles(): (files: ReadonlyMap<string, string>) => SourceFile[] {
+  const last = new Map<string, SourceFile>();
+  return (files) =>
+    [...files].map(([path, text]) => {
+      const kept = last.get(path);
+      if (kept !== undefined && kept.text === text) return kept;
+      const file = { path, text };
+      last.set(path, file);
+      return file;
+    });
+}
+
+/**
+ * After every step of `steps`, a load with one memo and a memoised card reader (as the server
+ * loads) equals a fresh load. Each edit is followed by a load, or (false) joined by the next edit
+ * first: a load that follows several edits (a card and the topology at once) must be right too.
+ */
+function memoisedEqualsFresh(edits: fc.Arbitrary<Edit>, numRuns: number): void {
+  fc.assert(
+    // the files as new objects at every load, or (true) the unchanged ones as the same objects
+    fc.property(fc.integer({ min: 40, max: 100 }), fc.boolean(), fc.array(fc.tuple(edits, fc.boolean()), { minLength: 1, maxLength: 10 }), (nodes, keep, steps) => {
+      const state: State = { files: new Map(generateBundle({ nodes }).map((f) => [f.path, f.text] as const)), deleted: [] };
+      const memo: LoadMemo = createLoadMemo();
+      const read = memoisedReader();
+      const files = keep ? keptFiles() : ordered;
+      const load = (): LoadResult => loadBundle(files(state.files), { memo, readCard: read, folderName: 'bundle' });
+      assert.deepEqual(observable(load()), observable(loadBundle(ordered(state.files), { folderName: 'bundle' })));
+      const done: Edit[] = [];
+      for (let i = 0; i < steps.length; i++) {
+        const [edit, loadNow] = steps[i];
+        apply(state, edit);
+        done.push(edit);
+        if (!loadNow && i < steps.length - 1) continue;
+        const memoised = load();
+        const fresh = loadBundle(ordered(state.files), { folderName: 'bundle' });
+        assert.deepEqual(observable(memoised), observable(fresh), `after ${JSON.stringify(done)}`);
+      }
+    }),
+    { numRuns },
+  );
+}
+
 describe('incremental load', () => {
   it('a memoised load after any sequence of edits equals a fresh load', () => {
-    fc.assert(
-      // each edit is followed by a load, or (false) joined by the next edit first: a load that
-      // follows several edits (a card and the topology at once) must be right too
-      fc.property(fc.integer({ min: 40, max: 100 }), fc.array(fc.tuple(editArbitrary, fc.boolean()), { minLength: 1, maxLength: 10 }), (nodes, steps) => {
-        const state: State = { files: new Map(generateBundle({ nodes }).map((f) => [f.path, f.text] as const)), deleted: [] };
-        const memo: LoadMemo = createLoadMemo();
-        const read = memoisedReader();
-        const load = (): LoadResult => loadBundle(ordered(state.files), { memo, readCard: read, folderName: 'bundle' });
-        assert.deepEqual(observable(load()), observable(loadBundle(ordered(state.files), { folderName: 'bundle' })));
-        const edits: Edit[] = [];
-        for (let i = 0; i < steps.length; i++) {
-          const [edit, loadNow] = steps[i];
-          apply(state, edit);
-          edits.push(edit);
-          if (!loadNow && i < steps.length - 1) continue;
-          const memoised = load();
-          const fresh = loadBundle(ordered(state.files), { folderName: 'bundle' });
-          assert.deepEqual(observable(memoised), observable(fresh), `after ${JSON.stringify(edits)}`);
-        }
-      }),
-      { numRuns: 25 },
-    );
+    memoisedEqualsFresh(editArbitrary, 40);
+  });
+
+  it('a memoised load after attributes edited in place (same length, other value) equals a fresh load', () => {
+    // (with nodes pinned by `version` alone, whose version attribute is then edited in place)
+    const versionNode: fc.Arbitrary<Edit> = fc.record({ kind: fc.constant('add-node' as const), value: fc.nat({ max: 2_500 }).map((n) => 4 * n + 3), line: index });
+    memoisedEqualsFresh(fc.oneof({ arbitrary: attributeArbitrary, weight: 4 }, { arbitrary: versionNode, weight: 2 }, { arbitrary: editArbitrary, weight: 1 }), 60);
+  });
+
+  it('every attribute resolution reads is compared before a node or an edge is reused', () => {
+    // per attribute, edits that end with a change of its value in place (same length): the one
+    // edit that only a comparison of the attribute's value can tell from no edit at all
+    const node = (key: number, defaults = false, value = 1): Edit => ({ kind: 'attribute', on: 'node', defaults, line: 0, key, value });
+    const edge = (key: number, value = 1): Edit => ({ kind: 'attribute', on: 'edge', defaults: true, line: 0, key, value });
+    const cases: readonly (readonly [string, readonly Edit[]])[] = [
+      ['node card', [node(0)]],
+      ['node version', [{ kind: 'add-node', value: 3, line: 0 }, node(1), node(1, false, 2)]],
+      ['node digest', [node(2), node(2)]],
+      ...attributeKeys.edge.map((key, k) => [`edge ${key} (by default)`, [edge(k), edge(k)]] as const),
+    ];
+    for (const [name, edits] of cases) {
+      const state: State = { files: new Map(generateBundle({ nodes: 40 }).map((f) => [f.path, f.text] as const)), deleted: [] };
+      const memo = createLoadMemo();
+      const read = memoisedReader();
+      const files = keptFiles();
+      loadBundle(files(state.files), { memo, readCard: read, folderName: 'bundle' });
+      for (let i = 0; i < edits.length; i++) {
+        const edit = edits[i];
+        const before = state.files.get('topology.dot')!;
+        apply(state, edit);
+        const after = state.files.get('topology.dot')!;
+        assert.notEqual(after, before, `${name}: ${JSON.stringify(edit)} changes the topology`);
+        if (i === edits.length - 1) assert.equal(after.length, before.length, `${name}: the last edit keeps the length`);
+        const memoised = loadBundle(files(state.files), { memo, readCard: read, folderName: 'bundle' });
+        assert.deepEqual(observable(memoised), observable(loadBundle(ordered(state.files), { folderName: 'bundle' })), `${name}: after ${JSON.stringify(edit)}`);
+      }
+    }
   });
 
   it('a card left without a pin and then pinned by a new node is an orphan only in between', () => {
