@@ -1,9 +1,9 @@
 /**
- * A long editing session in one process, for deopt.test.ts (run under `node --trace-deopt`): a
+ * A long editing session in one process, for bench-deopt.ts (run under `node --trace-deopt`): a
  * generated bundle of `NODES` nodes (2,000 unless set) is loaded into the server's database and
  * publisher, then each phase edits one file back and forth `EDITS` times (100 unless set),
  * publishing after each edit as the server does. Before each publication it prints
- * `EDIT <phase> <n>` on stdout, where V8 writes its deopt trace too, so the test can tell in which
+ * `EDIT <phase> <n>` on stdout, where V8 writes its deopt trace too, so the benchmark can tell in which
  * edit each deopt happened. Phases: a card's input type broken and fixed; a node added before the
  * topology's closing brace and removed.
  */

@@ -132,7 +132,7 @@ interface CardStage {
  * id or version, one shared or versioned). A function of its own, ending in its loop: V8 compiles
  * a long loop while it runs (on-stack replacement), and code after the loop that had not yet run
  * then (a topology edit's "no card changed", after a phase of card edits) made that compiled code
- * give up at the same place on every later call (seen with --trace-deopt: scripts/deopt.test.ts).
+ * give up at the same place on every later call (seen with --trace-deopt: `npm run bench:deopt`).
  */
 function changedCards(
   files: readonly SourceFile[],

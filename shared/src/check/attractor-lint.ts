@@ -422,7 +422,7 @@ function scanTokens(graph: DotGraph, table: DotTokenTable, text: string, report:
   // token: V8 compiled such a loop while it ran (on-stack replacement), before the code after it
   // had ever run, and kept that code, which then gave up at the same place on every later call,
   // the rest of the scan run slowly; seen with --trace-deopt in about one session of ten:
-  // scripts/deopt.test.ts. The loop below, which reads every token, has nothing after it.)
+  // `npm run bench:deopt`. The loop below, which reads every token, has nothing after it.)
   const kinds = table.kinds;
   for (let i = kinds.indexOf(Code.Html); i >= 0 && i < count; i = kinds.indexOf(Code.Html, i + 1)) {
     hashComment(table.starts[i]);

@@ -270,7 +270,7 @@ function patched(list: readonly Diagnostic[], memo: SortMemo): Diagnostic[] | un
  * added and removed in all. A function of its own, ending in its walk: V8 compiles a long loop
  * while it runs (on-stack replacement), and code after it that had not run by then made that
  * compiled code give up at the same place on every later call (seen with --trace-deopt over a
- * session of topology edits: scripts/deopt.test.ts).
+ * session of topology edits: `npm run bench:deopt`).
  */
 function paired(list: readonly Diagnostic[], earlier: readonly Diagnostic[], alsoSame: (a: Diagnostic, b: Diagnostic) => boolean): { newAt: Int32Array; added: number[] } | undefined {
   const newAt = new Int32Array(earlier.length).fill(-1);
