@@ -36,7 +36,7 @@
 import path from 'node:path';
 import { createLoadMemo, loadBundle, type LoadMemo, type LoadResult } from '../../shared/src/bundle/resolve';
 import type { SourceFile } from '../../shared/src/bundle/model';
-import type { CardLocator, CardReadResult } from '../../shared/src/bundle/card-model';
+import type { CardLocator, CardReadResult } from '../../shared/src/card/card-model';
 import { readCard } from '../../shared/src/check/card';
 import type { Vocabulary } from '../../shared/src/vocabulary/types';
 import type { Diagnostic } from '../../shared/src/diagnostics';

@@ -18,7 +18,7 @@
  */
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import type { Card } from '../src/bundle/card-model';
+import type { Card } from '../src/card/card-model';
 import type { Span } from '../src/text';
 import { analyze, buildGraph, createAnalysisMemo, defaultAnalysisConfig, type Analysis, type AnalysisConfig, type AnalysisInput, type AnalysisMemo } from '../src/analyze';
 import { coreVocabulary } from '../src/vocabulary/view';

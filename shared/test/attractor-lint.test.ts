@@ -13,7 +13,7 @@ import {
   isUsableNodeId,
   reservedAttributes,
   suggestNodeId,
-} from '../src/compile/attractor-table';
+} from '../src/syntax/attractor-table';
 
 function lint(text: string) {
   return lintAttractor(parseDot(text), text);

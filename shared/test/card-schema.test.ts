@@ -11,7 +11,7 @@ import * as path from 'node:path';
 import Ajv from 'ajv';
 import { parse } from 'yaml';
 import { cardSchema } from '../src/bundle/card-schema';
-import { cardFields } from '../src/bundle/card-fields';
+import { cardFields } from '../src/card/card-fields';
 import { cardKnownKeys, readCard, retiredCardKeys } from '../src/check/card';
 import { coreVocabulary } from '../src/vocabulary';
 import { loadBundle } from '../src/bundle/resolve';

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import type { Card } from '../src/bundle/card-model';
+import type { Card } from '../src/card/card-model';
 import { expectedCardPath, readCard, suggestTerm } from '../src/check/card';
 import type { Diagnostic } from '../src/diagnostics';
 import { coreVocabulary, createVocabulary } from '../src/vocabulary';

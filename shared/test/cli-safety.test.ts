@@ -26,7 +26,7 @@ import {
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { loadBundleFolder, main } from '../src/cli';
-import { cardIdPattern } from '../src/bundle/card-ref';
+import { cardIdPattern } from '../src/card/card-ref';
 import { assertDiagnostics, parseFixture } from './support/fixture';
 import { runCli as run, writeBundle } from './support/cli';
 

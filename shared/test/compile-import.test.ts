@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { lineIndex } from '../src/text';
 import { loadBundle } from '../src/bundle/resolve';
-import { cardIdPattern } from '../src/bundle/card-ref';
+import { cardIdPattern } from '../src/card/card-ref';
 import { importAttractor, importedBundleFiles, isStorable, typesByShape, attractorTypeRows, type ImportResult } from '../src/compile';
 import { assertDiagnostics, parseFixture } from './support/fixture';
 import { assertGolden } from './support/golden';

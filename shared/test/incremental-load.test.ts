@@ -16,7 +16,7 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { createLoadMemo, loadBundle, type LoadMemo, type LoadResult } from '../src/bundle/resolve';
 import type { SourceFile } from '../src/bundle/model';
-import type { CardReadResult } from '../src/bundle/card-model';
+import type { CardReadResult } from '../src/card/card-model';
 import { readCard } from '../src/check/card';
 import type { Vocabulary } from '../src/vocabulary/types';
 import { generateBundle } from './support/generate-bundle';

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import type { JsonValue } from '../src/bundle/card-model';
+import type { JsonValue } from '../src/card/card-model';
 import { findIterationCap, readIterationCap } from '../src/check/iteration-cap';
 
 describe('iteration cap', () => {

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import type { Card } from '../src/bundle/card-model';
+import type { Card } from '../src/card/card-model';
 import { readCard } from '../src/check/card';
 import { bumpSatisfies, checkVersionChain, declaredBump, inferBump, type BumpLevel } from '../src/check/version-bump';
 import type { Diagnostic } from '../src/diagnostics';

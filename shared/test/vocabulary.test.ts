@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { configuredWeight, defaultAnalysisConfig } from '../src/analyze/config';
+import { configuredWeight, defaultAnalysisConfig } from '../src/vocabulary/analysis-config';
 import type { Diagnostic } from '../src/diagnostics';
 import {
   analyzerRole,

@@ -29,12 +29,15 @@
  * The result is the same with or without a memo.
  */
 import type { Diagnostic, DiagnosticLocation } from '../diagnostics';
-import type { Card, JsonValue, Port } from '../bundle/card-model';
+import type { Card, JsonValue, Port } from '../card/card-model';
 import type { Span } from '../text';
 import type { Vocabulary } from '../vocabulary/types';
 import { controlMembership, humanMembership } from '../vocabulary/view';
 import type { Graph } from './graph';
-import { defaultAnalysisConfig, type AnalysisConfig } from './config';
+import type { AnalysisContext, AnalysisNode, CardFacts, TypeFacts } from './context';
+
+export type { AnalysisContext, AnalysisNode, CardFacts } from './context';
+import { defaultAnalysisConfig, type AnalysisConfig } from '../vocabulary/analysis-config';
 import { computeAutonomy, type AutonomyResult } from './autonomy';
 import { computePhaseCoverage, type PhaseCoverage } from './phase-coverage';
 import {
@@ -42,7 +45,6 @@ import {
   computeSecurity,
   emptySecurity,
   securityParts,
-  type DeclaredMarker,
   type PartLayout,
   type PlacedPart,
   type SecurityPart,
@@ -58,13 +60,6 @@ import { relocated } from '../diagnostics/move';
 import { analysisOrder, mergeRuns, placeOrder, securityOrder } from './order';
 import { mapped, sameItems } from '../arrays';
 
-export interface AnalysisNode {
-  readonly id: string;
-  /** Present when the node resolved to a valid card. */
-  readonly card?: Card;
-  /** The node's first appearance in the topology (its id token). */
-  readonly span?: Span;
-}
 
 export interface AnalysisInput {
   /** Every DOT node id in graph order, and every edge. */
@@ -570,35 +565,6 @@ function sameJson(a: JsonValue | undefined, b: JsonValue | undefined): boolean {
 
 // ---- the per-node facts every metric reads ------------------------------------------------
 
-/**
- * The input indexed by graph position, with each node's vocabulary facts asked once
- * (`isA` chains are walked here and nowhere else).
- */
-export interface AnalysisContext {
-  readonly graph: Graph;
-  readonly vocabulary: Vocabulary;
-  readonly file: string;
-  /** Node count (graph order); every array below has this length. */
-  readonly size: number;
-  readonly cards: readonly (Card | undefined)[];
-  readonly spans: readonly (Span | undefined)[];
-  /** Resolved and typed under `validation`: a judge of the criteria-leak check. */
-  readonly judge: Uint8Array;
-  /** The term that puts a person at the node (docs/compatibility.md#people-and-control-points), when one does. */
-  readonly humanTerm: readonly (string | undefined)[];
-  /** The nearest term on the type's chain with `governsFlow` (docs/compatibility.md#people-and-control-points), when the node is a control point. */
-  readonly controlTerm: readonly (string | undefined)[];
-  /** `"Name" (id)` when the card's name differs from the id, else `"id"`. */
-  describe(index: number): string;
-  /** Where a diagnostic about one node sits: its first appearance in the topology. */
-  nodeLocation(index: number): DiagnosticLocation;
-  /** The criteria-leak similarity work kept between analyses, when the caller keeps a memo. */
-  readonly similarity?: SimilarityMemo;
-  /** What the metrics read of each node's card alone (undefined for a node with no card). */
-  readonly facts: readonly (CardFacts | undefined)[];
-  /** The input's nodes when they came one per graph id in graph order (what the next context compares by object). */
-  readonly inputs?: readonly AnalysisNode[];
-}
 
 export function analysisContext(input: AnalysisInput, memo?: AnalysisMemo): AnalysisContext {
   const { graph, vocabulary } = input;
@@ -698,36 +664,7 @@ export function analysisContext(input: AnalysisInput, memo?: AnalysisMemo): Anal
   };
 }
 
-interface TypeFacts {
-  readonly human?: string;
-  readonly control?: string;
-  readonly judge: boolean;
-}
 
-/**
- * What the metrics read of one card alone under one vocabulary, made once per card object and
- * kept while the card is the same object (the loader hands back the same card for an unchanged
- * file): a pass over thousands of nodes then reads one small object per node instead of each
- * card's fields.
- */
-export interface CardFacts {
-  readonly vocabulary: Vocabulary;
-  readonly type: TypeFacts;
-  /** Some output is typed under `acceptance-criteria` (./criteria.ts). */
-  readonly producer: boolean;
-  /** `params` declares an iteration cap (./security.ts). */
-  readonly capped: boolean;
-  /** The card's tools that reach outside the graph, distinct, in order (./security.ts). */
-  readonly externalTools: readonly string[];
-  /** The `params` keys that speak about criteria, in key order (./criteria.ts). */
-  readonly criteriaKeys: readonly string[];
-  /** Declared phases, trimmed, blank ones left out, in order (./phase-coverage.ts). */
-  readonly phases: readonly string[];
-  /** The card's spec (./criteria.ts compares specs). */
-  readonly spec: string;
-  /** The declared risk markers as the finding on node `nodeId` states them (./security.ts fills it: the hint names the node). */
-  declared?: { readonly nodeId: string; readonly markers: readonly DeclaredMarker[] };
-}
 
 /** `params` keys that speak about the criteria (`criteria`, `criterion`, `criteri`, …). */
 export const criteriaKey = /criteri/i;

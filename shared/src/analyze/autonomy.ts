@@ -6,8 +6,8 @@
  * A node with no card counts in the total and is neither staffed nor unattended.
  */
 import type { Diagnostic } from '../diagnostics';
-import type { AnalysisConfig } from './config';
-import type { AnalysisContext } from './analyze';
+import type { AnalysisConfig } from '../vocabulary/analysis-config';
+import type { AnalysisContext } from './context';
 import type { PhaseCoverage } from './phase-coverage';
 
 export type AutonomyClass = 'assisted' | 'supervised' | 'conditional' | 'closed-loop';

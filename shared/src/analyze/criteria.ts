@@ -29,11 +29,11 @@
  */
 import { compareCodeUnits, type Diagnostic } from '../diagnostics';
 import { relocated } from '../diagnostics/move';
-import type { JsonValue, Port } from '../bundle/card-model';
+import type { JsonValue, Port } from '../card/card-model';
 import type { Span } from '../text';
-import type { AnalysisConfig } from './config';
-import type { AnalysisContext } from './analyze';
-import type { SecurityCycle } from './security';
+import type { AnalysisConfig } from '../vocabulary/analysis-config';
+import type { AnalysisContext } from './context';
+import type { SecurityCycle } from './context';
 import { listIds } from './autonomy';
 import { labelledReach, sortAscending, type Graph, type LabelledReach } from './graph';
 import { findSimilarSpecs } from './similarity';

@@ -24,5 +24,5 @@ export { createSimilarityMemo, findSimilarSpecs, hasShingleEvidence, jaccardSimi
 export type { SimilarPair, SimilarityMemo } from './similarity';
 export { buildGraph, labelledReach, reachableFrom, sinks, sources, stronglyConnected } from './graph';
 export type { Graph, LabelledReach } from './graph';
-export { configuredWeight, defaultAnalysisConfig } from './config';
-export type { AnalysisConfig, AutonomyBands, CriteriaLeakConfig } from './config';
+export { configuredWeight, defaultAnalysisConfig } from '../vocabulary/analysis-config';
+export type { AnalysisConfig, AutonomyBands, CriteriaLeakConfig } from '../vocabulary/analysis-config';

@@ -5,7 +5,7 @@
  */
 import { sameItems } from '../arrays';
 import { phaseOrder } from '../vocabulary/core';
-import type { AnalysisContext } from './analyze';
+import type { AnalysisContext } from './context';
 
 export interface PhaseCoverage {
   /** Phases with at least one node, in lifecycle order. */

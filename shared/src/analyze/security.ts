@@ -21,8 +21,10 @@ import type { Vocabulary } from '../vocabulary/types';
 import { compareCodeUnits as compare } from '../diagnostics';
 import { iterationCapKeys } from '../check/iteration-cap';
 import { markerWeight } from '../vocabulary/view';
-import { configuredWeight, type AnalysisConfig } from './config';
-import type { AnalysisContext } from './analyze';
+import { configuredWeight, type AnalysisConfig } from '../vocabulary/analysis-config';
+import type { AnalysisContext, DeclaredMarker, SecurityCycle } from './context';
+
+export type { SecurityCycle };
 import { listIds, round4 } from './autonomy';
 import { criteriaLeakMarker, globalCriteria, localCriteria, type Inference, type RelayedFinding } from './criteria';
 import { stronglyConnected } from './graph';
@@ -66,15 +68,6 @@ export interface SecurityFinding {
   readonly cycle?: SecurityCycle;
 }
 
-/** A cycle in which no card declares an iteration cap: each member carries unbounded-loop. */
-export interface SecurityCycle {
-  /** Its members in graph order (one, for a node with an edge to itself). */
-  readonly members: readonly string[];
-  /** What it is, for all its members at once, naming none of them. */
-  readonly explanation: string;
-  /** How to remove it: the hint of every member's finding. */
-  readonly hint: string;
-}
 
 export interface SecurityResult {
   readonly level: SecurityLevel;
@@ -98,12 +91,6 @@ const inferredCodes: ReadonlyMap<string, DiagnosticCode> = new Map<string, Diagn
   [unvalidatedExternalAccess, 'analysis/unvalidated-external-access'],
 ]);
 
-/** One risk marker a card declares, as its node's finding states it. */
-export interface DeclaredMarker {
-  readonly marker: string;
-  readonly clause: string;
-  readonly hint: string;
-}
 
 /** One marker on one node: how the card declares it and how the graph establishes it, in that order. */
 export interface Hit {

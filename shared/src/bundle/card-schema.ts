@@ -14,8 +14,8 @@
 import { coreVocabulary } from '../vocabulary/view';
 import type { TermKind } from '../vocabulary/types';
 import { retiredCardKeys } from '../check/card';
-import { cardFields, portFields, type CardField } from './card-fields';
-import { cardIdPattern, strictSemverPattern } from './card-ref';
+import { cardFields, portFields, type CardField } from '../card/card-fields';
+import { cardIdPattern, strictSemverPattern } from '../card/card-ref';
 
 /** A JSON Schema, as plain data. */
 export type JsonSchema = { readonly [keyword: string]: unknown };

@@ -7,8 +7,8 @@
  * Attractor export.
  */
 export * from './model';
-export * from './card-model';
-export * from './card-ref';
+export * from '../card/card-model';
+export * from '../card/card-ref';
 export {
   classifyFiles,
   findTopology,

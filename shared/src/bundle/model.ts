@@ -6,7 +6,7 @@ import type { Diagnostic } from '../diagnostics';
 import type { DotEdge, DotNode, DotParseResult } from '../syntax/dot-model';
 import type { Vocabulary, Term } from '../vocabulary/types';
 import type { Graph } from '../analyze/graph';
-import type { Card, CardReadResult, Port } from './card-model';
+import type { Card, CardReadResult, Port } from '../card/card-model';
 
 export interface SourceFile {
   readonly path: string;

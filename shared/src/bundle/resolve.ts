@@ -38,17 +38,17 @@ import { createVocabulary, readExtensions, validateVocabulary } from '../vocabul
 import type { Vocabulary, Term } from '../vocabulary/types';
 import type { Graph } from '../analyze/graph';
 import { analyze, createAnalysisMemo, type Analysis, type AnalysisMemo, type AnalysisNode } from '../analyze';
-import { defaultAnalysisConfig, type AnalysisConfig } from '../analyze/config';
+import { defaultAnalysisConfig, type AnalysisConfig } from '../vocabulary/analysis-config';
 import { blueprintDigest, cardDigest } from '../hash';
-import type { Card, CardReadResult, Port } from './card-model';
-import { parseCardRef, isExactVersion, cardIdPattern } from './card-ref';
+import type { Card, CardReadResult, Port } from '../card/card-model';
+import { parseCardRef, isExactVersion, cardIdPattern } from '../card/card-ref';
 import { classifyFiles, baseName, type ClassifiedFiles } from './classify';
 import { readManifest } from './manifest';
 import type { Blueprint, CardEntry, ResolvedEdge, ResolvedNode, SourceFile } from './model';
 import { firstEdgesOf, topologyShape, type TopologyShape } from './topology-shape';
 import { mapped } from '../arrays';
 import { listIds } from '../analyze/autonomy';
-import { isAttractorIdentifier } from '../compile/attractor-table';
+import { isAttractorIdentifier } from '../syntax/attractor-table';
 
 export interface LoadOptions {
   /** The bundle folder's name, for the stub manifest. */

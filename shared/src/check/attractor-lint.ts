@@ -18,7 +18,7 @@ import {
   isBoundaryNodeId,
   isReservedAttribute,
   suggestNodeId,
-} from '../compile/attractor-table';
+} from '../syntax/attractor-table';
 import { DotTokenCode as Code, type DotAttribute, type DotEdge, type DotGraph, type DotNode, type DotParseResult, type DotTokenTable } from '../syntax/dot-model';
 import { tokenFlag, tokenSpan, tokenText, tokenValue } from '../syntax/dot-lexer';
 import { dotParseReuse, dotParseSerial } from '../syntax/dot-parser';

@@ -27,9 +27,9 @@
  * hashed and exported like any other key. DarkPrint's reader loses a `__proto__` key; no real
  * card has one.
  */
-import type { Card, CardReadResult, JsonValue, Port } from '../bundle/card-model';
-import { cardFields } from '../bundle/card-fields';
-import { cardIdPattern } from '../bundle/card-ref';
+import type { Card, CardReadResult, JsonValue, Port } from '../card/card-model';
+import { cardFields } from '../card/card-fields';
+import { cardIdPattern } from '../card/card-ref';
 import type { Diagnostic, DiagnosticCode, RelatedInformation, Severity } from '../diagnostics';
 import { editDistance, span, type Span } from '../text';
 import { deref, firstLineSpan, formatOf, locatePath, parseData, type YamlEntry, type YamlMapping, type YamlNode, type YamlValue } from '../syntax/yaml';

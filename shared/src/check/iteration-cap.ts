@@ -7,7 +7,7 @@
  * integer number >= 0, or a string whose trimmed text is not empty and converts with
  * `Number()` to an integer >= 0. Zero is a cap (the tightest one).
  */
-import type { JsonValue } from '../bundle/card-model';
+import type { JsonValue } from '../card/card-model';
 
 export const iterationCapKeys: readonly string[] = Object.freeze(['max_iterations', 'maxIterations', 'max_retries']);
 

@@ -2,13 +2,13 @@
  * Semantic versions (docs/compatibility.md#field-rules, semver.org §11).
  *
  * A card's own `version` must be strict semver; a DOT pin only has to look like a version
- * (the loose pattern from ../bundle/card-ref.ts). Ordering follows semver §11: release
+ * (the loose pattern from ../card/card-ref.ts). Ordering follows semver §11: release
  * components numerically, then a prerelease sorts below its release, identifiers compare
  * left to right, numeric identifiers numerically and below alphanumeric ones, and a shorter
  * identifier list sorts first when the rest is equal. Build metadata never affects order.
  */
 import { compareCodeUnits } from '../diagnostics';
-import { pinVersionPattern, strictSemverPattern } from '../bundle/card-ref';
+import { pinVersionPattern, strictSemverPattern } from '../card/card-ref';
 
 export interface Semver {
   readonly major: number;

@@ -19,7 +19,7 @@
  * - otherwise, any difference in the card minus version, author and provenance (canonical
  *   JSON) is a patch ("card content changed"); no difference is `none`.
  */
-import type { Card, CardLocator, JsonValue, Port } from '../bundle/card-model';
+import type { Card, CardLocator, JsonValue, Port } from '../card/card-model';
 import type { Diagnostic } from '../diagnostics';
 import { canonicalJson } from '../hash/canonical';
 import { bumpRankOf, compareSemver, compareVersionStrings, lowestVersionFor, parseSemver, type BumpLevel } from './semver';

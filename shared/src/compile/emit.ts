@@ -5,11 +5,11 @@
  * (docs/compatibility.md#export-refusal) and otherwise compiles.
  *
  * Everything Attractor-specific (shapes, handlers, emitted and withheld names, the identifier
- * rule) comes from ./attractor-table.ts; the header's lists are derived from it here.
+ * rule) comes from ../syntax/attractor-table.ts; the header's lists are derived from it here.
  */
 import type { Diagnostic } from '../diagnostics';
 import type { Blueprint, ResolvedNode } from '../bundle/model';
-import type { Card } from '../bundle/card-model';
+import type { Card } from '../card/card-model';
 import type { Vocabulary } from '../vocabulary/types';
 import type { LoadResult } from '../bundle/resolve';
 import { reachableFrom, sinks, sources, stronglyConnected, type Graph } from '../analyze/graph';
@@ -31,7 +31,7 @@ import {
   rowForChain,
   toIdentifier,
   type AttractorScope,
-} from './attractor-table';
+} from '../syntax/attractor-table';
 import { quoteAttractor, uniqueNames } from './strings';
 import { blocksStorage } from './gate';
 

@@ -1,7 +1,7 @@
 /**
  * Import from Attractor (docs/compatibility.md#attractor-import): a pipeline read back into a draft
  * bundle. The entry and exit nodes are dropped; every other node becomes a node pinning a card
- * whose type comes from the SAME mapping table export uses, read backwards (./attractor-table.ts).
+ * whose type comes from the SAME mapping table export uses, read backwards (../syntax/attractor-table.ts).
  * The result is a draft: ports, dependencies and prohibitions are empty, `author` is who imported
  * it and `provenance` says where it came from.
  *
@@ -32,9 +32,9 @@
  */
 import type { Diagnostic, DiagnosticCode } from '../diagnostics';
 import type { Span } from '../text';
-import type { Card, JsonValue, Port } from '../bundle/card-model';
+import type { Card, JsonValue, Port } from '../card/card-model';
 import type { Manifest, SourceFile } from '../bundle/model';
-import { parseCardRef } from '../bundle/card-ref';
+import { parseCardRef } from '../card/card-ref';
 import { sha256Hex } from '../hash/digest';
 import type { Vocabulary } from '../vocabulary/types';
 import { coreVocabulary } from '../vocabulary';
@@ -50,7 +50,7 @@ import {
   toIdentifier,
   typeRow,
   typesByShape,
-} from './attractor-table';
+} from '../syntax/attractor-table';
 import { cardIdFrom, dotName, isTopologyWritable, quoteTopology, topologyId, unescapeAttractor, uniqueNames, yamlJson, yamlString } from './strings';
 
 export interface ImportOptions {

@@ -5,7 +5,7 @@
  * scalars of imported cards, the ids and slugs import derives from Attractor names, and the
  * `_2`/`-2` namer both directions use.
  */
-import { isAttractorIdentifier, isAttractorKeyword } from './attractor-table';
+import { isAttractorIdentifier, isAttractorKeyword } from '../syntax/attractor-table';
 
 /**
  * An Attractor string literal (docs/compatibility.md#quoting): CRLF and lone CR become LF; then `\`

@@ -8,7 +8,8 @@
  * engine reports (server-side release checks, a declared-but-unused code); they stay listed for
  * compatibility.
  */
-import type { Severity } from './types';
+/** How much a finding weighs: an error fails the bundle, a warning is counted, an info is told. */
+export type Severity = 'error' | 'warning' | 'info';
 
 export interface DiagnosticInfo {
   readonly severity: Severity;

@@ -1,8 +1,8 @@
 import type { Span } from '../text';
-import type { DiagnosticCode } from './registry';
+import type { DiagnosticCode, Severity } from './registry';
 import { mapped } from '../arrays';
 
-export type Severity = 'error' | 'warning' | 'info';
+export type { Severity };
 
 /** Where a diagnostic is. `file` is relative to the bundle folder (`topology.dot`, `cards/a@1.0.0.yaml`). */
 export interface DiagnosticLocation {

@@ -16,9 +16,9 @@
  * The edits are worked out from the bundle's current texts; an action is left out when they
  * cannot be.
  */
-import type { Card, Port } from '../bundle/card-model';
-import { cardIdPattern } from '../bundle/card-ref';
-import { typesByShape } from '../compile/attractor-table';
+import type { Card, Port } from '../card/card-model';
+import { cardIdPattern } from '../card/card-ref';
+import { typesByShape } from '../syntax/attractor-table';
 import type { Diagnostic } from '../diagnostics';
 import { deref, formatOf, type DataFormat, type YamlMapping } from '../syntax/yaml';
 import type { DotEdge, DotNode } from '../syntax/dot-model';

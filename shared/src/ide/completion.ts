@@ -13,12 +13,12 @@
  * open on the line), port fields, and for `dependencies` the card ids of the nodes that feed a
  * node pinning the card. Extensions file: term kinds, `broader` targets, entry keys.
  */
-import type { Port } from '../bundle/card-model';
+import type { Port } from '../card/card-model';
 import { portCompatible } from '../bundle/resolve';
-import { cardFields, portFields } from '../bundle/card-fields';
+import { cardFields, portFields } from '../card/card-fields';
 import { cardKnownKeys } from '../check/card';
 import { conditionKeys, conditionOperators, conditionConjunction, outcomeValues, parseCondition, tokenizeCondition } from '../check/condition';
-import { attractorAttributes, type AttractorScope } from '../compile/attractor-table';
+import { attractorAttributes, type AttractorScope } from '../syntax/attractor-table';
 import { quoteTopology, topologyId } from '../compile/strings';
 import { deref, formatOf } from '../syntax/yaml';
 import type { DotGraph, DotToken } from '../syntax/dot-model';

@@ -4,8 +4,8 @@
  * read (valid card and draft), the vocabulary in force, the cards the bundle holds, and which
  * card a node pins. Plain lookups over `IdeBundle`; nothing here knows a feature.
  */
-import type { Card, CardReadResult } from '../bundle/card-model';
-import { parseCardRef, isExactVersion, cardIdPattern } from '../bundle/card-ref';
+import type { Card, CardReadResult } from '../card/card-model';
+import { parseCardRef, isExactVersion, cardIdPattern } from '../card/card-ref';
 import { classifyFiles } from '../bundle/classify';
 import type { CardEntry } from '../bundle/model';
 import { readCard } from '../check/card';

@@ -4,10 +4,10 @@
  * the Attractor attribute table, the card field table, and the few topology attributes DarkPrint
  * adds (below). No term, code, field or attribute fact is written here; only how to show it.
  */
-import type { Card, Port } from '../bundle/card-model';
-import { cardFields, portFields, type CardFieldShape } from '../bundle/card-fields';
+import type { Card, Port } from '../card/card-model';
+import { cardFields, portFields, type CardFieldShape } from '../card/card-fields';
 import { retiredCardKeys } from '../check/card';
-import { attractorAttribute, type AttractorScope } from '../compile/attractor-table';
+import { attractorAttribute, type AttractorScope } from '../syntax/attractor-table';
 import { diagnosticInfo, type DiagnosticCode } from '../diagnostics';
 import { analyzerRole, kindInfo, markerWeight } from '../vocabulary';
 import type { Term, TermKind, Vocabulary } from '../vocabulary/types';

@@ -15,12 +15,12 @@
  * an unknown, wrong-kind or deprecated term; move a data type from `will_not` to `cannot`; add
  * `params.tool_command`; set the lowest version the changes need; rename a misnamed card file.
  */
-import type { Card, Port } from '../bundle/card-model';
+import type { Card, Port } from '../card/card-model';
 import { portCompatible } from '../bundle/resolve';
 import { cardRefNamedBy, expectedCardPath, suggestTerm } from '../check/card';
 import { lowestVersionFor, compareVersionStrings } from '../check/semver';
 import { inferBump } from '../check/version-bump';
-import { isAttractorIdentifier, isAttractorKeyword, isUsableNodeId, suggestNodeId } from '../compile/attractor-table';
+import { isAttractorIdentifier, isAttractorKeyword, isUsableNodeId, suggestNodeId } from '../syntax/attractor-table';
 import { quoteTopology } from '../compile/strings';
 import type { Diagnostic, DiagnosticCode } from '../diagnostics';
 import { deref, formatOf, type YamlEntry, type YamlMapping } from '../syntax/yaml';

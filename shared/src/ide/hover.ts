@@ -11,7 +11,7 @@
  * - in a card: every field key (what it is, whether it is required, what the engine does with
  *   it), a port's keys, and a dependency's card.
  */
-import type { Port } from '../bundle/card-model';
+import type { Port } from '../card/card-model';
 import { portCompatible } from '../bundle/resolve';
 import { isDiagnosticCode } from '../diagnostics';
 import type { DotEdge, DotGraph, DotNode, DotToken } from '../syntax/dot-model';

@@ -11,7 +11,7 @@
  * A hint goes after the statement's `;` when one follows at once. Only the hints whose place
  * lies in the span asked for are made (a screenful, as an editor asks).
  */
-import type { Card } from '../bundle/card-model';
+import type { Card } from '../card/card-model';
 import type { ResolvedEdge } from '../bundle/model';
 import type { DotEdge, DotNode } from '../syntax/dot-model';
 import type { Span } from '../text';

@@ -11,7 +11,7 @@
  * and the `dependencies` naming it;
  * a node → every occurrence of its id; a term → every card field and `broader` naming it.
  */
-import { formatRef, parseCardRef } from '../bundle/card-ref';
+import { formatRef, parseCardRef } from '../card/card-ref';
 import type { DotAttribute, DotNode } from '../syntax/dot-model';
 import { nodeOccurrences } from '../syntax/dot-mentions';
 import { deref, type YamlNode } from '../syntax/yaml';

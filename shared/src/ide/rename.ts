@@ -14,9 +14,9 @@
  * names (an Attractor-usable node id; a card id) and refused when it is taken, with a message
  * that says why and what would do.
  */
-import { cardIdPattern, parseCardRef } from '../bundle/card-ref';
+import { cardIdPattern, parseCardRef } from '../card/card-ref';
 import { expectedCardPath } from '../check/card';
-import { isAttractorIdentifier, isAttractorKeyword, isBoundaryNodeId, isUsableNodeId, suggestNodeId } from '../compile/attractor-table';
+import { isAttractorIdentifier, isAttractorKeyword, isBoundaryNodeId, isUsableNodeId, suggestNodeId } from '../syntax/attractor-table';
 import { quoteTopology, topologyId } from '../compile/strings';
 import { deref } from '../syntax/yaml';
 import type { DotNode } from '../syntax/dot-model';

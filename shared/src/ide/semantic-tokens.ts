@@ -20,8 +20,8 @@
  * With a span, only the tokens that meet it are made: the topology's mentions and tokens are
  * searched by halving, and the attribute lists are read from the statement the span starts in.
  */
-import { parseCardRef } from '../bundle/card-ref';
-import { attractorAttribute, type AttractorScope } from '../compile/attractor-table';
+import { parseCardRef } from '../card/card-ref';
+import { attractorAttribute, type AttractorScope } from '../syntax/attractor-table';
 import { mentionChunkSize, mentionStart } from '../syntax/dot-mentions';
 import { DotTokenCode, type DotGraph, type DotTokenTable } from '../syntax/dot-model';
 import type { TermKind } from '../vocabulary/types';

@@ -11,7 +11,7 @@
 import type { Diagnostic, Severity } from '../diagnostics';
 import type { LoadResult } from '../bundle/resolve';
 import type { Blueprint, CardEntry, ResolvedEdge, ResolvedNode, SourceFile } from '../bundle/model';
-import type { Card, CardReadResult } from '../bundle/card-model';
+import type { Card, CardReadResult } from '../card/card-model';
 import type { Vocabulary } from '../vocabulary/types';
 import type { Analysis } from '../analyze';
 import type { Span } from '../text';

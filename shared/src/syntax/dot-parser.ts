@@ -20,7 +20,7 @@
 import type { Diagnostic, DiagnosticCode } from '../diagnostics';
 import { diagnosticInfo, movedDiagnostic } from '../diagnostics';
 import { commonPrefixLength, commonSuffixLength, partitionPoint, type Span } from '../text';
-import { suggestNodeId } from '../compile/attractor-table';
+import { suggestNodeId } from './attractor-table';
 import { lexDot, maxParseErrors, tokenFlag, tokenSpan, tokenText, tokenValue, type DotLexResult } from './dot-lexer';
 import { mentionEnd, mentionNode as mentionedNode, mentionStart, mentionWriter } from './dot-mentions';
 import { DotTokenCode as Code, type DotAttribute, type DotEdge, type DotGraph, type DotMentions, type DotNode, type DotParseResult, type DotTokenTable } from './dot-model';
@@ -1258,7 +1258,7 @@ function parseResult(lexed: DotLexResult, graph: DotGraph | undefined, diagnosti
  * The attribute names the engine reads, each as the one string a literal in the source is: a
  * key read from the text is replaced by it, so that the engine's lookups (`attrs.get('card')`)
  * compare two identical strings at once instead of reading both (the same text, so nothing
- * else changes): DarkPrint's own names, the Attractor ones (../compile/attractor-table.ts) and
+ * else changes): DarkPrint's own names, the Attractor ones (./attractor-table.ts) and
  * three Graphviz names common in topologies (`rankdir`, `style`, `color`).
  */
 const wellKnownKeys: ReadonlyMap<string, string> = new Map(

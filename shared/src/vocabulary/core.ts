@@ -6,7 +6,7 @@
  * this table; nothing else lists a term. Ids, labels, `broader`, the flags and the weights are
  * DarkPrint's facts; every sentence of meaning here is ours.
  */
-import { configuredWeight, defaultAnalysisConfig } from '../analyze/config';
+import { configuredWeight, defaultAnalysisConfig } from './analysis-config';
 import type { Term, TermKind } from './types';
 
 /** What a kind of term does on a card and in the analysis (hover text, docs). */

@@ -6,7 +6,7 @@
  * on the exact node at fault; an entry with a problem is left out and the others are kept.
  */
 import { isAlias, isMap, isScalar, isSeq, parseDocument, type Document, type Node, type YAMLMap } from 'yaml';
-import { configuredWeight, defaultAnalysisConfig, type AnalysisConfig } from '../analyze/config';
+import { configuredWeight, defaultAnalysisConfig, type AnalysisConfig } from './analysis-config';
 import { sortDiagnostics, type Diagnostic, type DiagnosticCode, type DiagnosticLocation } from '../diagnostics';
 import type { Span } from '../text';
 import { yamlDepthProblem, yamlSource } from '../syntax/yaml';

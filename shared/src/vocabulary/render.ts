@@ -2,7 +2,7 @@
  * The generated reference page `docs/vocabulary.md`, rendered from the core table. Deterministic:
  * the same table always gives the same bytes, so a stale committed copy fails `npm run gen -- --check`.
  */
-import { defaultAnalysisConfig } from '../analyze/config';
+import { defaultAnalysisConfig } from './analysis-config';
 import { coreTerms, kindInfo } from './core';
 import { termKinds, type Term, type TermKind, type Vocabulary } from './types';
 import { analyzerRole, coreVocabulary, markerWeight } from './view';

@@ -7,7 +7,7 @@
  * Every lookup is a Map hit; `isA` is a Set hit once a term's ancestor chain has been walked,
  * and chains are memoised per id, so the analyzer may call it in loops over large bundles.
  */
-import { configuredWeight, defaultAnalysisConfig, type AnalysisConfig } from '../analyze/config';
+import { configuredWeight, defaultAnalysisConfig, type AnalysisConfig } from './analysis-config';
 import { coreTermIds, coreTerms, externalAccessTools, phaseOrder } from './core';
 import type { Term, TermKind, Vocabulary } from './types';
 

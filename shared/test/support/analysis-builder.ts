@@ -10,7 +10,7 @@
  * Every node gets a default card (type `agent`, no ports, no markers) unless `cards` overrides
  * fields, or `missing` lists it (no card: an unresolved node).
  */
-import type { Card } from '../../src/bundle/card-model';
+import type { Card } from '../../src/card/card-model';
 import type { Span } from '../../src/text';
 import type { Term } from '../../src/vocabulary/types';
 import type { Analysis, AnalysisConfig, AnalysisInput } from '../../src/analyze';

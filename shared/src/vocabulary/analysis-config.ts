@@ -2,8 +2,9 @@
  * The analysis configuration (docs/compatibility.md#analysis-configuration): the numbers the
  * security and autonomy scores are made of.
  *
- * A leaf of plain data: it imports nothing at run time, so the vocabulary table can read the
- * core marker weights from here and the analyzer can read everything else. A deployment may
+ * A leaf of plain data, kept with the vocabulary whose risk markers it weighs: it imports nothing,
+ * so the vocabulary table reads the core marker weights from here and the analysis, a layer
+ * above, reads everything else. A deployment may
  * pass its own object of this shape (CLI flag, server setting); `defaultAnalysisConfig` is
  * DarkPrint's.
  */

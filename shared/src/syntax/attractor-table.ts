@@ -6,6 +6,9 @@
  *
  * The descriptions are ours, written from the Attractor specification for hovers.
  *
+ * It sits with the syntax, below every folder that reads it: the parser's id suggestions, the
+ * lint, resolution, the IDE features, export and import.
+ *
  * The second half is THE mapping between DarkPrint node types and Attractor shapes and
  * handlers (docs/compatibility.md#type-mapping), with the names the exporter writes and the ones it
  * withholds. Export reads it forwards, import reads it backwards, and the export header's
