@@ -482,14 +482,15 @@ export function loadBundle(files: readonly SourceFile[], options: LoadOptions = 
     }
     const checked = checkEdge(dot, source, target, vocabulary, file);
     pushAll(diagnostics, checked.diagnostics);
+    const read: EdgeView = dot;
     const resolved: ResolvedEdge = {
       dot,
       source: dot.source,
       target: dot.target,
       ...(checked.pair ? { pair: checked.pair } : {}),
-      ...optionalAttr('label', dot.attrs.get('label')),
-      ...optionalAttr('condition', dot.attrs.get('condition')),
-      ...optionalAttr('weight', dot.attrs.get('weight')),
+      ...optionalAttr('label', read.attrs.get('label')),
+      ...optionalAttr('condition', read.attrs.get('condition')),
+      ...optionalAttr('weight', read.attrs.get('weight')),
     };
     edges.push(resolved);
     if (resolution) resolution.edges[e] = { source: source?.entry, target: target?.entry, resolved, diagnostics: checked.diagnostics };
@@ -808,9 +809,24 @@ function withDot(resolved: ResolvedEdge, dot: DotEdge): ResolvedEdge {
   return copy;
 }
 
-/** The attributes resolution reads of a node, and of an edge. */
-const nodeAttributes: readonly string[] = ['card', 'version', 'digest'];
-const edgeAttributes: readonly string[] = ['out', 'in', 'label', 'condition', 'weight'];
+/**
+ * THE attributes resolution reads of a node, and of an edge: one declaration, which is both what
+ * the rules may read and what a carry-over compares before it keeps a node's or an edge's results
+ * (`carryOver`). The rules see a statement through `NodeView` and `EdgeView`, whose attributes
+ * answer only the declared keys: reading one more attribute does not compile until it is declared
+ * here, and then it is compared too.
+ */
+const nodeAttributes = ['card', 'version', 'digest'] as const;
+const edgeAttributes = ['out', 'in', 'label', 'condition', 'weight'] as const;
+
+/** A statement whose attributes can be read only by the keys `K`. */
+type Declared<S extends { readonly attrs: DotAttributes }, K extends string> = Omit<S, 'attrs'> & {
+  readonly attrs: { get(key: K): DotAttribute | undefined };
+};
+/** A node as resolution's rules read it. */
+type NodeView = Declared<DotNode, (typeof nodeAttributes)[number]>;
+/** An edge as resolution's rules read it. */
+type EdgeView = Declared<DotEdge, (typeof edgeAttributes)[number]>;
 
 /**
  * Appends the lint's findings to `to`, but an unguarded fork out of a `parallel` node: such a
@@ -922,7 +938,7 @@ function resolvedNode<E extends ResolvedNode['entry']>(dot: DotNode, ref: string
   return { id: dot.id, dot, ref, entry };
 }
 
-function pointNode(dot: DotNode, cards: ReadonlyMap<string, CardEntry>, file: string, cardFiles: readonly CardEntry[]): Pointed {
+function pointNode(dot: NodeView, cards: ReadonlyMap<string, CardEntry>, file: string, cardFiles: readonly CardEntry[]): Pointed {
   const diagnostics: Diagnostic[] = [];
   const at = (attr: DotAttribute | undefined): Span => (attr && !attr.fromDefault ? attr.valueSpan : dot.span);
   const base = { file, nodeId: dot.id };
@@ -1142,12 +1158,12 @@ export function portCompatible(vocabulary: Vocabulary, outputType: string, input
   return outputType === inputType || outputType === 'any' || inputType === 'any' || vocabulary.isA(outputType, inputType);
 }
 
-function edgeName(edge: DotEdge): string {
+function edgeName(edge: { readonly source: string; readonly target: string }): string {
   return `${edge.source} -> ${edge.target}`;
 }
 
 function checkEdge(
-  edge: DotEdge,
+  edge: EdgeView,
   source: ResolvedNode | undefined,
   target: ResolvedNode | undefined,
   vocabulary: Vocabulary,
@@ -1250,7 +1266,7 @@ function portChoice(ports: readonly Port[], side: 'input' | 'output'): string {
 }
 
 function checkProhibitions(
-  edge: DotEdge,
+  edge: EdgeView,
   src: CardEntry & { card: Card; ref: string },
   dst: CardEntry & { card: Card; ref: string },
   outName: string | undefined,
