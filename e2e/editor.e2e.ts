@@ -15,6 +15,8 @@ import { chromium, type BrowserContext, type Frame, type Page } from 'playwright
 import { readBundleFiles } from '../shared/src/cli';
 import { loadBundle, readManifest } from '../shared/src/bundle';
 import { pictureClasses, pictureOf, type Picture } from '../shared/src/picture';
+import { newBundleFiles } from '../shared/src/bundle/scaffold';
+import { importAttractor, importedBundleFiles } from '../shared/src/compile';
 import { coreTerms } from '../shared/src/vocabulary';
 import {
   copyIntoWorkspace,
@@ -263,31 +265,150 @@ describe('the DarkPrint extension in VS Code 1.100 (code-server)', function () {
     assert.match(fs.readFileSync(target, 'utf8'), /__start/);
   });
 
-  it('imports an Attractor pipeline into an empty folder', async function () {
-    const pipeline = path.join(scratch.workspace, 'pipeline.dot');
-    fs.writeFileSync(
-      pipeline,
-      ['digraph review_loop {', '  start [shape=Mdiamond];', '  draft [prompt="Write the draft."];', '  done [shape=Msquare];', '  start -> draft -> done;', '}', ''].join('\n'),
-    );
-    const folder = path.join(scratch.workspace, 'imported');
-    fs.mkdirSync(folder, { recursive: true });
-    await runCommand(workbench, commandTitles.import);
-    await fillFileDialog(pipeline);
-    await fillFileDialog(`${folder}/`);
-    const author = page.locator('.quick-input-widget', { hasText: 'author' });
-    await author.waitFor({ state: 'visible', timeout: stepTimeoutMs });
-    await page.keyboard.type('e2e-tester');
-    await page.keyboard.press('Enter');
-    await page
-      .locator('.tabs-container .tab.active')
-      .filter({ has: page.locator('.label-name', { hasText: /^topology\.dot$/ }) })
-      .waitFor({ state: 'visible', timeout: stepTimeoutMs });
-    await notification(workbench, 'Imported pipeline.dot');
-    assert.ok(fs.existsSync(path.join(folder, 'topology.dot')));
-    assert.ok(fs.existsSync(path.join(folder, 'blueprint.yaml')));
-    const cards = fs.readdirSync(path.join(folder, 'cards'));
-    assert.equal(cards.length, 1, cards.join(', '));
-    assert.match(fs.readFileSync(path.join(folder, 'cards', cards[0]!), 'utf8'), /author: "e2e-tester"/);
+  describe('import from the palette', function () {
+    /** The corpus's Attractor pipelines, read at test time (the corpus stays outside the repository). */
+    const corpusPipelines = path.join(process.env.DARKPRINT_CORPUS ?? path.resolve(__dirname, '../../shared/corpus'), 'attractor-pipelines');
+    /** Where the prompt's screenshots go (DARKPRINT_E2E_IMPORT_SHOTS, else the scratch folder), to be looked at. */
+    const importShots = (): string => process.env.DARKPRINT_E2E_IMPORT_SHOTS ?? path.join(scratch.root, 'import-shots');
+    const folderTitle = 'Import Attractor Pipeline: the folder for the new bundle';
+    const promptInput = () => page.locator('.quick-input-widget .quick-input-box input');
+
+    /** Copies a pipeline of the corpus into the workspace's `foreign/` folder; resolves to the copy. */
+    function foreignPipeline(name: string): string {
+      const source = path.join(corpusPipelines, name);
+      assert.ok(fs.existsSync(source), `${source} is absent: the pipelines are read from ../shared/corpus beside the repository (or set DARKPRINT_CORPUS)`);
+      const target = path.join(scratch.workspace, 'foreign', name);
+      fs.mkdirSync(path.dirname(target), { recursive: true });
+      fs.copyFileSync(source, target);
+      return target;
+    }
+
+    /** Every file and folder under `folder`, relative to it (hidden ones too), sorted. */
+    function tree(folder: string): string[] {
+      return (fs.readdirSync(folder, { recursive: true }) as string[]).map((entry) => entry.split(path.sep).join('/')).sort();
+    }
+
+    /** The files the engine's importer makes of a pipeline, as `darkprint import --as <author>` writes them. */
+    function expectedFiles(pipeline: string, author: string): { path: string; text: string }[] {
+      const origin = path.basename(pipeline);
+      return importedBundleFiles(importAttractor(fs.readFileSync(pipeline, 'utf8'), { author, origin, file: origin }));
+    }
+
+    /** Runs the command from the palette, picks the pipeline in the open dialog, and waits for the folder prompt. */
+    async function startImport(pipeline: string): Promise<void> {
+      await runListedCommand(commandTitles.import);
+      await fillFileDialog(pipeline);
+      await page.locator('.quick-input-widget .quick-input-title', { hasText: folderTitle }).waitFor({ state: 'visible', timeout: stepTimeoutMs });
+    }
+
+    /** Waits until the folder prompt holds `value` and says `message` as an info or an error; resolves to what it says. */
+    async function promptSays(value: string, message: string, severity: 'info' | 'error'): Promise<string> {
+      try {
+        await page.waitForFunction(
+          ({ value, message, severity, title }) => {
+            const widget = document.querySelector('.quick-input-widget');
+            if (widget === null || !(widget.querySelector('.quick-input-title')?.textContent ?? '').includes(title)) return false;
+            const input = widget.querySelector<HTMLInputElement>('.quick-input-box input');
+            const said = widget.querySelector('.quick-input-message')?.textContent ?? '';
+            return input?.value === value && said.includes(message) && widget.querySelector(`.quick-input-box .monaco-inputbox.${severity}`) !== null;
+          },
+          { value, message, severity, title: folderTitle },
+          { timeout: stepTimeoutMs, polling: 100 },
+        );
+      } catch {
+        const said = await page.locator('.quick-input-widget .quick-input-message').innerText().catch(() => '(no message)');
+        throw new Error(`The folder prompt never said "${message}" (${severity}) for ${value}. It holds ${JSON.stringify(await promptInput().inputValue().catch(() => ''))} and says: ${said}`);
+      }
+      return (await page.locator('.quick-input-widget .quick-input-message').innerText()).trim();
+    }
+
+    async function answerAuthor(handle: string): Promise<void> {
+      await page.locator('.quick-input-widget .quick-input-title', { hasText: 'Import Attractor Pipeline: author' }).waitFor({ state: 'visible', timeout: stepTimeoutMs });
+      await page.keyboard.type(handle);
+      await page.keyboard.press('Enter');
+    }
+
+    /** A screenshot of the whole window, and one of the prompt alone while it is shown. */
+    async function shootImport(name: string, prompt = true): Promise<void> {
+      fs.mkdirSync(importShots(), { recursive: true });
+      // (the pointer, left on the palette's row, would show the box's tooltip over its title)
+      await page.mouse.move(800, 900);
+      await page.screenshot({ path: path.join(importShots(), `${name}-window.png`) });
+      if (prompt) await page.locator('.quick-input-widget').screenshot({ path: path.join(importShots(), `${name}-prompt.png`) });
+    }
+
+    it('imports a foreign pipeline into the new folder it offers, named after it, and opens its topology', async function () {
+      const pipeline = foreignPipeline('human-gates.dot');
+      const folder = path.join(scratch.workspace, 'foreign', 'human-gates');
+      assert.ok(!fs.existsSync(folder));
+      await startImport(pipeline);
+      // the offer: a new folder beside the pipeline, said to be created
+      await promptSays(folder, 'foreign/human-gates is a new folder: it is created', 'info');
+      await shootImport('offered-new-folder');
+      await page.keyboard.press('Enter');
+      await answerAuthor('e2e-tester');
+      await activeTab('topology.dot');
+      await notification(workbench, 'Imported human-gates.dot into foreign/human-gates');
+      const expected = expectedFiles(pipeline, 'e2e-tester');
+      const topology = expected.find((file) => file.path === 'topology.dot')!.text;
+      // the new topology is the one open
+      await waitForLines(workbench, { includes: topology.split('\n').slice(0, 3) });
+      await shootImport('imported-topology-open', false);
+      // the folder holds the bundle the engine makes, nothing else, and no temporary folder is left beside it
+      assert.deepEqual(tree(folder), [...new Set(expected.flatMap((file) => (file.path.includes('/') ? [file.path.split('/')[0]!, file.path] : [file.path])))].sort());
+      for (const file of expected) assert.equal(fs.readFileSync(path.join(folder, file.path), 'utf8'), file.text, file.path);
+      assert.deepEqual(fs.readdirSync(path.join(scratch.workspace, 'foreign')).sort(), ['human-gates', 'human-gates.dot']);
+    });
+
+    it('refuses, as it is typed and on Enter, a folder that holds anything, saying why and what to do', async function () {
+      const pipeline = foreignPipeline('minimal.dot');
+      const exampleBefore = tree(example);
+      const foreignBefore = tree(path.join(scratch.workspace, 'foreign'));
+      await startImport(pipeline);
+      await promptSays(path.join(scratch.workspace, 'foreign', 'minimal'), 'foreign/minimal is a new folder', 'info');
+
+      // a bundle's folder
+      await promptInput().fill(example);
+      const bundleProblem = await promptSays(example, "example is a bundle's folder (it holds", 'error');
+      assert.match(bundleProblem, /never writes over or beside existing files: type the path of a new folder \(or of an empty one\)/);
+      await shootImport('bundle-folder-refused');
+      await page.keyboard.press('Enter');
+      // Enter changed nothing: the same prompt still says why (the author is never asked)
+      await promptSays(example, "example is a bundle's folder", 'error');
+
+      // any folder that holds something
+      const foreign = path.join(scratch.workspace, 'foreign');
+      await promptInput().fill(foreign);
+      const held = fs.readdirSync(foreign).length;
+      const problem = await promptSays(foreign, `foreign is not empty (it holds ${held} entr${held === 1 ? 'y' : 'ies'})`, 'error');
+      assert.match(problem, /Import writes a whole new bundle/);
+      await shootImport('non-empty-folder-refused');
+      await page.keyboard.press('Enter');
+      await promptSays(foreign, 'foreign is not empty', 'error');
+
+      await page.keyboard.press('Escape');
+      await page.locator('.quick-input-widget .quick-input-title', { hasText: folderTitle }).waitFor({ state: 'hidden', timeout: stepTimeoutMs });
+      assert.deepEqual(tree(example), exampleBefore, 'nothing was written into the bundle');
+      assert.deepEqual(tree(foreign), foreignBefore, 'nothing was written beside the pipeline');
+    });
+
+    it('imports into an existing empty folder typed into the prompt', async function () {
+      const pipeline = foreignPipeline('supervisor-loop.dot');
+      const folder = path.join(scratch.workspace, 'imported');
+      fs.mkdirSync(folder, { recursive: true });
+      assert.deepEqual(fs.readdirSync(folder), []);
+      await startImport(pipeline);
+      await promptInput().fill(folder);
+      await promptSays(folder, 'imported is an empty folder: the bundle is written into it', 'info');
+      await page.keyboard.press('Enter');
+      await answerAuthor('e2e-tester');
+      await activeTab('topology.dot');
+      await notification(workbench, 'Imported supervisor-loop.dot into imported');
+      const expected = expectedFiles(pipeline, 'e2e-tester');
+      for (const file of expected) assert.equal(fs.readFileSync(path.join(folder, file.path), 'utf8'), file.text, file.path);
+      assert.ok(!fs.readdirSync(folder).some((name) => name.startsWith('.')), 'no temporary folder is left');
+      assert.match(fs.readFileSync(path.join(folder, expected.find((file) => file.path.startsWith('cards/'))!.path), 'utf8'), /author: "e2e-tester"/);
+    });
   });
 
   it('shows the security level and autonomy band in the status bar and opens the report', async function () {
@@ -319,6 +440,84 @@ describe('the DarkPrint extension in VS Code 1.100 (code-server)', function () {
       .filter({ has: page.locator('.label-name', { hasText: /^topology\.dot$/ }) })
       .waitFor({ state: 'visible', timeout: stepTimeoutMs });
     await waitForStatus(workbench, 'status.editor.selection', `Ln ${line},`);
+  });
+
+  describe('new bundle from the palette', function () {
+    const newBundleTitle = 'DarkPrint: New Bundle…';
+    /** Where the case's screenshots go (DARKPRINT_E2E_NEW_BUNDLE_SHOTS, else the scratch folder), to be looked at. */
+    const newBundleShots = (): string => process.env.DARKPRINT_E2E_NEW_BUNDLE_SHOTS ?? path.join(scratch.root, 'new-bundle-shots');
+    /** The squiggles of any severity in the active editor. */
+    const squiggles = (): Promise<number> => page.locator('.editor-group-container.active .view-overlays').locator('.squiggly-error, .squiggly-warning, .squiggly-info').count();
+    /** The Problems panel's filter box (the panel lists only the rows it has room for: a filter keeps the ones looked for among them). */
+    const problemsFilter = () => page.locator('.panel input[placeholder^="Filter (e.g. text"]').first();
+    /** The rows the Problems panel shows (files and their problems). */
+    const problemRows = (): Promise<string[]> =>
+      page.locator('.markers-panel .monaco-list-row').evaluateAll((rows) => rows.map((row) => row.getAttribute('aria-label') ?? row.textContent ?? ''));
+
+    it('writes a bundle into the empty folder picked, titled as typed, and opens its topology with no problem', async function () {
+      const folder = path.join(scratch.workspace, 'release-notes');
+      fs.mkdirSync(folder);
+      const title = 'Release Notes Line';
+      // (the palette lists the extension's commands once code-server has read its manifest)
+      await runListedCommand(newBundleTitle);
+      await fillFileDialog(`${folder}/`);
+      // the title prompt offers one made from the folder's name
+      const input = page.locator('.quick-input-widget .quick-input-box input');
+      await page.locator('.quick-input-widget .quick-input-title', { hasText: 'New Bundle: title' }).waitFor({ state: 'visible', timeout: stepTimeoutMs });
+      await page.waitForFunction(() => document.querySelector<HTMLInputElement>('.quick-input-widget .quick-input-box input')?.value === 'Release notes', undefined, { timeout: stepTimeoutMs, polling: 100 });
+      await input.fill(title);
+      await page.keyboard.press('Enter');
+
+      // the new topology is the one open, as the engine's scaffold writes it
+      const expected = newBundleFiles(title);
+      const topology = expected.find((file) => file.path === 'topology.dot')!.text;
+      await activeTab('topology.dot');
+      await waitForLines(workbench, { includes: topology.split('\n').slice(0, 3) });
+      const written = (fs.readdirSync(folder, { recursive: true }) as string[]).map((entry) => entry.split(path.sep).join('/')).sort();
+      assert.deepEqual(written, ['blueprint.yaml', 'cards', 'cards/drafter@1.0.0.yaml', 'cards/reviewer@1.0.0.yaml', 'topology.dot']);
+      for (const file of expected) assert.equal(fs.readFileSync(path.join(folder, file.path), 'utf8'), file.text, file.path);
+
+      // the server reads it as a bundle: its readings in the lens on `digraph`, a card's type as a hint
+      const analysis = loadBundle(expected).analysis;
+      assert.ok(analysis !== undefined);
+      const lens = page.locator('.editor-group-container.active .codelens-decoration a', { hasText: `security ${analysis.security.level}/4 · autonomy ${analysis.autonomy.level}` });
+      await lens.first().waitFor({ state: 'visible', timeout: stepTimeoutMs });
+      await waitForLines(workbench, { includes: ['agent · implementation'] });
+
+      // No problem: with the Problems panel showing the new folder's files only, a pin broken in
+      // the editor shows one there and in the editor, and undoing it takes it away again. Once the
+      // undone text's diagnostics have cleared the squiggle, every file of the bundle has had its
+      // diagnostics published (the server sends them all per check), so what the panel lists then
+      // is the whole answer.
+      await problems(workbench, []);
+      await problemsFilter().fill('release-notes');
+      const drafter = positionOf(topology, 'drafter  [card="drafter@1.0.0"]', 'drafter@');
+      await goTo(workbench, drafter.line, drafter.column);
+      await page.keyboard.type('x');
+      await waitForSquiggle(workbench, 'error', 'card="xdrafter@1.0.0"');
+      const shown = await problems(workbench, ['xdrafter@1.0.0', 'release-notes']);
+      assert.ok(shown.every((row) => !row.includes('of folder broken') && !row.includes('of folder example')), `the filter keeps the new folder's files only: ${shown.join('\n')}`);
+      // (Go to Line puts the focus back in the editor, where Undo takes the typed character back)
+      await goTo(workbench, drafter.line, drafter.column + 1);
+      await page.keyboard.press('Control+Z');
+      await waitForLines(workbench, { includes: ['  drafter  [card="drafter@1.0.0"];'], excludes: ['xdrafter'] });
+      await page.waitForFunction(
+        () =>
+          document.querySelectorAll('.editor-group-container.active .view-overlays .squiggly-error, .editor-group-container.active .view-overlays .squiggly-warning, .editor-group-container.active .view-overlays .squiggly-info').length === 0 &&
+          document.querySelectorAll('.markers-panel .monaco-list-row').length === 0,
+        undefined,
+        { timeout: stepTimeoutMs, polling: 100 },
+      );
+      assert.equal(await squiggles(), 0);
+      assert.deepEqual(await problemRows(), [], 'no problem in any file of the new bundle');
+      // (the hint of the line edited comes back with the text)
+      await waitForLines(workbench, { includes: ['agent · implementation', 'agent · testing'] });
+      fs.mkdirSync(newBundleShots(), { recursive: true });
+      // (the pointer away from the editor's text and the breadcrumbs, whose tooltips would cover it)
+      await page.mouse.move(1100, 450);
+      await page.screenshot({ path: path.join(newBundleShots(), 'new-bundle-open.png') });
+      await problemsFilter().fill('');
+    });
   });
 
   // ---- colours, hints, lenses, symbols ---------------------------------------------------------

@@ -31,8 +31,9 @@
  *   edits it answers: the generated topology is not written in the formatter's style);
  * - in a table of their own, asked last on the topology as it first read: semantic tokens of the
  *   whole topology and of a screenful (50 lines in its middle), inlay hints for that screenful,
- *   code lenses of the whole topology (a client asks for a document's lenses at once) and of a
- *   card, document highlight on a node id, and workspace symbols for a query whose characters
+ *   code lenses of the whole topology (a client asks for a document's lenses at once), those of
+ *   the screenful resolved (and, beside them, as many resolves the server answers reading nothing:
+ *   the round trips alone), the lenses of a card, document highlight on a node id, and workspace symbols for a query whose characters
  *   are spread through the names (`bldr`, every builder and more);
  * - the server's RSS after those runs (and its peak), and again after the mid-file edits;
  * - completion right after an edit, in the second table: the topology edit above again and
@@ -163,7 +164,7 @@ async function main(args: readonly string[]): Promise<number> {
   const work = mkdtempSync(path.join(tmpdir(), 'darkprint-bench-lsp-'));
   try {
     const entry = path.join(work, 'server.js');
-    await build({ entryPoints: [path.join(repoRoot, 'server/src/server.ts')], outfile: entry, bundle: true, platform: 'node', target: 'node20', format: 'cjs', logLevel: 'warning' });
+    await build({ entryPoints: [path.join(repoRoot, 'server/src/node.ts')], outfile: entry, bundle: true, platform: 'node', target: 'node20', format: 'cjs', logLevel: 'warning' });
     const results: Figures[] = [];
     for (const nodes of sizes) {
       const dir = path.join(work, `bundle-${nodes}`);
@@ -465,6 +466,12 @@ interface ViewFigures {
   readonly codeLensTopology: readonly number[];
   /** The lenses of the screenful, listed, then resolved as an editor resolves those it shows (all asked at once). */
   readonly codeLensScreen: readonly number[];
+  /**
+   * As many resolves of lenses that carry no `data`, which the server answers at once reading
+   * nothing, asked the same way in turn with those above: what the round trips cost alone (each
+   * lens is a request of its own, and most of the screenful's time is that).
+   */
+  readonly codeLensRoundTrips: readonly number[];
   readonly codeLensCard: readonly number[];
   readonly highlight: readonly number[];
   readonly workspaceSymbols: readonly number[];
@@ -482,12 +489,18 @@ async function measureViews(connection: ProtocolConnection, topologyUri: string,
   const textDocument = { uri: topologyUri };
   const idLine = lines.findIndex((l, i) => i >= middle && /^\s+[a-z]\w*\s*\[card=/.test(l));
   const idAt = { line: idLine, character: lines[idLine].search(/\S/) + 1 };
+  const semanticFull = await timed('textDocument/semanticTokens/full', { textDocument });
+  const semanticRange = await timed('textDocument/semanticTokens/range', { textDocument, range: screen });
+  const inlayHints = await timed('textDocument/inlayHint', { textDocument, range: screen });
+  const codeLensTopology = await timed('textDocument/codeLens', { textDocument });
+  const { screenful: codeLensScreen, roundTrips: codeLensRoundTrips } = await resolveScreen(connection, textDocument, screen, runs);
   const figures = {
-    semanticFull: await timed('textDocument/semanticTokens/full', { textDocument }),
-    semanticRange: await timed('textDocument/semanticTokens/range', { textDocument, range: screen }),
-    inlayHints: await timed('textDocument/inlayHint', { textDocument, range: screen }),
-    codeLensTopology: await timed('textDocument/codeLens', { textDocument }),
-    codeLensScreen: await resolveScreen(connection, textDocument, screen, runs),
+    semanticFull,
+    semanticRange,
+    inlayHints,
+    codeLensTopology,
+    codeLensScreen,
+    codeLensRoundTrips,
     codeLensCard: await timed('textDocument/codeLens', { textDocument: { uri: cardUri } }),
     highlight: await timed('textDocument/documentHighlight', { textDocument, position: idAt }),
     workspaceSymbols: await timed('workspace/symbol', { query: 'bldr' }),
@@ -498,23 +511,36 @@ async function measureViews(connection: ProtocolConnection, topologyUri: string,
   return { ...figures, tokens: (tokens?.data.length ?? 0) / 5, symbols: symbols?.length ?? 0 };
 }
 
-/** Times resolving the lenses of `screen`, from a list asked first: all at once, as an editor resolves those it shows (3 warm-up runs, then `runs`). */
-async function resolveScreen(connection: ProtocolConnection, textDocument: { uri: string }, screen: Range, runs: number): Promise<number[]> {
+/**
+ * Times resolving the lenses of `screen`, from a list asked first: all at once, as an editor
+ * resolves those it shows; and in turn with each run, as many lenses without `data` (see
+ * `codeLensRoundTrips`). 3 warm-up runs, then `runs`.
+ */
+async function resolveScreen(connection: ProtocolConnection, textDocument: { uri: string }, screen: Range, runs: number): Promise<{ screenful: number[]; roundTrips: number[] }> {
   const listed = ((await connection.sendRequest('textDocument/codeLens', { textDocument })) as { range: Range }[] | null) ?? [];
   const shown = listed.filter((l) => l.range.start.line >= screen.start.line && l.range.start.line < screen.end.line);
-  const out: number[] = [];
-  for (let i = 0; i < runs + 3; i++) {
+  const bare = shown.map((lens) => ({ range: lens.range }));
+  const screenful: number[] = [];
+  const roundTrips: number[] = [];
+  const time = async (lenses: readonly unknown[]): Promise<number> => {
     const t0 = performance.now();
-    await Promise.all(shown.map((lens) => connection.sendRequest('codeLens/resolve', lens)));
-    if (i >= 3) out.push(performance.now() - t0);
+    await Promise.all(lenses.map((lens) => connection.sendRequest('codeLens/resolve', lens)));
+    return performance.now() - t0;
+  };
+  for (let i = 0; i < runs + 3; i++) {
+    const real = await time(shown);
+    const empty = await time(bare);
+    if (i < 3) continue;
+    screenful.push(real);
+    roundTrips.push(empty);
   }
-  return out;
+  return { screenful, roundTrips };
 }
 
 function printViews(nodes: number, f: ViewFigures | undefined, header: boolean): void {
   const pair = (values: readonly number[] | undefined): string => (values === undefined ? '-' : `${percentile(values, 50).toFixed(1)} / ${percentile(values, 95).toFixed(1)}`);
-  const widths = [6, 22, 22, 22, 22, 22, 20, 16, 20, 18];
+  const widths = [6, 22, 22, 22, 22, 22, 26, 20, 16, 20, 18];
   const row = (cells: string[]): string => cells.map((c, i) => c.padStart(widths[i])).join('  ');
-  if (header) process.stdout.write(`${row(['nodes', 'tokens: topology', 'tokens: a screenful', 'inlay hints: screen', 'code lens: listed', 'code lens: screenful', 'code lens: a card', 'highlight', 'workspace symbols', 'tokens / symbols'])}\n`);
-  process.stdout.write(`${row([String(nodes), pair(f?.semanticFull), pair(f?.semanticRange), pair(f?.inlayHints), pair(f?.codeLensTopology), pair(f?.codeLensScreen), pair(f?.codeLensCard), pair(f?.highlight), pair(f?.workspaceSymbols), f === undefined ? '-' : `${f.tokens} / ${f.symbols}`])}\n`);
+  if (header) process.stdout.write(`${row(['nodes', 'tokens: topology', 'tokens: a screenful', 'inlay hints: screen', 'code lens: listed', 'code lens: screenful', 'its round trips alone', 'code lens: a card', 'highlight', 'workspace symbols', 'tokens / symbols'])}\n`);
+  process.stdout.write(`${row([String(nodes), pair(f?.semanticFull), pair(f?.semanticRange), pair(f?.inlayHints), pair(f?.codeLensTopology), pair(f?.codeLensScreen), pair(f?.codeLensRoundTrips), pair(f?.codeLensCard), pair(f?.highlight), pair(f?.workspaceSymbols), f === undefined ? '-' : `${f.tokens} / ${f.symbols}`])}\n`);
 }

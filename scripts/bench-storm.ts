@@ -59,7 +59,8 @@ async function main(): Promise<void> {
         requestTimes.push(performance.now() - asked);
       }
     }
-    const memory = memoryOf(session.process.pid!);
+    // (the bench starts the Node server: a session of the web build has no process)
+    const memory = memoryOf(session.process!.pid!);
     const row = (name: string, values: readonly number[]): string =>
       `${name.padEnd(22)} ${String(values.length).padStart(6)} ${percentile(values, 50).toFixed(1).padStart(8)} ${percentile(values, 95).toFixed(1).padStart(8)} ${Math.max(...values).toFixed(1).padStart(8)}`;
     process.stdout.write(

@@ -1,5 +1,6 @@
 // Bundles the CLI with esbuild. Type checking is `npm run typecheck` (tsc -b).
 import { build } from 'esbuild';
+import { nodeOnlyImports, sizeLines, webBuilds } from './web-bundles.mjs';
 
 await build({
   entryPoints: ['shared/src/cli.ts'],
@@ -12,9 +13,9 @@ await build({
   logLevel: 'warning',
 });
 
-// The VS Code extension client (issue 5): self-contained except for `vscode`, which the editor provides.
+// The VS Code extension client: self-contained except for `vscode`, which the editor provides.
 await build({
-  entryPoints: ['client/src/extension.ts'],
+  entryPoints: ['client/src/desktop.ts'],
   outfile: 'client/out/extension.js',
   bundle: true,
   platform: 'node',
@@ -51,9 +52,9 @@ await build({
   logLevel: 'warning',
 });
 
-// The language server (issue 4): `node server/out/server.js --stdio` (or --node-ipc).
+// The language server: `node server/out/server.js --stdio` (or --node-ipc).
 await build({
-  entryPoints: ['server/src/server.ts'],
+  entryPoints: ['server/src/node.ts'],
   outfile: 'server/out/server.js',
   bundle: true,
   platform: 'node',
@@ -62,3 +63,17 @@ await build({
   sourcemap: true,
   logLevel: 'warning',
 });
+
+// The web build (docs/web.md): the same server and extension for a browser's Web Workers, shipped in
+// the same .vsix (the manifest's `browser`). No Node module may reach them: the build fails naming
+// the file that imports one, and prints their sizes.
+const nodeReached = [];
+for (const options of webBuilds) {
+  const result = await build(options);
+  for (const line of nodeOnlyImports(result.metafile)) nodeReached.push(`  ${options.outfile}: ${line}`);
+}
+if (nodeReached.length > 0) {
+  console.error(`A web bundle imports a Node module, which a browser does not have:\n${nodeReached.join('\n')}`);
+  process.exit(1);
+}
+console.log(`Web bundles:\n${sizeLines(webBuilds.map((options) => options.outfile)).join('\n')}`);

@@ -1,8 +1,9 @@
 /**
  * Where bundles are, as the commands need it: the bundle a file belongs to (its nearest folder
- * holding `topology.dot`, `blueprint.yaml` or a `cards/` folder, as SPEC §1 defines a root), the
- * bundle's topology file and slug. Reads through `vscode.workspace.fs`, so it works on any file
- * system VS Code mounts. The slug comes from the engine's own manifest reader.
+ * holding `topology.dot`, `blueprint.yaml` or a `cards/` folder:
+ * docs/compatibility.md#bundle-roots), the bundle's topology file and slug. Reads through
+ * `vscode.workspace.fs`, so it works on any file system VS Code mounts. The slug comes from the
+ * engine's own manifest reader.
  */
 import * as vscode from 'vscode';
 import { readManifest } from '../../shared/src/bundle/manifest';
@@ -22,6 +23,23 @@ export function previewAnchor(uri: vscode.Uri): vscode.Uri | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The URI schemes of the files the language server reads: `file` on the desktop, where the server
+ * reads the disk itself; in the browser also the workspace folders' schemes (`vscode-vfs`,
+ * `vscode-remote`...), which it reads through the extension (./files.ts, docs/web.md).
+ */
+const servedSchemes = new Set<string>(['file']);
+
+/** Adds schemes to those the server reads (the web entry does, from the workspace folders: ./browser.ts). */
+export function serveSchemes(schemes: Iterable<string>): void {
+  for (const scheme of schemes) servedSchemes.add(scheme);
+}
+
+/** True when `uri` names a file the language server can read (see `servedSchemes`). */
+export function isServed(uri: vscode.Uri): boolean {
+  return servedSchemes.has(uri.scheme);
 }
 
 export interface BundleLocation {
@@ -53,7 +71,7 @@ export async function activeOrPickedBundle(preferred?: vscode.Uri): Promise<Bund
   // (a preview's URI, from its title-bar button or as the active editor, stands for its bundle)
   const given = preferred ?? vscode.window.activeTextEditor?.document.uri;
   const candidate = given !== undefined ? (previewAnchor(given) ?? given) : undefined;
-  if (candidate !== undefined && candidate.scheme === 'file') {
+  if (candidate !== undefined && isServed(candidate)) {
     const found = await bundleOf(candidate);
     if (found !== undefined) return found;
   }
@@ -78,9 +96,9 @@ const skippedFolders = `{${[...skippedFolderNames.map((name) => `**/${name}/**`)
 export const rootMarkersGlob = `**/{${rootMarkerFiles.join(',')},cards/*}`;
 
 /**
- * Every bundle root of the workspace, as SPEC §1 defines one (a folder holding `topology.dot`, a
- * `blueprint.yaml` or a `cards/` folder with a card in it, at any depth), never one inside
- * another bundle's `cards/`, and none in a folder the server's scan skips.
+ * Every bundle root of the workspace (docs/compatibility.md#bundle-roots: a folder holding
+ * `topology.dot`, a `blueprint.yaml` or a `cards/` folder with a card in it, at any depth), never
+ * one inside another bundle's `cards/`, and none in a folder the server's scan skips.
  */
 export async function workspaceBundles(): Promise<vscode.Uri[]> {
   const roots = new Map<string, vscode.Uri>();

@@ -1,31 +1,25 @@
 /**
- * The DarkPrint VS Code extension: starts the language server (`server/out/server.js`, over IPC)
- * for topologies, cards, manifests and local vocabularies, and adds the palette commands (preview,
- * export and import of Attractor pipelines, the bundle report, a new bundle) and the bundle's
- * status bar item.
+ * The DarkPrint VS Code extension: starts the language server for topologies, cards, manifests and
+ * local vocabularies, and adds the palette commands (preview, export and import of Attractor
+ * pipelines, the bundle report, a new bundle) and the bundle's status bar item. The same on every
+ * platform: the entries say how the server runs (./desktop.ts: `server/out/server.js` in a Node
+ * process over stdio; ./browser.ts: `server/out/browser.js` in a Web Worker; docs/web.md).
  *
  * Architecture invariant: every check, hover, completion and fix comes from the server; the
- * extension only asks it (`darkprint/compiled`, `darkprint/report`, `darkprint/graph`) and shows the
- * answers. Three pieces of the engine are bundled here: the Attractor importer (a pure function from
- * a pipeline's text to the files of a bundle) and a new bundle's files, because both write a new
- * folder no server owns yet, and the picture renderer (Graphviz compiled to WebAssembly), which lays out the
+ * extension only asks it (`darkprint/compiled`, `darkprint/report`, `darkprint/graph`,
+ * `darkprint/import`) and shows the answers, or writes the files an import answers. Two pieces of
+ * the engine are bundled here: a new bundle's files, because it writes a new folder no server owns
+ * yet, and the picture renderer (Graphviz compiled to WebAssembly), which lays out the
  * picture model the server answers for the graph view (./graph.ts) on a thread of its own
  * (./graph-worker.ts).
  * Must NOT know: diagnostics codes, the vocabulary, the Attractor mapping.
  */
-import * as path from 'path';
 import * as vscode from 'vscode';
-import {
-  LanguageClient,
-  TransportKind,
-  type DocumentSelector,
-  type LanguageClientOptions,
-  type ServerOptions,
-} from 'vscode-languageclient/node';
+import type { BaseLanguageClient, DocumentSelector, LanguageClientOptions } from 'vscode-languageclient';
 import { exportAttractor, type ExportOptions } from './export';
 import { importAttractor, importFindingsLifetime, type ImportOptions } from './import';
 import { newBundle, type NewBundleOptions } from './new-bundle';
-import { bundleOf, previewAnchor, rootMarkersGlob, workspaceBundles } from './bundles';
+import { bundleOf, isServed, previewAnchor, rootMarkersGlob, serveSchemes, workspaceBundles } from './bundles';
 import { createPreview, type PreviewController } from './preview';
 import {
   compiledRequest,
@@ -38,7 +32,7 @@ import {
 } from './protocol';
 import { createReport, revealNode, revealNodeCommand, type ReportController } from './report';
 import { createStatus } from './status';
-import { createLayout } from './graph-layout';
+import type { Layout } from './graph-layout';
 import { createGraph, exportGraphCommand, graphOpenCardCommand, graphRevealCommand, showGraphCommand, type GraphController, type GraphExportOptions } from './graph';
 import { graphRequest, readGraphAnswer, type GraphAnswer } from './protocol';
 import { showReferences, showReferencesCommand } from './references';
@@ -57,18 +51,43 @@ export const commands = {
   showReferences: showReferencesCommand,
 } as const;
 
-/** The files the server serves: topologies by language, the rest by where they sit in a bundle. */
-export const documentSelector: DocumentSelector = [
-  { scheme: 'file', language: 'darkprint-topology' },
-  { scheme: 'file', language: 'yaml', pattern: '**/cards/**/*.{yaml,yml}' },
-  { scheme: 'file', language: 'json', pattern: '**/cards/**/*.json' },
-  { scheme: 'file', language: 'yaml', pattern: '**/blueprint.yaml' },
-  { scheme: 'file', language: 'yaml', pattern: '**/ontology/extensions.yaml' },
-];
+/** The files the server serves, in documents of the given URI schemes: topologies by language, the rest by where they sit in a bundle. */
+export function selectorFor(schemes: readonly string[]): DocumentSelector {
+  return schemes.flatMap((scheme) => [
+    { scheme, language: 'darkprint-topology' },
+    { scheme, language: 'yaml', pattern: '**/cards/**/*.{yaml,yml}' },
+    { scheme, language: 'json', pattern: '**/cards/**/*.json' },
+    { scheme, language: 'yaml', pattern: '**/blueprint.yaml' },
+    { scheme, language: 'yaml', pattern: '**/ontology/extensions.yaml' },
+  ]);
+}
+
+/** The desktop's selector: the server reads the disk, `file:` documents. */
+export const documentSelector: DocumentSelector = selectorFor(['file']);
+
+/**
+ * What differs between the desktop extension (./desktop.ts: the server in a Node process, Node's
+ * `fs` for atomic writes, a worker thread for the graph's layout) and the web one (./browser.ts:
+ * the server in a Web Worker reading through the extension, `vscode.workspace.fs`, a Web Worker).
+ */
+export interface Platform {
+  /** The URI schemes of the documents the server reads (`file` on the desktop). */
+  readonly schemes: readonly string[];
+  /** Makes the language client; the caller starts it. */
+  readonly createClient: (options: LanguageClientOptions) => BaseLanguageClient;
+  /** Called with the client before it starts (the web entry answers the server's file requests there). */
+  readonly beforeStart?: (client: BaseLanguageClient) => vscode.Disposable;
+  /** Lays out the graph view's pictures off the extension host's thread. */
+  readonly layout: Layout;
+  /** Writes a file a command exports. */
+  readonly write: (target: vscode.Uri, bytes: Uint8Array) => Promise<void>;
+  /** The diagnostics page the extension ships, for a server that finds none beside itself (the web's). */
+  readonly docsPage?: string;
+}
 
 /** What the extension offers other extensions and the `@vscode/test-electron` suite. */
 export interface DarkPrintApi {
-  readonly client: LanguageClient;
+  readonly client: BaseLanguageClient;
   /** Resolves once the language server has started. */
   readonly ready: Promise<void>;
   readonly compile: (anchor: vscode.Uri) => Promise<CompiledAnswer>;
@@ -82,16 +101,11 @@ export interface DarkPrintApi {
 /** The server's command that opens a place after a quick fix (server/src/convert.ts `showLocationCommand`). */
 const showLocationCommand = 'darkprint.showLocation';
 
-let client: LanguageClient | undefined;
+let client: BaseLanguageClient | undefined;
 
-export function activate(context: vscode.ExtensionContext): DarkPrintApi {
-  const serverModule = context.asAbsolutePath(path.join('server', 'out', 'server.js'));
-  // stdio, as for any other client: on it the server writes diagnostics lists from their kept
-  // JSON (server/src/wire.ts), where over ipc Node would serialise every list again.
-  const serverOptions: ServerOptions = {
-    run: { module: serverModule, transport: TransportKind.stdio },
-    debug: { module: serverModule, transport: TransportKind.stdio, options: { execArgv: ['--nolazy', '--inspect=6009'] } },
-  };
+/** Activates the extension on a platform (the entries: ./desktop.ts, ./browser.ts). */
+export function activateWith(context: vscode.ExtensionContext, platform: Platform): DarkPrintApi {
+  serveSchemes(platform.schemes);
   // The server reads file names whatever their case, but VS Code matches globs with case on
   // Linux: extensions are listed in both cases.
   const watchers = ['**/*.{dot,gv,DOT,GV}', '**/cards/**/*.{yaml,yml,json,YAML,YML,JSON}', '**/{blueprint,extensions}.{yaml,yml,json}', '**/ontology/extensions.yaml'].map((glob) =>
@@ -102,9 +116,9 @@ export function activate(context: vscode.ExtensionContext): DarkPrintApi {
   watchers.push(vscode.workspace.createFileSystemWatcher('**/*', false, true, false));
   context.subscriptions.push(...watchers);
   const clientOptions: LanguageClientOptions = {
-    documentSelector,
+    documentSelector: selectorFor(platform.schemes),
     synchronize: { configurationSection: 'darkprint', fileEvents: watchers },
-    initializationOptions: { darkprint: settingsSnapshot() },
+    initializationOptions: { darkprint: settingsSnapshot(), ...(platform.docsPage !== undefined ? { docsPage: platform.docsPage } : {}) },
     diagnosticCollectionName: 'darkprint',
     middleware: {
       // A quick fix that opens a place to complete (a pin to pick among the bundle's cards): the
@@ -116,8 +130,9 @@ export function activate(context: vscode.ExtensionContext): DarkPrintApi {
       },
     },
   };
-  const languageClient = new LanguageClient('darkprint', 'DarkPrint Language Server', serverOptions, clientOptions);
+  const languageClient = platform.createClient(clientOptions);
   client = languageClient;
+  if (platform.beforeStart) context.subscriptions.push(platform.beforeStart(languageClient));
   const ready = languageClient.start();
   ready.catch((error: unknown) => {
     void vscode.window.showErrorMessage(`The DarkPrint language server did not start: ${error instanceof Error ? error.message : String(error)}`);
@@ -151,7 +166,9 @@ export function activate(context: vscode.ExtensionContext): DarkPrintApi {
     vscode.commands.registerCommand(commands.export, (options?: unknown) =>
       guarded(() => exportAttractor({ compile, showPreview: (anchor) => preview.open(anchor) }, exportOptions(options))),
     ),
-    vscode.commands.registerCommand(commands.import, (options?: unknown) => guarded(() => importAttractor(importOptions(options)))),
+    vscode.commands.registerCommand(commands.import, (options?: unknown) =>
+      guarded(() => importAttractor({ request: (method, params) => ready.then(() => languageClient.sendRequest(method, params)) }, importOptions(options))),
+    ),
     vscode.commands.registerCommand(commands.newBundle, (options?: unknown) => guarded(() => newBundle(newBundleOptions(options)))),
     vscode.commands.registerCommand(commands.report, (target?: unknown) => guarded(() => reportView.open(asUri(target)))),
     vscode.commands.registerCommand(commands.revealNode, (argument?: unknown) => guarded(() => revealNode(argument))),
@@ -164,8 +181,8 @@ export function activate(context: vscode.ExtensionContext): DarkPrintApi {
     if (answer === undefined) throw new Error(`the answer to ${graphRequest} is not a picture`);
     return answer;
   };
-  const layout = createLayout(context.asAbsolutePath(path.join('client', 'out', 'graph-worker.js')));
-  const graphView = createGraph({ graph, render: (picture) => layout.render(picture), coalesceMs, extensionUri: context.extensionUri });
+  const layout = platform.layout;
+  const graphView = createGraph({ graph, render: (picture) => layout.render(picture), coalesceMs, extensionUri: context.extensionUri, write: platform.write });
   context.subscriptions.push(
     graphView,
     { dispose: () => layout.dispose() },
@@ -240,7 +257,7 @@ async function activeInBundle(): Promise<boolean> {
   const document = vscode.window.activeTextEditor?.document;
   if (document === undefined) return false;
   if (document.languageId === 'darkprint-topology' || previewAnchor(document.uri) !== undefined) return true;
-  return document.uri.scheme === 'file' && (await bundleOf(document.uri)) !== undefined;
+  return isServed(document.uri) && (await bundleOf(document.uri)) !== undefined;
 }
 
 /** Runs a command; a failure becomes an error message instead of a silent rejected promise. */
@@ -257,14 +274,18 @@ async function guarded<T>(run: () => Promise<T>): Promise<T | undefined> {
 
 function settingsSnapshot(): Record<string, unknown> {
   const configuration = vscode.workspace.getConfiguration('darkprint');
-  return {
-    severity: configuration.get<unknown>('severity'),
-    ignore: configuration.get<unknown>('ignore'),
-    debounceMs: configuration.get<unknown>('debounceMs'),
-    docsUrl: configuration.get<unknown>('docsUrl'),
-    logLevel: configuration.get<unknown>('logLevel'),
-    inlayHints: configuration.get<unknown>('inlayHints'),
-  };
+  // (as plain data: the values are the configuration's own read-only proxies, which a Web Worker's
+  // messages cannot carry, where a stream's JSON did)
+  return JSON.parse(
+    JSON.stringify({
+      severity: configuration.get<unknown>('severity'),
+      ignore: configuration.get<unknown>('ignore'),
+      debounceMs: configuration.get<unknown>('debounceMs'),
+      docsUrl: configuration.get<unknown>('docsUrl'),
+      logLevel: configuration.get<unknown>('logLevel'),
+      inlayHints: configuration.get<unknown>('inlayHints'),
+    }),
+  ) as Record<string, unknown>;
 }
 
 /** A command's argument when it names a resource: a Uri (from menus) or a URI string. */

@@ -13,13 +13,12 @@
  * block's card, and the cursor in the topology or a card highlights what it is about.
  *
  * `DarkPrint: Export Graph Picture…` writes the same SVG as `darkprint graph` (the engine's
- * colours, on a transparent ground), atomically (./atomic-write.ts).
+ * colours, on a transparent ground), through `write` (on the desktop atomically for a file on disk:
+ * ./atomic-write.ts; in the browser through `vscode.workspace.fs`: docs/web.md).
  */
-import { randomBytes } from 'crypto';
 import * as vscode from 'vscode';
 import type { Picture } from '../../shared/src/picture/model';
-import { activeOrPickedBundle, basename, exists, isInside, type BundleLocation } from './bundles';
-import { writeFileAtomically } from './atomic-write';
+import { activeOrPickedBundle, basename, exists, isInside, isServed, type BundleLocation } from './bundles';
 import { messageOf } from './preview';
 import type { GraphAnswer } from './protocol';
 import { graphView, graphViewType, isBundleFile, keysAt, readFromPage, renderGraphHtml, type ToPage } from './graph-html';
@@ -34,6 +33,8 @@ export interface GraphDependencies {
   readonly coalesceMs: number;
   /** The extension's folder (the page's script is `client/out/graph-view.js` inside it). */
   readonly extensionUri: vscode.Uri;
+  /** Writes an exported picture. */
+  readonly write: (target: vscode.Uri, bytes: Uint8Array) => Promise<void>;
 }
 
 export interface GraphExportOptions {
@@ -153,7 +154,7 @@ export function createGraph(dependencies: GraphDependencies): GraphController {
   };
 
   const changed = (uris: readonly vscode.Uri[]): void => {
-    for (const [key, entry] of panels) if (uris.some((uri) => uri.scheme === 'file' && isInside(entry.location.root, uri))) schedule(key, entry);
+    for (const [key, entry] of panels) if (uris.some((uri) => isServed(uri) && isInside(entry.location.root, uri))) schedule(key, entry);
   };
 
   /** Highlights in a panel what the cursor of `editor` is about, when the editor shows a file of its bundle. */
@@ -161,7 +162,7 @@ export function createGraph(dependencies: GraphDependencies): GraphController {
     const picture = entry.shown?.picture;
     if (picture === undefined || editor === undefined) return;
     const uri = editor.document.uri;
-    if (uri.scheme !== 'file' || !isInside(entry.location.root, uri)) return;
+    if (!isServed(uri) || !isInside(entry.location.root, uri)) return;
     const file = relativePath(entry.location.root, uri);
     const position = editor.selection.active;
     const wordRange = editor.document.getWordRangeAtPosition(position, /[A-Za-z0-9_.\-\u0080-\uffff]+/);
@@ -203,7 +204,7 @@ export function createGraph(dependencies: GraphDependencies): GraphController {
     panels.set(key, entry);
     panel.webview.html = renderGraphHtml({
       cspSource: panel.webview.cspSource,
-      nonce: randomBytes(18).toString('base64'),
+      nonce: nonce(),
       scriptUri: panel.webview.asWebviewUri(vscode.Uri.joinPath(scriptFolder, 'graph-view.js')).toString(),
       title: `DarkPrint graph: ${basename(location.root)}`,
     });
@@ -277,8 +278,7 @@ export function createGraph(dependencies: GraphDependencies): GraphController {
       return undefined;
     }
     const bytes = new TextEncoder().encode(svg);
-    if (target.scheme === 'file') await writeFileAtomically(target.fsPath, bytes);
-    else await vscode.workspace.fs.writeFile(target, bytes);
+    await dependencies.write(target, bytes);
     void vscode.window.showInformationMessage(`Exported the blueprint graph to ${vscode.workspace.asRelativePath(target)}.`);
     return target;
   };
@@ -340,6 +340,11 @@ function unreadableBanner(unreadable: readonly string[], kept: boolean): string 
   const first = unreadable[0]!.replace(/\.\s*$/, '');
   const more = unreadable.length > 1 ? ` (and ${unreadable.length - 1} more)` : '';
   return kept ? `The topology does not read as written: ${first}${more}. The picture shows the bundle as it last read.` : `The topology does not read as written: ${first}${more}. The picture shows what could be read.`;
+}
+
+/** A fresh nonce for the page's script: 18 random bytes in base64 (Web Crypto, in Node's extension host as in a browser's). */
+function nonce(): string {
+  return btoa(String.fromCharCode(...globalThis.crypto.getRandomValues(new Uint8Array(18))));
 }
 
 /** `uri`'s path below `root`, `/`-separated. */

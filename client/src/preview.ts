@@ -8,7 +8,7 @@
  * the path names the tab, the query keeps the file the request is made for.
  */
 import * as vscode from 'vscode';
-import { activeOrPickedBundle, basename, isInside, parentOf, previewAnchor, previewScheme, slugOf, type BundleLocation } from './bundles';
+import { activeOrPickedBundle, basename, isInside, isServed, parentOf, previewAnchor, previewScheme, slugOf, type BundleLocation } from './bundles';
 import type { CompiledAnswer } from './protocol';
 
 export { previewScheme };
@@ -62,7 +62,7 @@ export function createPreview(dependencies: PreviewDependencies): PreviewControl
         previews.delete(key);
         continue;
       }
-      if (uris.some((uri) => uri.scheme === 'file' && isInside(location.root, uri))) schedule(key, vscode.Uri.parse(key));
+      if (uris.some((uri) => isServed(uri) && isInside(location.root, uri))) schedule(key, vscode.Uri.parse(key));
     }
   };
 

@@ -1,5 +1,5 @@
 /**
- * The three custom requests the extension sends to the DarkPrint language server, and the readers
+ * The custom requests the extension sends to the DarkPrint language server, and the readers
  * that turn their untyped answers into the shapes the commands use. Answers arrive as `unknown`:
  * a reader returns `undefined` for anything it does not recognise, never throws.
  *
@@ -12,12 +12,17 @@
  * - `darkprint/graph` `{ uri }` → the bundle's picture model (docs/graph.md) with the bundle
  *   folder's URI, the open documents it was drawn from and their versions, and why the topology
  *   does not read as written (`unreadable`), or `{ reasons }` for a file no bundle holds.
+ * - `darkprint/import` `{ uri, text, author }` (a pipeline's URI and text, the handle every card
+ *   records) → `{ files, diagnostics }`: the draft bundle's files (paths relative to its folder),
+ *   or `{ reasons, diagnostics }` when the pipeline does not read; the diagnostics stand on the
+ *   pipeline, as LSP diagnostics. The server only computes: the extension writes the files.
  */
 import type { Picture } from '../../shared/src/picture/model';
 
 export const compiledRequest = 'darkprint/compiled';
 export const reportRequest = 'darkprint/report';
 export const graphRequest = 'darkprint/graph';
+export const importRequest = 'darkprint/import';
 
 /** The parameters of both requests: any file of the bundle, or its folder, as a URI string. */
 export interface BundleParams {
@@ -187,6 +192,64 @@ function isPicture(value: unknown): value is Picture {
     );
   };
   return (nodes as readonly unknown[]).every(isNode) && (edges as readonly unknown[]).every(isEdge);
+}
+
+export interface ImportParams {
+  /** The pipeline's URI (its name is the cards' provenance; the diagnostics stand on it). */
+  readonly uri: string;
+  readonly text: string;
+  /** The handle every imported card records as its `author`. */
+  readonly author: string;
+}
+
+/** A finding of the import on the pipeline, as the server sends it (an LSP diagnostic, in part). */
+export interface ImportFinding {
+  readonly range: { readonly start: LinePosition; readonly end: LinePosition };
+  /** LSP's: 1 error, 2 warning, 3 information, 4 hint. */
+  readonly severity: 1 | 2 | 3 | 4;
+  readonly code?: string;
+  readonly message: string;
+}
+
+export type ImportAnswer =
+  | { readonly kind: 'files'; readonly files: readonly { readonly path: string; readonly text: string }[]; readonly findings: readonly ImportFinding[] }
+  | { readonly kind: 'refused'; readonly reasons: readonly string[]; readonly findings: readonly ImportFinding[] };
+
+/** Reads a `darkprint/import` answer: undefined when it has neither files nor reasons, or a file of another shape. */
+export function readImportAnswer(answer: unknown): ImportAnswer | undefined {
+  const value = asRecord(answer);
+  if (value === undefined) return undefined;
+  const findings: ImportFinding[] = [];
+  for (const entry of arrayField(value, 'diagnostics')) {
+    const record = asRecord(entry);
+    const range = record && asRecord(record.get('range'));
+    const start = range && readPosition(range.get('start'));
+    const end = range && readPosition(range.get('end'));
+    const message = record && stringField(record, 'message');
+    if (record === undefined || start === undefined || end === undefined || message === undefined) continue;
+    const severity = record.get('severity');
+    const code = record.get('code');
+    findings.push({
+      range: { start, end },
+      severity: severity === 2 || severity === 3 || severity === 4 ? severity : 1,
+      ...(typeof code === 'string' ? { code } : typeof code === 'number' ? { code: String(code) } : {}),
+      message,
+    });
+  }
+  const files = value.get('files');
+  if (Array.isArray(files)) {
+    const read: { path: string; text: string }[] = [];
+    for (const entry of files as readonly unknown[]) {
+      const record = asRecord(entry);
+      const path = record && stringField(record, 'path');
+      const text = record && stringField(record, 'text');
+      if (path === undefined || text === undefined) return undefined;
+      read.push({ path, text });
+    }
+    return { kind: 'files', files: read, findings };
+  }
+  const reasons = readReasons(value.get('reasons'));
+  return reasons === undefined ? undefined : { kind: 'refused', reasons, findings };
 }
 
 /** Reads a `darkprint/compiled` answer. */

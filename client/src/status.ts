@@ -4,7 +4,7 @@
  * Refreshed when the active editor changes and when the server republishes the bundle's diagnostics.
  */
 import * as vscode from 'vscode';
-import { bundleOf, isInside, type BundleLocation } from './bundles';
+import { bundleOf, isInside, isServed, type BundleLocation } from './bundles';
 import { previewScheme } from './preview';
 import type { ReportAnswer } from './protocol';
 
@@ -25,7 +25,7 @@ export function createStatus(dependencies: StatusDependencies): vscode.Disposabl
   const update = async (): Promise<void> => {
     const ticket = ++generation;
     const document = vscode.window.activeTextEditor?.document;
-    const location = document !== undefined && document.uri.scheme === 'file' ? await bundleOf(document.uri) : undefined;
+    const location = document !== undefined && isServed(document.uri) ? await bundleOf(document.uri) : undefined;
     if (ticket !== generation) return;
     if (location === undefined) {
       // A preview or an output panel keeps the last bundle's item; other files hide it.

@@ -56,6 +56,38 @@ export function packageExtension(): string {
   return vsix;
 }
 
+/**
+ * The test variant of the .vsix for the web worker extension host: the files `npm run package`
+ * packs (run it first: this reads its build), with a manifest that has only the `browser` entry.
+ * code-server runs an extension that has `main` in its Node extension host, and one with only
+ * `browser` in its web worker host, as vscode.dev and github.dev do. Packed by vsce itself from a
+ * staging folder; resolves to the .vsix written in `folder`.
+ */
+export function packageWebOnlyExtension(folder: string): string {
+  const staging = path.join(folder, 'web-only-extension');
+  fs.rmSync(staging, { recursive: true, force: true });
+  fs.mkdirSync(staging, { recursive: true });
+  for (const entry of ['README.md', 'CHANGELOG.md', '.vscodeignore', 'images', 'syntaxes', 'docs', 'client/out', 'server/out']) {
+    const from = path.join(repositoryRoot, entry);
+    if (fs.existsSync(from)) fs.cpSync(from, path.join(staging, entry), { recursive: true });
+  }
+  const manifest = JSON.parse(fs.readFileSync(path.join(repositoryRoot, 'package.json'), 'utf8')) as Record<string, unknown> & { name: string; version: string; scripts?: Record<string, string> };
+  if (typeof manifest.browser !== 'string') throw new Error('package.json has no `browser` entry to run in the web worker extension host');
+  delete manifest.main;
+  // (the build already ran: the staging folder packs what it wrote)
+  delete manifest.scripts;
+  fs.writeFileSync(path.join(staging, 'package.json'), `${JSON.stringify(manifest, undefined, 2)}\n`);
+  const vsix = path.join(folder, `${manifest.name}-${manifest.version}-web.vsix`);
+  const vsce = path.join(repositoryRoot, 'node_modules', '@vscode', 'vsce', 'vsce');
+  const result = spawnSync(process.execPath, [vsce, 'package', '--no-dependencies', '--skip-license', '--allow-missing-repository', '--no-rewrite-relative-links', '--out', vsix], {
+    cwd: staging,
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  if (result.status !== 0 || !fs.existsSync(vsix)) throw new Error(`vsce package of the web-only variant failed (exit ${result.status}):\n${tail(result.stdout + result.stderr)}`);
+  return vsix;
+}
+
 export function createScratch(): Scratch {
   const base = process.env.DARKPRINT_E2E_ARTIFACTS ?? fs.mkdtempSync(path.join(process.env.TMPDIR ?? '/tmp', 'darkprint-e2e-'));
   const folder = (name: string): string => {

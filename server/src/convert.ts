@@ -33,6 +33,7 @@ import {
 } from 'vscode-languageserver';
 import type { Diagnostic, Severity } from '../../shared/src/diagnostics';
 import { codeHeading } from '../../shared/src/diagnostics/render';
+import { diagnosticInfo, isDiagnosticCode } from '../../shared/src/diagnostics';
 import { lineIndex, type LineIndex, type Span } from '../../shared/src/text';
 import type {
   CodeAction,
@@ -296,11 +297,34 @@ export function toLspDiagnostic(d: Diagnostic, file: string, context: Diagnostic
   return out;
 }
 
-/** The tag a client may show a finding with (faded for what is unused, struck through for what is retired). */
+/** The tag a client may show a finding with: the registry's `shownAs` of its code (faded for unused, struck through for retired). */
 function diagnosticTag(code: string): DiagnosticTag | undefined {
-  if (code === 'bundle/orphan-card' || code === 'bundle/unreachable-node') return DiagnosticTag.Unnecessary;
-  if (code === 'card/deprecated-term' || code === 'card/retired-field') return DiagnosticTag.Deprecated;
-  return undefined;
+  const shownAs = isDiagnosticCode(code) ? diagnosticInfo(code).shownAs : undefined;
+  return shownAs === 'unused' ? DiagnosticTag.Unnecessary : shownAs === 'retired' ? DiagnosticTag.Deprecated : undefined;
+}
+
+/**
+ * A copy of `lsp` at `range`, its keys in the converter's order (`toLspDiagnostic`), for a
+ * finding without related locations (see `movedConversion` in ./publish.ts). Written out rather than spread: a
+ * thousand findings move on an edit in the middle of a topology, and a spread of objects of
+ * several shapes takes V8's slow path each time.
+ */
+export function withRange(lsp: LspDiagnostic, range: LspDiagnostic['range']): LspDiagnostic {
+  const out: LspDiagnostic = { range, severity: lsp.severity, code: lsp.code, source: lsp.source, message: lsp.message };
+  if (lsp.codeDescription !== undefined) out.codeDescription = lsp.codeDescription;
+  if (lsp.tags !== undefined) out.tags = lsp.tags;
+  if (lsp.data !== undefined) out.data = lsp.data;
+  // (`relatedInformation` is never copied: `movedConversion` moves no finding that has it)
+  return out;
+}
+
+// A compile-time check that `withRange` knows every member a diagnostic may have.
+const everyLspMember: Exclude<keyof LspDiagnostic, 'range' | 'severity' | 'code' | 'source' | 'message' | 'codeDescription' | 'tags' | 'data' | 'relatedInformation'> extends never ? true : never = true;
+void everyLspMember;
+
+/** How `JSON.stringify` writes the start of a diagnostic whose first key is `range` (the converter's order), up to the range's end. */
+export function rangeHead(range: LspDiagnostic['range']): string {
+  return `{"range":{"start":{"line":${range.start.line},"character":${range.start.character}},"end":{"line":${range.end.line},"character":${range.end.character}}}`;
 }
 
 // ---- hover and completion -----------------------------------------------------------------
@@ -749,8 +773,8 @@ const tokenTypeNumbers: Readonly<Record<SemanticTokenType, number>> = {
   riskMarker: 11,
 };
 
-/** Each modifier's bit (`declaration` and `deprecated` are the protocol's own, `unresolved` ours). */
-const tokenModifierBits: Readonly<Record<SemanticTokenModifier, number>> = { declaration: 1, deprecated: 2, unresolved: 4 };
+/** Each modifier's bit (`declaration` is the protocol's own, `unresolved` ours; why there is no `deprecated`: docs/architecture.md#semantic-token-modifiers). */
+const tokenModifierBits: Readonly<Record<SemanticTokenModifier, number>> = { declaration: 1, unresolved: 2 };
 
 export const semanticTokensLegend: { readonly tokenTypes: string[]; readonly tokenModifiers: string[] } = {
   tokenTypes: namesInOrder(tokenTypeNumbers),

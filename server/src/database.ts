@@ -31,9 +31,9 @@
  * that involve it; a topology edit re-parses the topology from the statement before the edit
  * and re-checks what the edit changed (and, for now, what follows it in the file is parsed again).
  *
- * Knows no LSP type and no `fs`: paths are absolute file-system paths, texts are strings.
+ * Knows no LSP type and no `fs`: paths are absolute paths of the server's `FileAccess` (./files.ts),
+ * texts are strings.
  */
-import path from 'node:path';
 import { createLoadMemo, loadBundle, type LoadMemo, type LoadResult } from '../../shared/src/bundle/resolve';
 import type { SourceFile } from '../../shared/src/bundle/model';
 import type { CardLocator, CardReadResult } from '../../shared/src/card/card-model';
@@ -43,7 +43,9 @@ import type { Diagnostic } from '../../shared/src/diagnostics';
 import { lineIndex, type LineIndex } from '../../shared/src/text';
 import type { IdeBundle } from '../../shared/src/ide/types';
 import { isCardPath, isTopologyPath } from '../../shared/src/ide/context';
-import { isBundleFile, relativeTo } from './workspace';
+import { isBundleFile, relativeTo } from './bundle-files';
+import type { Paths } from './files';
+import { posixPaths } from './posix-paths';
 
 export interface OpenDocument {
   /** The client's spelling of the document's URI (answers and diagnostics reuse it). */
@@ -101,14 +103,16 @@ export interface Snapshot {
 export interface Database {
   /** Bundles by absolute root folder. */
   readonly bundles: Map<string, BundleState>;
-  /** Open documents by absolute path (only `file:` documents). */
+  /** Open documents by absolute path (only documents whose URI names a path: see ./files.ts `pathOf`). */
   readonly open: Map<string, OpenDocument>;
-  /** Turns an absolute path into a URI (the server passes `pathToFileURL`). */
+  /** Turns an absolute path into a URI (the server passes its `FileAccess`'s `uriOf`). */
   readonly uriOf: (file: string) => string;
+  /** The path operations of those paths (POSIX unless given: the server passes its `FileAccess`'s). */
+  readonly paths: Paths;
 }
 
-export function createDatabase(uriOf: (file: string) => string): Database {
-  return { bundles: new Map(), open: new Map(), uriOf };
+export function createDatabase(uriOf: (file: string) => string, paths: Paths = posixPaths): Database {
+  return { bundles: new Map(), open: new Map(), uriOf, paths };
 }
 
 export function addBundle(db: Database, root: string, disk: ReadonlyMap<string, string>, diskFindings: readonly Diagnostic[] = []): BundleState {
@@ -171,13 +175,14 @@ function sameFindings(a: readonly Diagnostic[], b: readonly Diagnostic[]): boole
   return a.length === b.length && a.every((d, i) => JSON.stringify(d) === JSON.stringify(b[i]));
 }
 
-/** The bundle a file belongs to: its nearest root (SPEC §1), and its path relative to it. */
+/** The bundle a file belongs to: its nearest root (docs/compatibility.md#bundle-roots), and its path relative to it. */
 export function ownerOf(db: Database, file: string): { bundle: BundleState; relative: string } | undefined {
+  const path = db.paths;
   let dir = path.dirname(file);
   for (;;) {
     const bundle = db.bundles.get(dir);
     if (bundle) {
-      const relative = relativeTo(dir, file);
+      const relative = relativeTo(path, dir, file);
       return relative === undefined ? undefined : { bundle, relative };
     }
     const parent = path.dirname(dir);
@@ -200,7 +205,7 @@ export function setDiskFile(db: Database, bundle: BundleState, relative: string,
     if (current?.text === text) return false;
     bundle.disk.set(relative, { path: relative, text });
   }
-  if (db.open.has(path.join(bundle.root, ...relative.split('/')))) return false;
+  if (db.open.has(db.paths.join(bundle.root, ...relative.split('/')))) return false;
   bundle.revision++;
   return true;
 }
@@ -229,7 +234,7 @@ export function snapshotOf(db: Database, bundle: BundleState): Snapshot {
   const { files, versions, uris } = currentFiles(db, bundle);
   const ordered = [...files.values()];
   const started = performance.now();
-  const result = loadBundle(ordered, { folderName: path.basename(bundle.root), readCard: memoisedReader(bundle), memo: bundle.memo });
+  const result = loadBundle(ordered, { folderName: db.paths.basename(bundle.root), readCard: memoisedReader(bundle), memo: bundle.memo });
   const loadMs = performance.now() - started;
   // (deleting the current key while iterating a Map is safe)
   bundle.cardReads.forEach((_, relative) => {
@@ -353,7 +358,7 @@ function snapshotObject(
       if (open !== undefined) return open;
       let uri = bundle.uris.get(relative);
       if (uri === undefined) {
-        uri = db.uriOf(path.join(bundle.root, ...relative.split('/')));
+        uri = db.uriOf(db.paths.join(bundle.root, ...relative.split('/')));
         bundle.uris.set(relative, uri);
       }
       return uri;

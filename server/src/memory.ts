@@ -1,5 +1,6 @@
 /**
- * The server's memory budget on large workspaces (issue 4: at 5,000 nodes, RSS ≤ 300 MB).
+ * The server's memory budget on large workspaces (the goal: a 5,000-node bundle edited in under
+ * 300 MB of resident memory).
  *
  * Between two full collections V8 lets its heap grow by a factor it picks from how fast the
  * collector runs, up to four times what the last collection kept. On a small workspace that

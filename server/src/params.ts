@@ -32,6 +32,8 @@ export type ParamPart =
   | 'query'
   | 'previousResultId'
   | 'uri'
+  | 'text'
+  | 'author'
   | 'command'
   | 'formattingOptions';
 
@@ -197,6 +199,10 @@ function partProblem(params: Record<string, unknown>, part: ParamPart): string |
       return stringProblem(params.previousResultId, 'previousResultId');
     case 'uri':
       return stringProblem(params.uri, 'uri');
+    case 'text':
+      return stringProblem(params.text, 'text');
+    case 'author':
+      return stringProblem(params.author, 'author');
     case 'command':
       return stringProblem(params.command, 'command') ?? optional(params.arguments, (list) => (Array.isArray(list) ? undefined : `${field('arguments')} is ${shown(list)}; it must be a list, or be left out`));
     case 'formattingOptions': {

@@ -28,7 +28,7 @@ import type { SourceFile } from '../../shared/src/bundle/model';
 import { classifyFiles } from '../../shared/src/bundle/classify';
 import { commonPrefixLength } from '../../shared/src/text';
 import { fromEditor, snapshotOf, type BundleState, type Database, type Snapshot } from './database';
-import { lspMessage, toLspDiagnostic, toRange, toSeverity, type ClientSupport, type DocsLink } from './convert';
+import { lspMessage, rangeHead, toLspDiagnostic, toRange, toSeverity, withRange, type ClientSupport, type DocsLink } from './convert';
 import type { Settings } from './settings';
 
 export interface PublisherOptions {
@@ -44,6 +44,10 @@ export interface PublisherOptions {
   /** How codes link to their docs (`codeDescription`), if they do; the same function while the docs are the same. */
   readonly docsLink: () => DocsLink | undefined;
   readonly log: (message: string) => void;
+  /** Runs a task on a later turn of the event loop (default `setImmediate`; a Web Worker has none). */
+  readonly nextTurn?: (task: () => void) => void;
+  /** Called after each publication of a bundle, with the snapshot published (see ./view-refresh.ts). */
+  readonly published?: (snapshot: Snapshot) => void;
 }
 
 export interface Publisher {
@@ -102,6 +106,7 @@ function sendEmpty(send: PublisherOptions['send'], uri: string): void {
 
 export function createPublisher(options: PublisherOptions): Publisher {
   const { db, send, log } = options;
+  const nextTurn = options.nextTurn ?? ((task: () => void): void => void setImmediate(task));
   const timers = new Map<string, NodeJS.Timeout>();
   const queue = new Set<string>();
   let draining = false;
@@ -127,7 +132,7 @@ export function createPublisher(options: PublisherOptions): Publisher {
     if (bundle) publishGuarded(bundle);
     if (queue.size > 0) {
       draining = true;
-      setImmediate(drain);
+      nextTurn(drain);
     }
   };
 
@@ -135,7 +140,7 @@ export function createPublisher(options: PublisherOptions): Publisher {
     queue.add(root);
     if (!draining) {
       draining = true;
-      setImmediate(drain);
+      nextTurn(drain);
     }
   };
 
@@ -248,8 +253,9 @@ export function createPublisher(options: PublisherOptions): Publisher {
         converted[i] = kept;
         diagnostics[i] = kept.lsp;
       }
-      // (the version goes to every client, as issue 4 asks, even one that declares no
-      // `versionSupport`, VS Code's among them: a client that does not read it ignores it)
+      // (the version goes to every client, so that each finding says which text it was computed
+      // from, even one that declares no `versionSupport`, VS Code's among them: a client that does
+      // not read it ignores it)
       current.set(snapshot.uri(file), { file, list, converted, diagnostics, version: snapshot.versions.get(file) });
     }
     // Clear what shows nothing now (fixed, deleted, renamed) first: an open document's URI may
@@ -280,6 +286,7 @@ export function createPublisher(options: PublisherOptions): Publisher {
       }
     }
     urisOf.set(bundle.root, now);
+    options.published?.(snapshot);
   };
 
   const cancel = (root: string): void => {
@@ -407,30 +414,6 @@ function movedConversion(snapshot: Snapshot, file: string, d: Diagnostic, c: Con
   return { lsp: withRange(lsp, range), head: split ? rangeHead(range) : undefined, tail: split ? c.tail : undefined };
 }
 
-/**
- * A copy of `lsp` at `range`, its keys in the converter's order (`toLspDiagnostic`), for a
- * finding without related locations (see `movedConversion`). Written out rather than spread: a
- * thousand findings move on an edit in the middle of a topology, and a spread of objects of
- * several shapes takes V8's slow path each time.
- */
-function withRange(lsp: LspDiagnostic, range: LspDiagnostic['range']): LspDiagnostic {
-  const out: LspDiagnostic = { range, severity: lsp.severity, code: lsp.code, source: lsp.source, message: lsp.message };
-  if (lsp.codeDescription !== undefined) out.codeDescription = lsp.codeDescription;
-  if (lsp.tags !== undefined) out.tags = lsp.tags;
-  if (lsp.data !== undefined) out.data = lsp.data;
-  // (`relatedInformation` is never copied: `movedConversion` moves no finding that has it)
-  return out;
-}
-
-// A compile-time check that `withRange` knows every member a diagnostic may have.
-const everyLspMember: Exclude<keyof LspDiagnostic, 'range' | 'severity' | 'code' | 'source' | 'message' | 'codeDescription' | 'tags' | 'data' | 'relatedInformation'> extends never ? true : never = true;
-void everyLspMember;
-
-/** How `JSON.stringify` writes the start of a diagnostic whose first key is `range` (the converter's order), up to the range's end. */
-function rangeHead(range: LspDiagnostic['range']): string {
-  return `{"range":{"start":{"line":${range.start.line},"character":${range.start.character}},"end":{"line":${range.end.line},"character":${range.end.character}}}`;
-}
-
 /** What the related locations of a conversion read: per location, its file's source (as `Converted.source`), how much of it, and its URI. */
 interface Related {
   readonly sources: (SourceFile | undefined)[];
@@ -556,8 +539,11 @@ function encodeHeads(converted: readonly Converted[]): void {
   if (text.length > 0) flush(converted.length);
 }
 
-/** How many bytes of heads `encodeHeads` encodes at once: the size of the pool small buffers come from. */
-const headBlockSize = Buffer.poolSize;
+/**
+ * How many bytes of heads `encodeHeads` encodes at once: the size of the pool small buffers come
+ * from (Node's `Buffer.poolSize`, written out: the module also loads where there is no `Buffer`).
+ */
+const headBlockSize = 8 * 1024;
 
 /** True when two lists show the same thing (compared field by field; cheaper than serialising thousands of them). */
 export function sameDiagnostics(a: readonly LspDiagnostic[], b: readonly LspDiagnostic[]): boolean {

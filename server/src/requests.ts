@@ -9,24 +9,31 @@
  *   with the open documents it was computed from and their versions, or `{ reasons }` for a file
  *   no bundle holds. Any bundle has a picture: a broken one gives what resolved, and says in
  *   `unreadable` why its topology does not read as written.
- * All answer from the bundle's current snapshot (open documents included).
+ * - `darkprint/import` `{ uri, text, author }` (a pipeline's URI and text, and the handle every
+ *   card records) → `ImportAnswer`: the files of the draft bundle the engine's importer makes of it
+ *   (as `darkprint import` writes them), or `{ reasons }` when the pipeline does not read; both
+ *   with the importer's findings on the pipeline. It reads no file and writes none: the client
+ *   writes the files where the user chose.
+ * The first three answer from the bundle's current snapshot (open documents included).
  *
  * The report grows with the bundle, never faster: every node, cycle and location is written once,
  * and a finding points at what it shares with others (a cycle of n nodes has n findings).
  */
-import type { Range } from 'vscode-languageserver';
-import { exportAttractor } from '../../shared/src/compile';
+import type { Diagnostic as LspDiagnostic, Range } from 'vscode-languageserver';
+import { exportAttractor, importAttractor, importedBundleFiles } from '../../shared/src/compile';
+import { lineIndex } from '../../shared/src/text';
 import { sortDiagnostics, type Diagnostic } from '../../shared/src/diagnostics';
 import { pictureOf } from '../../shared/src/picture/picture';
 import type { Picture } from '../../shared/src/picture/model';
 import type { SecurityCycle, SecurityFinding, SecurityPenalty } from '../../shared/src/analyze';
 import type { Snapshot } from './database';
-import { toRange } from './convert';
+import { toLspDiagnostic, toRange, type ClientSupport } from './convert';
 import { homeOf } from './publish';
 
 export const compiledRequest = 'darkprint/compiled';
 export const reportRequest = 'darkprint/report';
 export const graphRequest = 'darkprint/graph';
+export const importRequest = 'darkprint/import';
 
 export interface BundleParams {
   readonly uri: string;
@@ -101,6 +108,44 @@ export interface GraphAnswer {
    * then shows only what the parser recovered, so a view may keep its last picture meanwhile.
    */
   readonly unreadable: readonly string[];
+}
+
+export interface ImportParams {
+  readonly uri: string;
+  readonly text: string;
+  readonly author: string;
+}
+
+export type ImportAnswer =
+  | { readonly files: readonly { readonly path: string; readonly text: string }[]; readonly diagnostics: readonly LspDiagnostic[] }
+  | { readonly reasons: readonly string[]; readonly diagnostics: readonly LspDiagnostic[] };
+
+/**
+ * The draft bundle of a pipeline, as `darkprint import` makes it: the cards' provenance names the
+ * pipeline by the last part of its URI, and its findings are located in the text given.
+ */
+export function imported(params: ImportParams, support: ClientSupport): ImportAnswer {
+  const author = params.author.trim();
+  if (author === '') return { reasons: ['The author handle is blank: every imported card records who imported it; give a handle.'], diagnostics: [] };
+  const origin = nameOf(params.uri);
+  const result = importAttractor(params.text, { author, origin, file: origin });
+  const index = lineIndex(params.text);
+  const files = { uri: () => params.uri, lineIndex: () => index, versions: new Map<string, number>() };
+  const diagnostics = result.diagnostics.map((d) => toLspDiagnostic(d, origin, { files, support }));
+  if (!result.readable) return { reasons: [`${origin} is not a DOT digraph the importer can read; its diagnostics say where it stops.`], diagnostics };
+  return { files: importedBundleFiles(result), diagnostics };
+}
+
+/** The last part of a URI's path, decoded (`pipeline.dot` when it has none). */
+function nameOf(uri: string): string {
+  let path = uri.replace(/[?#].*$/, '');
+  path = path.slice(path.lastIndexOf('/') + 1);
+  try {
+    path = decodeURIComponent(path);
+  } catch {
+    // (a malformed escape: the name as written)
+  }
+  return path === '' ? 'pipeline.dot' : path;
 }
 
 /** The findings that say the topology does not read as written. */

@@ -2,11 +2,15 @@
  * The DarkPrint language server: a thin adapter between an LSP client and the engine.
  *
  *   server.ts    lifecycle: capabilities, settings, workspace folders, documents, watched files
- *   workspace.ts the disk: bundle roots (SPEC §1) and reading bundle files (the only `fs` user)
+ *   node.ts      the Node entry (stdio or IPC); browser.ts the web entry (a Worker's messages)
+ *   files.ts     THE seam to the file system: what is read from disk, and how files are named
+ *   bundle-files.ts  bundle roots (docs/compatibility.md#bundle-roots) and reading bundle files, through that seam
+ *   workspace.ts the seam from Node (the only `fs` user); client-files.ts from the client
  *   database.ts  the query database: per-file card reads and per-bundle snapshots, by revision
  *   publish.ts   pushing diagnostics for every file of a bundle, debounced, never stale
+ *   view-refresh.ts  asking the client to show lenses, tokens and hints again when another file changed
  *   handlers.ts  one small guarded handler per LSP request, calling shared/src/ide
- *   requests.ts  the custom requests `darkprint/compiled`, `darkprint/report` and `darkprint/graph`
+ *   requests.ts  the custom requests `darkprint/compiled`, `darkprint/report`, `darkprint/graph` and `darkprint/import`
  *   convert.ts   THE conversion between engine/IDE values and LSP values
  *   settings.ts  `darkprint.*` settings
  *   memory.ts    how far the heap may grow between collections on a large workspace
@@ -17,22 +21,16 @@
  * client or a file contains may stop the server: every handler is guarded, logs the exception
  * and answers empty.
  *
- * Started as `node server/out/server.js --stdio`, by the VS Code client too (`--node-ipc` also works;
- * `createConnection` reads the transport from argv, except that on `--stdio` the server
- * brings its own writer, which writes diagnostics from their kept JSON: ./wire.ts).
+ * Knows no transport and no platform: an entry gives it a connection and a `ServerHost` (its
+ * file access, where its docs page is, how it defers work), so the same server runs in Node
+ * (./node.ts) and in a Web Worker (./browser.ts; docs/web.md).
  */
-import { existsSync, readFileSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import {
-  createConnection,
   DidChangeConfigurationNotification,
   DidChangeWatchedFilesNotification,
   ErrorCodes,
   FileChangeType,
-  ProposedFeatures,
   ResponseError,
-  StreamMessageWriter,
   TextDocumentSyncKind,
   WatchKind,
   type ClientCapabilities,
@@ -46,19 +44,20 @@ import {
   Range,
   WorkspaceEdit,
   type ExecuteCommandParams,
-} from 'vscode-languageserver/node';
+} from 'vscode-languageserver';
 import { addBundle, createDatabase, ownerOf, removeBundle, replaceDisk, setDiskFile, setOpenDocument, snapshotOf, textSnapshotOf, type BundleState } from './database';
 import { createPublisher, describe, type Publisher } from './publish';
 import { defaultSettings, logsAt, mergeSettings, readSettings, type Settings } from './settings';
-import { findRoots, fitsReadLimits, isBundleFile, isFolder, isRootMarker, isSearchedFolderName, readBundleFile, readBundleFiles, relativeTo, rootAbove } from './workspace';
+import { findRoots, fitsReadLimits, isBundleFile, isFolder, isRootMarker, isSearchedFolderName, readBundleFile, readBundleFiles, relativeTo, rootAbove } from './bundle-files';
+import type { FileAccess } from './files';
 import { skippedReadsDiagnostics } from '../../shared/src/bundle/classify';
 import { semanticTokensLegend } from './convert';
 import { applyChanges, applyEditCommand, baseCompletionKinds, baseSymbolKinds, docsLinker, showLocationCommand, type ClientSupport, type DocsLink } from './convert';
 import { guarded, registerHandlers, completionTriggers, type FileAt, type Lifecycle, type ServerContext } from './handlers';
-import { compiled, compiledRequest, graph, graphRequest, report, reportRequest, type BundleParams } from './requests';
+import { compiled, compiledRequest, graph, graphRequest, imported, importRequest, report, reportRequest, type BundleParams, type ImportParams } from './requests';
 import { closedDocument, commandProblem, documentChange, documentUriOf, openedDocument } from './params';
-import { createPreparedTexts, preparedEncoder, routeConsole, type PreparedTexts } from './wire';
-import { heapPolicyApplies, startHeapPolicy } from './memory';
+import type { PreparedTexts } from './wire';
+import { viewRefresher } from './view-refresh';
 
 export const serverName = 'darkprint-language-server';
 export const serverVersion = '0.1.0';
@@ -77,11 +76,26 @@ export const watchedPatterns: readonly string[] = ['**/*.{dot,gv,yaml,yml,json,D
  */
 export const folderPattern = '**/*';
 
+/** What the platform gives the server (./node.ts, ./browser.ts). */
+export interface ServerHost {
+  /** THE way to the file system (./files.ts). */
+  readonly files: FileAccess;
+  /** The diagnostics page shipped with the server, when it has one: where codes link by default. */
+  readonly docsUrl: string | undefined;
+  /** The text of a diagnostics page at `url` when it can be read here (a `file:` URL), for its line anchors. */
+  readonly readDocsPage: (url: string) => string | undefined;
+  /** Runs `task` on a later turn of the event loop, after the messages already received. */
+  readonly nextTurn: (task: () => void) => void;
+}
+
 /**
  * Serves `connection`. `prepared`, when the connection's writer reads it (./wire.ts), receives
  * the JSON of each diagnostics publication so that it is written without serialising the list.
  */
-export function startServer(connection: Connection, prepared?: PreparedTexts): { readonly debug: (message: string) => void } {
+export function startServer(connection: Connection, host: ServerHost, prepared?: PreparedTexts): { readonly debug: (message: string) => void } {
+  const fileAccess = host.files;
+  const paths = fileAccess.paths;
+  const pathOf = (uri: string): string | undefined => fileAccess.pathOf(uri);
   const log = (message: string): void => {
     try {
       connection.console.error(message);
@@ -106,7 +120,7 @@ export function startServer(connection: Connection, prepared?: PreparedTexts): {
       // the connection is gone: nothing left to tell
     }
   };
-  const db = createDatabase((file) => pathToFileURL(file).href);
+  const db = createDatabase((file) => fileAccess.uriOf(file), paths);
   let settings: Settings = defaultSettings;
   let initializationSettings: unknown;
   // (what a client that declared nothing can take, until `initialize` says more)
@@ -115,7 +129,8 @@ export function startServer(connection: Connection, prepared?: PreparedTexts): {
   let folders: string[] = [];
   /** Open documents by the client's URI (any scheme), as the client last sent them. */
   const texts = new Map<string, { version: number; text: string }>();
-  const defaultDocsUrl = findDocs();
+  /** The docs page codes link to by default: the one beside the server, else the one the client names (see `docsPageOf`). */
+  let defaultDocsUrl = host.docsUrl;
   /** The links of the docs page in use (made again when the page changes: see `docsLinker`). */
   let docsLinks: { readonly url: string; readonly link: DocsLink } | undefined;
   const publisher: Publisher = createPublisher({
@@ -129,10 +144,13 @@ export function startServer(connection: Connection, prepared?: PreparedTexts): {
     docsLink: () => {
       const url = settings.docsUrl ?? defaultDocsUrl;
       if (url === undefined) return undefined;
-      if (docsLinks?.url !== url) docsLinks = { url, link: docsLinker(url, readDocsPage(url)) };
+      if (docsLinks?.url !== url) docsLinks = { url, link: docsLinker(url, host.readDocsPage(url)) };
       return docsLinks.link;
     },
     log,
+    nextTurn: host.nextTurn,
+    // (code lenses, semantic tokens and inlay hints read other files: shown again when those change)
+    published: viewRefresher(connection, () => capabilities, log),
   });
 
   // Disk work (scans, reads after watched-file events) runs one task at a time, in order. A scan
@@ -183,7 +201,7 @@ export function startServer(connection: Connection, prepared?: PreparedTexts): {
   /** Roots, known or about to be (`roots`), that lie strictly inside `root` (their files are theirs, not `root`'s). */
   const nestedRoots = (root: string, roots: Iterable<string>): Set<string> => {
     const out = new Set<string>();
-    for (const other of [...db.bundles.keys(), ...roots]) if (other !== root && relativeTo(root, other) !== undefined) out.add(other);
+    for (const other of [...db.bundles.keys(), ...roots]) if (other !== root && relativeTo(paths, root, other) !== undefined) out.add(other);
     return out;
   };
 
@@ -193,14 +211,14 @@ export function startServer(connection: Connection, prepared?: PreparedTexts): {
    */
   const allowedFor = (root: string): { folder: string; scope: string } => {
     let folder: string | undefined;
-    for (const f of folders) if ((f === root || relativeTo(f, root) !== undefined) && (folder === undefined || f.length < folder.length)) folder = f;
+    for (const f of folders) if ((f === root || relativeTo(paths, f, root) !== undefined) && (folder === undefined || f.length < folder.length)) folder = f;
     return folder !== undefined ? { folder, scope: 'the workspace folder' } : { folder: root, scope: 'the bundle folder' };
   };
 
   /** Reads a bundle from disk (`roots`: roots about to be loaded, whose files are not this one's). */
   const loadRoot = async (root: string, roots: Iterable<string> = []): Promise<BundleState> => {
     const allowed = allowedFor(root);
-    const { files, skipped } = await readBundleFiles(root, { exclude: nestedRoots(root, roots), allowed: allowed.folder });
+    const { files, skipped } = await readBundleFiles(fileAccess, root, { exclude: nestedRoots(root, roots), allowed: allowed.folder });
     // (no place given: the publisher shows them on the topology, at its `digraph`)
     const findings = skippedReadsDiagnostics(skipped, undefined, allowed.scope);
     const existing = db.bundles.get(root);
@@ -228,7 +246,7 @@ export function startServer(connection: Connection, prepared?: PreparedTexts): {
   const readAgain = async (bundle: BundleState, relative: string): Promise<boolean | 'whole'> => {
     if (db.bundles.get(bundle.root) !== bundle) return false;
     if (bundle.diskFindings.length > 0) return 'whole';
-    const text = await readBundleFile(bundle.root, relative, allowedFor(bundle.root).folder);
+    const text = await readBundleFile(fileAccess, bundle.root, relative, allowedFor(bundle.root).folder);
     if (text === 'skipped' || (text !== undefined && !fitsReadLimits(bundle.disk, relative, text))) return 'whole';
     return setDiskFile(db, bundle, relative, text);
   };
@@ -308,7 +326,7 @@ export function startServer(connection: Connection, prepared?: PreparedTexts): {
         if (before > 0 && before % foldersPerReport === 0) progress.report(`${(walked + before).toLocaleString('en')} folders looked at`, 0);
         return urgent.length > 0 ? runUrgent() : undefined;
       };
-      for (const root of await findRoots(folder, { onFolder })) found.add(root);
+      for (const root of await findRoots(fileAccess, folder, { onFolder })) found.add(root);
       walked += visited;
     }
     // Roots the scan does not find but an open document does (outside the workspace folders, in a
@@ -322,7 +340,7 @@ export function startServer(connection: Connection, prepared?: PreparedTexts): {
     }
     for (const root of openRoots) {
       if (found.has(root)) continue;
-      if ((await rootAbove(root, root)) === root || hasOpenTopology(root)) found.add(root);
+      if ((await rootAbove(fileAccess, root, root)) === root || hasOpenTopology(root)) found.add(root);
     }
     for (const root of [...db.bundles.keys()]) {
       if (found.has(root)) continue;
@@ -347,7 +365,7 @@ export function startServer(connection: Connection, prepared?: PreparedTexts): {
   /** True when `file` lies in a workspace folder and no folder on the way down is one the scan skips. */
   const searchedByScan = (file: string): boolean =>
     folders.some((folder) => {
-      const relative = relativeTo(folder, file);
+      const relative = relativeTo(paths, folder, file);
       return relative !== undefined && relative.split('/').every(isSearchedFolderName);
     });
 
@@ -360,8 +378,8 @@ export function startServer(connection: Connection, prepared?: PreparedTexts): {
    */
   const keptAfterClose = async (root: string): Promise<boolean> => {
     for (const file of db.open.keys()) if (ownerOf(db, file)?.bundle.root === root) return true;
-    const scanned = folders.some((folder) => path.resolve(folder) === root) || searchedByScan(root);
-    return scanned && (await rootAbove(root, root)) === root;
+    const scanned = folders.some((folder) => paths.resolve(folder) === root) || searchedByScan(root);
+    return scanned && (await rootAbove(fileAccess, root, root)) === root;
   };
 
   /** Publishes a bundle after one of its documents closed, or lets it go (see `keptAfterClose`). */
@@ -376,7 +394,7 @@ export function startServer(connection: Connection, prepared?: PreparedTexts): {
   };
 
   const hasOpenTopology = (root: string): boolean => {
-    for (const file of db.open.keys()) if (path.dirname(file) === root && /\.(dot|gv)$/i.test(file)) return true;
+    for (const file of db.open.keys()) if (paths.dirname(file) === root && /\.(dot|gv)$/i.test(file)) return true;
     return false;
   };
 
@@ -386,11 +404,11 @@ export function startServer(connection: Connection, prepared?: PreparedTexts): {
     if (pending) return pending;
     const task = onDiskUrgently(`finding the bundle of ${file}`, async () => {
       if (ownerOf(db, file)) return;
-      let root = await rootAbove(path.dirname(file));
+      let root = await rootAbove(fileAccess, paths.dirname(file));
       // A topology opened on its own, in a folder that is no bundle root (or where the root found
       // would not read it: a topology saved inside a `cards/` folder), is a bundle of one file.
-      const read = root !== undefined && isBundleFile(relativeTo(root, file) ?? '');
-      if (!read && /\.(dot|gv)$/i.test(file)) root = path.dirname(file);
+      const read = root !== undefined && isBundleFile(relativeTo(paths, root, file) ?? '');
+      if (!read && /\.(dot|gv)$/i.test(file)) root = paths.dirname(file);
       if (root === undefined) return;
       const bundle = await loadRoot(root);
       schedule(bundle, 0);
@@ -408,17 +426,17 @@ export function startServer(connection: Connection, prepared?: PreparedTexts): {
     for (const change of changes) {
       const file = pathOf(change.uri);
       if (file === undefined) continue;
-      const name = path.basename(file);
+      const name = paths.basename(file);
       // Only a creation or a deletion can change which folders are bundle roots.
       if (change.type !== FileChangeType.Changed && isRootMarker(name, name === 'cards')) rootsMayChange = true;
-      if (change.type === FileChangeType.Deleted && [...db.bundles.keys()].some((root) => root === file || relativeTo(file, root) !== undefined)) {
+      if (change.type === FileChangeType.Deleted && [...db.bundles.keys()].some((root) => root === file || relativeTo(paths, file, root) !== undefined)) {
         rootsMayChange = true;
       }
       const owner = ownerOf(db, file);
       // A folder created outside every bundle, where the workspace scan looks (a bundle moved or
       // copied in whole), may hold roots; folders created inside a bundle, or hidden ones and build
       // outputs, do not start a scan of the workspace.
-      if (change.type === FileChangeType.Created && !rootsMayChange && !owner && searchedByScan(file) && (await isFolder(file))) rootsMayChange = true;
+      if (change.type === FileChangeType.Created && !rootsMayChange && !owner && searchedByScan(file) && (await isFolder(fileAccess, file))) rootsMayChange = true;
       if (!owner) continue;
       const { bundle, relative } = owner;
       if (change.type === FileChangeType.Deleted) {
@@ -439,12 +457,12 @@ export function startServer(connection: Connection, prepared?: PreparedTexts): {
         const read = wholeReads.has(bundle) ? 'whole' : await readAgain(bundle, relative);
         if (read === 'whole') wholeReads.add(bundle);
         else if (read) touched.add(bundle);
-      } else if (await isFolder(file)) {
+      } else if (await isFolder(fileAccess, file)) {
         // A folder appeared (created, or renamed into place): read the bundle again, and look for
         // bundles inside it (one moved into a folder of this bundle), where the scan would.
         wholeReads.add(bundle);
         const inCards = relative === 'cards' || relative.startsWith('cards/');
-        if (change.type === FileChangeType.Created && !rootsMayChange && !inCards && searchedByScan(file) && (await findRoots(file)).length > 0) rootsMayChange = true;
+        if (change.type === FileChangeType.Created && !rootsMayChange && !inCards && searchedByScan(file) && (await findRoots(fileAccess, file)).length > 0) rootsMayChange = true;
       }
     }
     for (const bundle of wholeReads) if (await readWhole(bundle)) touched.add(bundle);
@@ -525,8 +543,9 @@ export function startServer(connection: Connection, prepared?: PreparedTexts): {
     capabilities = params.capabilities;
     support = clientSupport(params.capabilities);
     initializationSettings = params.initializationOptions;
+    defaultDocsUrl ??= docsPageOf(params.initializationOptions);
     applySettings(mergeSettings(initializationSettings));
-    folders = workspaceFolders(params);
+    folders = workspaceFolders(fileAccess, params);
     return {
       capabilities: {
         textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental },
@@ -566,8 +585,8 @@ export function startServer(connection: Connection, prepared?: PreparedTexts): {
         connection.workspace.onDidChangeWorkspaceFolders((event: unknown) => {
           if (phase !== 'running') return;
           const change = typeof event === 'object' && event !== null ? (event as { added?: unknown; removed?: unknown }) : {};
-          const added = folderPaths(change.added);
-          const removed = folderPaths(change.removed);
+          const added = folderPaths(fileAccess, change.added);
+          const removed = folderPaths(fileAccess, change.removed);
           if (added === undefined || removed === undefined) {
             warn('darkprint: a workspace/didChangeWorkspaceFolders is ignored: its `event` must hold `added` and `removed` lists of folders, each with a string `uri`.');
             return;
@@ -781,6 +800,14 @@ export function startServer(connection: Connection, prepared?: PreparedTexts): {
     }, ['uri']),
   );
 
+  // (no bundle: the pipeline's text arrives with the request, and the answer is files to write)
+  connection.onRequest(
+    importRequest,
+    guarded(context, importRequest, { reasons: ['The server failed while importing the pipeline; its log says why.'], diagnostics: [] }, async (params: ImportParams) => {
+      return imported(params, support);
+    }, ['uri', 'text', 'author']),
+  );
+
   /** The snapshot of the bundle that holds a file (any file, not only bundle files) or that is a root folder. */
   const fileOrRoot = async (params: BundleParams): Promise<ReturnType<typeof snapshotOf> | undefined> => {
     const file = typeof params?.uri === 'string' ? pathOf(params.uri) : undefined;
@@ -831,16 +858,25 @@ function kindSet(listed: readonly number[] | undefined, base: ReadonlySet<number
  * The paths of a list of workspace folders as a client sends them (`{ uri, name }`), leaving out
  * URIs that name no local folder; undefined when it is no list of such objects.
  */
-function folderPaths(list: unknown): string[] | undefined {
+function folderPaths(files: FileAccess, list: unknown): string[] | undefined {
   if (!Array.isArray(list)) return undefined;
   const out: string[] = [];
   for (const folder of list) {
     const uri: unknown = typeof folder === 'object' && folder !== null ? (folder as { uri?: unknown }).uri : undefined;
     if (typeof uri !== 'string') return undefined;
-    const file = pathOf(uri);
+    const file = files.pathOf(uri);
     if (file !== undefined) out.push(file);
   }
   return out;
+}
+
+/**
+ * The diagnostics page a client ships with the server, `initializationOptions.docsPage` (a URI), for
+ * a server that has none beside it: the web build's Worker is started from a `blob:` URL (docs/web.md).
+ */
+function docsPageOf(options: unknown): string | undefined {
+  const page: unknown = typeof options === 'object' && options !== null ? (options as { docsPage?: unknown }).docsPage : undefined;
+  return typeof page === 'string' && page.trim() !== '' ? page.trim() : undefined;
 }
 
 /** A watched-file event as the protocol has it: a string URI and a known change type. */
@@ -850,75 +886,16 @@ function isFileEvent(value: unknown): value is FileEvent {
   return typeof uri === 'string' && (type === FileChangeType.Created || type === FileChangeType.Changed || type === FileChangeType.Deleted);
 }
 
-function workspaceFolders(params: InitializeParams): string[] {
+function workspaceFolders(files: FileAccess, params: InitializeParams): string[] {
   const out: string[] = [];
   for (const folder of params.workspaceFolders ?? []) {
-    const file = pathOf(folder.uri);
+    const file = files.pathOf(folder.uri);
     if (file !== undefined) out.push(file);
   }
   if (out.length === 0 && params.rootUri) {
-    const file = pathOf(params.rootUri);
+    const file = files.pathOf(params.rootUri);
     if (file !== undefined) out.push(file);
   }
-  if (out.length === 0 && params.rootPath) out.push(path.resolve(params.rootPath));
+  if (out.length === 0 && params.rootPath) out.push(files.paths.resolve(params.rootPath));
   return out;
 }
-
-/** The absolute path of a `file:` URI, or undefined for any other scheme or a malformed URI. */
-export function pathOf(uri: string): string | undefined {
-  if (!uri.startsWith('file:')) return undefined;
-  try {
-    return path.resolve(fileURLToPath(uri));
-  } catch {
-    return undefined;
-  }
-}
-
-/** The text of a diagnostics page on this machine (a `file:` URL), or undefined. */
-function readDocsPage(url: string): string | undefined {
-  if (!url.startsWith('file:')) return undefined;
-  try {
-    return readFileSync(fileURLToPath(url), 'utf8');
-  } catch {
-    return undefined;
-  }
-}
-
-/** The generated diagnostics page, when it sits beside the server (repository or packaged extension). */
-function findDocs(): string | undefined {
-  for (const candidate of [path.resolve(__dirname, '../../docs/diagnostics.md'), path.resolve(__dirname, '../docs/diagnostics.md'), path.resolve(__dirname, 'docs/diagnostics.md')]) {
-    if (existsSync(candidate)) return pathToFileURL(candidate).href;
-  }
-  return undefined;
-}
-
-function main(): void {
-  // On --stdio the writer is ours (same framing, prepared publications written from their JSON);
-  // every other transport is the one `createConnection` picks from argv.
-  const stdio = process.argv.slice(2).includes('--stdio');
-  const prepared = stdio ? createPreparedTexts() : undefined;
-  // Input stays the stream: given a stream, `createConnection` also ends the process when the
-  // client closes it. The output is a message writer, which the library takes in a stream's
-  // place at run time (vscode-jsonrpc's createMessageConnection checks each side on its own);
-  // only the typings lack the mixed overload.
-  const writer = prepared ? new StreamMessageWriter(process.stdout, { charset: 'utf-8', contentTypeEncoder: preparedEncoder(prepared) }) : undefined;
-  const connection = writer ? createConnection(ProposedFeatures.all, process.stdin, writer as unknown as NodeJS.WritableStream) : createConnection(ProposedFeatures.all);
-  if (stdio) routeConsole(connection.console);
-  const report = (kind: string) => (error: unknown): void => {
-    try {
-      connection.console.error(`darkprint: ${kind}: ${describe(error)}`);
-    } catch {
-      process.stderr.write(`darkprint: ${kind}: ${describe(error)}\n`);
-    }
-  };
-  process.on('uncaughtException', report('uncaught exception'));
-  process.on('unhandledRejection', report('unhandled rejection'));
-  const server = startServer(connection, prepared);
-  // (its changes are debug lines: at the default log level the client's log does not show them)
-  if (heapPolicyApplies(process.versions, [...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(/\s+/)])) {
-    startHeapPolicy({ log: server.debug });
-  }
-  connection.listen();
-}
-
-main();

@@ -1,396 +1,112 @@
 /**
- * The disk: finding bundle roots (SPEC §1) and reading the files a bundle is made of. This is
- * the only module of the server that touches `fs`; the engine never does. Every function
- * tolerates a vanished or unreadable file or folder (it is simply absent), and never throws.
- *
- * What the disk may make the server read is bounded: a symbolic link is followed only while its
- * real target stays inside the folder the walk may not leave (the workspace folder; for a bundle
- * outside every workspace folder, the bundle folder itself), and one bundle reads at most
- * `bundleReadLimits` (files, bytes in all, bytes per file, and as many folders below `cards/` as
- * files). What a read leaves out is returned, for the bundle to report (`bundle/files-skipped`).
+ * The disk, from Node: the `FileAccess` (./files.ts) that reads with `node:fs` and names files by
+ * `node:path` paths and `file:` URIs, and the bundle reads of ./bundle-files.ts bound to it. This
+ * is the only module of the server that touches `fs`; the engine never does. The web build
+ * leaves it out and reads through the client instead (./client-files.ts).
  */
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { bundleReadLimits, bundleSearchLimits, bundleSearchStep, isRootMarker, isSearchedFolderName, type SkippedReads } from '../../shared/src/bundle/classify';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { bundleReadLimits } from '../../shared/src/bundle/classify';
+import * as reads from './bundle-files';
+import type { BundleRead, ReadLimits, ReadOptions, ScanOptions } from './bundle-files';
+import type { FileAccess, FolderEntry } from './files';
 
-export { isRootMarker, isSearchedFolderName };
+export { fitsReadLimits, isBundleFile, isRootMarker, isSearchedFolderName } from './bundle-files';
+export type { BundleRead, ReadLimits, ReadOptions, ScanOptions } from './bundle-files';
 
-/** How much one bundle may read (the real limits are `bundleReadLimits`; tests pass smaller ones). */
-export interface ReadLimits {
-  /** Files at most, and folders below `cards/` at most. */
-  readonly files: number;
-  readonly totalBytes: number;
-  readonly fileBytes: number;
-}
-
-const rootLevelFile = /\.(dot|gv)$|^(blueprint|extensions)\.(ya?ml|json)$/i;
-const dataFile = /\.(ya?ml|json)$/i;
-
-
-
-/**
- * True when a path relative to a bundle root names a file the engine reads: a root-level
- * topology, manifest or vocabulary candidate, `ontology/extensions.yaml`, or a data file
- * anywhere under `cards/`.
- */
-export function isBundleFile(relative: string): boolean {
-  if (!relative.includes('/')) return rootLevelFile.test(relative);
-  if (relative === 'ontology/extensions.yaml') return true;
-  return relative.startsWith('cards/') && dataFile.test(relative);
-}
-
-/** `relative` with `/` separators, or undefined when `file` is not inside `root`. */
-export function relativeTo(root: string, file: string): string | undefined {
-  const relative = path.relative(root, file);
-  if (relative === '' || relative.startsWith('..') || path.isAbsolute(relative)) return undefined;
-  return relative.split(path.sep).join('/');
-}
-
-/** What a workspace scan is told as it goes (see `findRoots`). */
-export interface ScanOptions {
-  /**
-   * Called before each folder is listed, with the number of folders listed so far; the walk
-   * waits for a promise it returns (a scan runs other disk work there: see server.ts).
-   */
-  readonly onFolder?: (visited: number) => Promise<void> | undefined;
-}
-
-/**
- * Every bundle root at or below `folder`, sorted. Hidden folders and build outputs are skipped,
- * and so is a symbolic link whose real target lies outside `folder` (or that leads back up).
- * Nothing at or below a bundle's `cards/` folder is a root of its own: that folder holds the
- * bundle's cards, and a `blueprint.yaml` misfiled there is reported by the bundle
- * (`bundle/misfiled-card`, SPEC §1) rather than splitting the cards off into a bundle of their
- * own; so the walk does not go into it.
- */
-export async function findRoots(folder: string, options: ScanOptions = {}): Promise<string[]> {
-  const roots: string[] = [];
-  let visited = 0;
-  const top = path.resolve(folder);
-  const links = linkGuard(top);
-  const walk = async (dir: string, depth: number): Promise<void> => {
-    if (visited >= bundleSearchLimits.folders) return;
-    const pause = options.onFolder?.(visited);
-    if (pause) await pause;
-    visited++;
-    const entries = await listFolder(dir);
-    const step = bundleSearchStep(entries, depth);
-    if (step.isBundle) roots.push(dir);
-    const linked = new Set(entries.filter((e) => e.linked).map((e) => e.name));
-    for (const name of step.descend) {
-      const child = path.join(dir, name);
-      if (linked.has(name) && !(await links.follows(child, dir, true))) continue;
-      await walk(child, depth + 1);
-    }
-  };
-  await walk(top, 0);
-  return roots.sort();
-}
-
-/**
- * The nearest folder at or above `dir` (not above `limit` when given) that is a bundle root on
- * disk. A folder at or inside a `cards/` folder is not one (see `findRoots`): the answer is the
- * folder that holds the nearest `cards/`, a root for holding it.
- */
-export async function rootAbove(dir: string, limit?: string): Promise<string | undefined> {
-  let current = path.resolve(dir);
-  const cards = cardsFolderAbove(current, limit);
-  if (cards !== undefined) return path.dirname(cards);
-  for (let i = 0; i < 64; i++) {
-    const entries = await listFolder(current);
-    if (entries.some((e) => isRootMarker(e.name, e.directory))) return current;
-    if (limit !== undefined && current === path.resolve(limit)) return undefined;
-    const parent = path.dirname(current);
-    if (parent === current) return undefined;
-    current = parent;
-  }
-  return undefined;
-}
-
-/** The nearest folder named `cards` at or above `dir`, below `limit` (when given), if any. */
-function cardsFolderAbove(dir: string, limit: string | undefined): string | undefined {
-  const stop = limit !== undefined ? path.resolve(limit) : undefined;
-  let current = dir;
-  for (let i = 0; i < 256 && current !== stop; i++) {
-    if (path.basename(current) === 'cards') return current;
-    const parent = path.dirname(current);
-    if (parent === current) return undefined;
-    current = parent;
-  }
-  return undefined;
-}
-
-/** How a bundle is read (see `readBundleFiles`). */
-export interface ReadOptions {
-  /** Folders left to their own bundle (other, nearer roots). */
-  readonly exclude?: ReadonlySet<string>;
-  /** The folder symbolic links may not lead out of: the workspace folder (default: `root` itself). */
-  readonly allowed?: string;
-  /** Default `bundleReadLimits`. */
-  readonly limits?: ReadLimits;
-}
-
-/** A bundle's files (relative path → text) and what the read left out. */
-export interface BundleRead {
-  readonly files: Map<string, string>;
-  readonly skipped: SkippedReads;
-}
-
-/**
- * Reads the bundle files under `root`: the root-level topology, manifest and vocabulary
- * candidates first, then `ontology/extensions.yaml`, then the data files below `cards/` in name
- * order, so that a bundle at its limits still reads its topology. A symbolic link (a file or a
- * folder, `cards` itself too) whose real target lies outside `options.allowed` is not followed;
- * one back up, to a folder the walk is inside, neither. Past the limits, files and folders are
- * skipped; everything skipped is listed in `skipped`. Files are read a few dozen at a time.
- */
-export async function readBundleFiles(root: string, options: ReadOptions = {}): Promise<BundleRead> {
-  const limits = options.limits ?? bundleReadLimits;
-  const exclude = options.exclude ?? new Set<string>();
-  const links = linkGuard(options.allowed ?? root);
-  const outsideLinks: string[] = [];
-  const tooLarge: string[] = [];
-  const overLimit: string[] = [];
-  const wanted: string[] = [];
-  let folders = 0;
-  /** True when the entry is no link, or a link the read may follow; a link leading outside is listed. */
-  const follows = async (e: Entry, dir: string, relative: string): Promise<boolean> => {
-    if (!e.linked) return true;
-    const verdict = await links.verdict(path.join(dir, e.name), dir, e.directory);
-    if (verdict === 'outside') outsideLinks.push(relative);
-    return verdict === 'follow';
-  };
-  const want = (relative: string): void => {
-    if (wanted.length < limits.files) wanted.push(relative);
-    else overLimit.push(relative);
-  };
-  const walk = async (relative: string, depth: number): Promise<void> => {
-    if (depth > bundleSearchLimits.depth) return;
-    const dir = path.join(root, ...relative.split('/'));
-    if (exclude.has(dir)) return;
-    for (const e of await listFolder(dir, 'sorted')) {
-      const child = `${relative}/${e.name}`;
-      if (e.directory) {
-        if (!(await follows(e, dir, child))) continue;
-        // (the folders walked are bounded too: a tree of empty folders costs a listing each)
-        if (folders >= limits.files || wanted.length >= limits.files) {
-          overLimit.push(`${child}/`);
-          continue;
-        }
-        folders++;
-        await walk(child, depth + 1);
-      } else if (e.file && dataFile.test(e.name) && (await follows(e, dir, child))) want(child);
-    }
-  };
-  const top = await listFolder(root, 'sorted');
-  for (const e of top) if (e.file && rootLevelFile.test(e.name) && (await follows(e, root, e.name))) want(e.name);
-  const ontology = top.find((e) => e.directory && e.name === 'ontology');
-  if (ontology && (await follows(ontology, root, 'ontology'))) {
-    const folder = path.join(root, 'ontology');
-    const vocabulary = (await listFolder(folder)).find((e) => e.file && e.name === 'extensions.yaml');
-    if (vocabulary && (await follows(vocabulary, folder, 'ontology/extensions.yaml'))) want('ontology/extensions.yaml');
-  }
-  const cards = top.find((e) => e.directory && e.name === 'cards');
-  if (cards && (await follows(cards, root, 'cards'))) {
-    folders++;
-    await walk('cards', 0);
-  }
-  // Sizes first, then the texts of the files that fit, in order (which files a limit leaves out
-  // does not depend on which read finished first).
-  const full = (relative: string): string => path.join(root, ...relative.split('/'));
-  const sizes = await mapLimited(wanted, 32, (relative) => fileSize(full(relative)));
-  const reading: string[] = [];
-  let total = 0;
-  wanted.forEach((relative, i) => {
-    const size = sizes[i];
-    if (size === undefined) return;
-    if (size > limits.fileBytes) tooLarge.push(relative);
-    else if (total + size > limits.totalBytes) overLimit.push(relative);
-    else {
-      total += size;
-      reading.push(relative);
-    }
-  });
-  const texts = await mapLimited(reading, 32, (relative) => readFileText(full(relative)));
-  const files = new Map<string, string>();
-  reading.forEach((relative, i) => {
-    const text = texts[i];
-    if (text !== undefined) files.set(relative, text);
-  });
-  return { files, skipped: { outsideLinks, tooLarge, overLimit } };
-}
-
-/**
- * One file of a bundle read again (after a watched-file event, or when its document closes):
- * its text; undefined when it is missing or not a file; `skipped` when the bundle's read would
- * leave it out: larger than `limits.fileBytes`, or reached through a symbolic link (on the way
- * from `root`, or itself) whose real target lies outside `allowed`.
- */
-export async function readBundleFile(root: string, relative: string, allowed: string, limits: ReadLimits = bundleReadLimits): Promise<string | undefined | 'skipped'> {
-  const links = linkGuard(allowed);
-  let current = root;
-  for (const part of relative.split('/')) {
-    current = path.join(current, part);
-    let stat;
+/** The file system as Node sees it: absolute paths of this machine, `file:` URIs. */
+export const nodeFiles: FileAccess = {
+  paths: path,
+  pathOf: (uri) => {
+    if (!uri.startsWith('file:')) return undefined;
     try {
-      stat = await fs.lstat(current);
+      return path.resolve(fileURLToPath(uri));
     } catch {
       return undefined;
     }
-    if (stat.isSymbolicLink() && !(await links.inside(current))) return 'skipped';
-  }
-  const size = await fileSize(current);
-  if (size === undefined) return undefined;
-  if (size > limits.fileBytes) return 'skipped';
-  return readFileText(current);
-}
-
-/**
- * True when a bundle whose files are `disk` stays within `limits` with `text` at `relative` (a
- * file added or changed): a read of the whole bundle would not leave a file out.
- */
-export function fitsReadLimits(disk: ReadonlyMap<string, { readonly text: string }>, relative: string, text: string, limits: ReadLimits = bundleReadLimits): boolean {
-  if (!disk.has(relative) && disk.size + 1 > limits.files) return false;
-  const bytes = Buffer.byteLength(text);
-  if (bytes > limits.fileBytes) return false;
-  // (a bound first, which most bundles stay far below: a UTF-16 code unit takes at most 3 bytes in UTF-8)
-  let bound = bytes;
-  for (const [known, file] of disk) if (known !== relative) bound += file.text.length * 3;
-  if (bound <= limits.totalBytes) return true;
-  let total = bytes;
-  for (const [known, file] of disk) if (known !== relative) total += Buffer.byteLength(file.text);
-  return total <= limits.totalBytes;
-}
-
-async function mapLimited<T, R>(items: readonly T[], limit: number, run: (item: T) => Promise<R>): Promise<R[]> {
-  const out = new Array<R>(items.length);
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await run(items[i]);
+  },
+  uriOf: (file) => pathToFileURL(file).href,
+  readFolder: async (dir) => {
+    let dirents: import('node:fs').Dirent[];
+    try {
+      dirents = await fs.readdir(dir, { withFileTypes: true });
+    } catch {
+      return [];
     }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return out;
+    const out: FolderEntry[] = [];
+    for (const e of dirents) {
+      if (!e.isSymbolicLink()) {
+        out.push({ name: e.name, directory: e.isDirectory(), file: e.isFile(), linked: false });
+        continue;
+      }
+      try {
+        const target = await fs.stat(path.join(dir, e.name));
+        out.push({ name: e.name, directory: target.isDirectory(), file: target.isFile(), linked: true });
+      } catch {
+        // a link to nothing
+      }
+    }
+    return out;
+  },
+  stat: async (file) => {
+    try {
+      const stat = await fs.stat(file);
+      return { directory: stat.isDirectory(), file: stat.isFile(), size: stat.size };
+    } catch {
+      return undefined;
+    }
+  },
+  isLink: async (file) => {
+    try {
+      return (await fs.lstat(file)).isSymbolicLink();
+    } catch {
+      return undefined;
+    }
+  },
+  realPath: async (file) => {
+    try {
+      return await fs.realpath(file);
+    } catch {
+      return undefined;
+    }
+  },
+  // (the walk measured the file just before: the text is read whole, as it stands)
+  readText: async (file) => {
+    try {
+      return await fs.readFile(file, 'utf8');
+    } catch {
+      return undefined;
+    }
+  },
+};
+
+/** `relative` with `/` separators, or undefined when `file` is not inside `root`. */
+export function relativeTo(root: string, file: string): string | undefined {
+  return reads.relativeTo(path, root, file);
 }
 
-/** The size of a file in bytes, or undefined when it is missing, not a file or unreadable. */
-async function fileSize(file: string): Promise<number | undefined> {
-  try {
-    const stat = await fs.stat(file);
-    return stat.isFile() ? stat.size : undefined;
-  } catch {
-    return undefined;
-  }
+/** Every bundle root at or below `folder`, sorted (see ./bundle-files.ts `findRoots`). */
+export function findRoots(folder: string, options: ScanOptions = {}): Promise<string[]> {
+  return reads.findRoots(nodeFiles, folder, options);
 }
 
-async function readFileText(file: string): Promise<string | undefined> {
-  try {
-    return await fs.readFile(file, 'utf8');
-  } catch {
-    return undefined;
-  }
+/** The nearest bundle root at or above `dir` (see ./bundle-files.ts `rootAbove`). */
+export function rootAbove(dir: string, limit?: string): Promise<string | undefined> {
+  return reads.rootAbove(nodeFiles, dir, limit);
+}
+
+/** The files of the bundle at `root` and what the read left out (see ./bundle-files.ts `readBundleFiles`). */
+export function readBundleFiles(root: string, options: ReadOptions = {}): Promise<BundleRead> {
+  return reads.readBundleFiles(nodeFiles, root, options);
+}
+
+/** One file of a bundle read again (see ./bundle-files.ts `readBundleFile`). */
+export function readBundleFile(root: string, relative: string, allowed: string, limits: ReadLimits = bundleReadLimits): Promise<string | undefined | 'skipped'> {
+  return reads.readBundleFile(nodeFiles, root, relative, allowed, limits);
 }
 
 /** True when `file` is an existing folder. */
-export async function isFolder(file: string): Promise<boolean> {
-  try {
-    return (await fs.stat(file)).isDirectory();
-  } catch {
-    return false;
-  }
-}
-
-/** A folder entry, a symbolic link taken as what it points at. */
-interface Entry {
-  readonly name: string;
-  readonly directory: boolean;
-  readonly file: boolean;
-  /** True for an entry reached through a symbolic link (a walk decides whether to follow it: see `linkGuard`). */
-  readonly linked: boolean;
-}
-
-/**
- * The entries of a folder (in name order with `sorted`), each symbolic link taken as what it
- * points at (a `cards` folder linked from elsewhere in the workspace is a bundle's cards all the
- * same); a link to nothing is left out.
- */
-async function listFolder(dir: string, order?: 'sorted'): Promise<Entry[]> {
-  let dirents: import('node:fs').Dirent[];
-  try {
-    dirents = await fs.readdir(dir, { withFileTypes: true });
-  } catch {
-    return [];
-  }
-  const out: Entry[] = [];
-  for (const e of dirents) {
-    if (!e.isSymbolicLink()) {
-      out.push({ name: e.name, directory: e.isDirectory(), file: e.isFile(), linked: false });
-      continue;
-    }
-    try {
-      const target = await fs.stat(path.join(dir, e.name));
-      out.push({ name: e.name, directory: target.isDirectory(), file: target.isFile(), linked: true });
-    } catch {
-      // a link to nothing
-    }
-  }
-  if (order === 'sorted') out.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  return out;
-}
-
-/** What a walk does with a symbolic link: follows it, or not, because it leads outside the allowed folder or back up. */
-type LinkVerdict = 'follow' | 'outside' | 'loop';
-
-interface LinkGuard {
-  /** True when the real target of `link` lies inside the allowed folder. */
-  inside(link: string): Promise<boolean>;
-  /**
-   * Whether a walk follows `link`, found in `dir`: not when its target leaves the allowed folder;
-   * for a folder, only the first time the walk enters that real folder, and not when the walk is
-   * inside it already (a link back up).
-   */
-  verdict(link: string, dir: string, folder: boolean): Promise<LinkVerdict>;
-  /** `verdict` is `follow`. */
-  follows(link: string, dir: string, folder: boolean): Promise<boolean>;
-}
-
-/** The symbolic links one walk may follow: those whose real target stays inside `allowed`, each folder once. */
-function linkGuard(allowed: string): LinkGuard {
-  let realAllowed: Promise<string | undefined> | undefined;
-  const entered = new Set<string>();
-  /** The real target of `link` when it lies inside the allowed folder. */
-  const insideTarget = async (link: string): Promise<string | undefined> => {
-    realAllowed ??= realPath(allowed);
-    const [top, real] = await Promise.all([realAllowed, realPath(link)]);
-    return top !== undefined && real !== undefined && isWithin(top, real) ? real : undefined;
-  };
-  const verdict = async (link: string, dir: string, folder: boolean): Promise<LinkVerdict> => {
-    const real = await insideTarget(link);
-    if (real === undefined) return 'outside';
-    if (!folder) return 'follow';
-    const within = await realPath(dir);
-    if (within === undefined || entered.has(real) || isWithin(real, within)) return 'loop';
-    entered.add(real);
-    return 'follow';
-  };
-  return {
-    inside: async (link) => (await insideTarget(link)) !== undefined,
-    verdict,
-    follows: async (link, dir, folder) => (await verdict(link, dir, folder)) === 'follow',
-  };
-}
-
-/** True when `file` is `folder` or lies below it (both real, absolute paths). */
-function isWithin(folder: string, file: string): boolean {
-  return file === folder || file.startsWith(folder.endsWith(path.sep) ? folder : `${folder}${path.sep}`);
-}
-
-async function realPath(file: string): Promise<string | undefined> {
-  try {
-    return await fs.realpath(file);
-  } catch {
-    return undefined;
-  }
+export function isFolder(file: string): Promise<boolean> {
+  return reads.isFolder(nodeFiles, file);
 }

@@ -5,6 +5,8 @@
  * applied to the first gives the second.
  */
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import type { SemanticToken } from '../../shared/src/ide';
 import { lineIndex } from '../../shared/src/text';
 import { semanticTokensLegend, toSemanticTokens, toSemanticTokensEdits } from '../src/convert';
@@ -42,7 +44,22 @@ const texts: Record<string, { readonly text: string; readonly hideMark?: boolean
 describe('server: semantic token conversions', function () {
   it('the legend numbers the types and modifiers in order', function () {
     assert.equal(semanticTokensLegend.tokenTypes[0], 'node');
-    assert.deepEqual(semanticTokensLegend.tokenModifiers, ['declaration', 'deprecated', 'unresolved']);
+    assert.deepEqual(semanticTokensLegend.tokenModifiers, ['declaration', 'unresolved']);
+  });
+
+  it('the extension colours only types and modifiers of the legend, and declares every type and non-standard modifier', function () {
+    const manifest = JSON.parse(readFileSync(path.resolve(__dirname, '../../package.json'), 'utf8')) as {
+      contributes: { semanticTokenTypes: { id: string }[]; semanticTokenModifiers: { id: string }[]; semanticTokenScopes: { scopes: Record<string, string[]> }[] };
+    };
+    const { semanticTokenTypes, semanticTokenModifiers, semanticTokenScopes } = manifest.contributes;
+    assert.deepEqual(semanticTokenTypes.map((t) => t.id), semanticTokensLegend.tokenTypes);
+    // (`declaration` is one of the protocol's own modifiers: every client knows it)
+    assert.deepEqual(semanticTokenModifiers.map((m) => m.id), semanticTokensLegend.tokenModifiers.filter((m) => m !== 'declaration'));
+    for (const selector of semanticTokenScopes.flatMap((s) => Object.keys(s.scopes))) {
+      const [type, ...modifiers] = selector.split('.');
+      assert.ok(semanticTokensLegend.tokenTypes.includes(type), `${selector}: a type of the legend`);
+      for (const modifier of modifiers) assert.ok(semanticTokensLegend.tokenModifiers.includes(modifier), `${selector}: ${modifier} is a modifier of the legend`);
+    }
   });
 
   for (const [name, c] of Object.entries(texts)) {

@@ -6,11 +6,11 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { allDiagnosticCodes } from '../../shared/src/diagnostics';
+import { allDiagnosticCodes, diagnosticInfo } from '../../shared/src/diagnostics';
 import { lineIndex } from '../../shared/src/text';
 import { CompletionItemKind, InsertTextFormat } from 'vscode-languageserver';
 import type { CodeAction, CompletionResult, HoverResult } from '../../shared/src/ide/types';
-import { applyChanges, docsAnchor, docsLinker, fullSupport, toCodeAction, toCompletionList, toHover, toOffset, toRange, type ClientSupport, type FileContext } from '../src/convert';
+import { applyChanges, docsAnchor, docsLinker, fullSupport, toCodeAction, toCompletionList, toHover, toLspDiagnostic, toOffset, toRange, type ClientSupport, type FileContext } from '../src/convert';
 import { logsAt, readSettings, type LogLevel } from '../src/settings';
 import { isBundleFile, isRootMarker } from '../src/workspace';
 import { repoRoot } from './support/lsp-client';
@@ -87,6 +87,22 @@ describe('server: position conversion', function () {
       assert.equal(applyChanges(c.text, c.changes), c.after);
     });
   }
+});
+
+describe('server: diagnostic tags', function () {
+  it("a finding is tagged by its code's `shownAs` in the registry (unused: faded, retired: struck through), and only then", function () {
+    const files: FileContext = { uri: (relative) => `file:///${relative}`, lineIndex: () => lineIndex('x\n'), versions: new Map() };
+    const tagged = allDiagnosticCodes.map((code) => {
+      const lsp = toLspDiagnostic({ code, severity: 'warning', message: 'm', location: { file: 'a', span: { start: 0, end: 1 } } }, 'a', { files, support: fullSupport });
+      return [code, lsp.tags] as const;
+    });
+    const expected = allDiagnosticCodes.map((code) => {
+      const shownAs = diagnosticInfo(code).shownAs;
+      return [code, shownAs === 'unused' ? [1] : shownAs === 'retired' ? [2] : undefined] as const;
+    });
+    assert.deepEqual(tagged, expected);
+    assert.deepEqual(tagged.filter(([, tags]) => tags !== undefined).map(([code]) => code).sort(), ['bundle/orphan-card', 'bundle/unreachable-node', 'card/deprecated-term', 'card/retired-field']);
+  });
 });
 
 describe('server: docs links', function () {

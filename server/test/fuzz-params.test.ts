@@ -151,6 +151,12 @@ const methods: readonly Method[] = [
     textDocument: false,
   },
   ...['darkprint/compiled', 'darkprint/report'].map((name) => ({ name, slots: [slot('uri', string)], params: (uri: string) => ({ uri }), textDocument: false })),
+  {
+    name: 'darkprint/import',
+    slots: [slot('uri', string), slot('text', string), slot('author', string)],
+    params: (uri) => ({ uri, text: 'digraph p {\n  start [shape=Mdiamond];\n  work [prompt="Do it."];\n  start -> work;\n}\n', author: 'fuzz' }),
+    textDocument: false,
+  },
   { name: 'textDocument/documentHighlight', slots: [...documentSlots, ...positionSlots], params: (uri, at) => ({ textDocument: { uri }, position: at }), textDocument: true },
   ...['full', 'full/delta'].map((kind) => ({
     name: `textDocument/semanticTokens/${kind}`,

@@ -1,15 +1,16 @@
 /**
- * The custom requests (`darkprint/compiled`, `darkprint/report`), a client with few
+ * The custom requests (`darkprint/compiled`, `darkprint/report`, `darkprint/import`), a client with few
  * capabilities, and the shipped entry `server/out/server.js` (built by `npm run build`).
  */
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CodeAction, Command, type CompletionList, type Diagnostic, type Range } from 'vscode-languageserver-protocol/node';
 import { parseFixture } from '../../shared/test/support/fixture';
 import { lineIndex } from '../../shared/src/text';
+import { importAttractor, importedBundleFiles } from '../../shared/src/compile';
 import { reviewerCard, writerCard } from './support/cards';
 import { bundledEntry, errorLogs, startSession, testCapabilities, type Session, type SessionOptions } from './support/lsp-client';
 
@@ -422,6 +423,54 @@ describe('server: a fix that opens a place', function () {
     }
   });
 });
+
+describe('server: the darkprint/import request', function () {
+  it('darkprint/import answers the files `darkprint import` writes, and the findings on the pipeline with their ranges', async function () {
+    const o = await open(bundle);
+    try {
+      const pipeline = 'digraph release_flow {\n  start [shape=Mdiamond];\n  build [prompt="Build it.", bogus_attribute="x"];\n  exit [shape=Msquare];\n  start -> build -> exit;\n}\n';
+      const uri = 'file:///elsewhere/release%20flow.dot';
+      const answer = await o.session.request<ImportAnswerShape>('darkprint/import', { uri, text: pipeline, author: '  ada ' });
+      // the engine's own import, as the command line makes it: the same files
+      const expected = importAttractor(pipeline, { author: 'ada', origin: 'release flow.dot', file: 'release flow.dot' });
+      assert.deepEqual(answer.files, importedBundleFiles(expected));
+      assert.equal(answer.reasons, undefined);
+      assert.ok(expected.diagnostics.length > 0, 'the pipeline has a finding');
+      assert.equal(answer.diagnostics.length, expected.diagnostics.length);
+      for (const [i, d] of expected.diagnostics.entries()) {
+        assert.equal(answer.diagnostics[i]!.code, d.code);
+        assert.equal(covered(pipeline, answer.diagnostics[i]!.range), pipeline.slice(d.location.span!.start, d.location.span!.end));
+      }
+      assert.ok(answer.files!.some((f) => f.text.includes('derived:attractor release flow.dot')), 'the provenance names the pipeline');
+      // nothing was written anywhere: the answer is data
+      assert.deepEqual(readdirSync(o.dir).sort(), [...new Set([...o.texts.keys()].map((f) => f.split('/')[0]!))].sort());
+    } finally {
+      await o.close();
+    }
+  });
+
+  it('darkprint/import refuses a pipeline that does not read, and a blank author, with reasons', async function () {
+    const o = await open(bundle);
+    try {
+      const broken = 'digraph g {\n  a -> ;\n';
+      const answer = await o.session.request<ImportAnswerShape>('darkprint/import', { uri: 'file:///p/broken.dot', text: broken, author: 'ada' });
+      assert.equal(answer.files, undefined);
+      assert.ok(answer.reasons?.some((r) => r.startsWith('broken.dot ')), JSON.stringify(answer.reasons));
+      assert.ok(answer.diagnostics.some((d) => d.code === 'dot/parse-error' && d.range.start.line === 1), JSON.stringify(answer.diagnostics));
+      const blank = await o.session.request<ImportAnswerShape>('darkprint/import', { uri: 'file:///p/ok.dot', text: 'digraph g { a -> b; }\n', author: ' ' });
+      assert.equal(blank.files, undefined);
+      assert.match(blank.reasons?.[0] ?? '', /author handle is blank/);
+    } finally {
+      await o.close();
+    }
+  });
+});
+
+interface ImportAnswerShape {
+  readonly files?: { readonly path: string; readonly text: string }[];
+  readonly reasons?: string[];
+  readonly diagnostics: Diagnostic[];
+}
 
 describe('server: completion asked by a trigger character', function () {
   it('a : or , typed at the end of a line gets no list (Enter would take its first item), asked otherwise it does', async function () {

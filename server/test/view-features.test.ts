@@ -296,7 +296,7 @@ ${writerCard()}`);
       const capabilities = opened.session.initializeResult.capabilities;
       assert.deepEqual(legendOf(opened.session), {
         tokenTypes: ['node', 'card', 'cardVersion', 'port', 'attractorAttribute', 'darkprintAttribute', 'unknownAttribute', 'nodeType', 'dataType', 'tool', 'phase', 'riskMarker'],
-        tokenModifiers: ['declaration', 'deprecated', 'unresolved'],
+        tokenModifiers: ['declaration', 'unresolved'],
       });
       assert.deepEqual(capabilities.semanticTokensProvider, { legend: legendOf(opened.session), full: { delta: true }, range: true });
       assert.equal(capabilities.documentHighlightProvider, true);

@@ -71,4 +71,20 @@ digraph g {
 
 describe('ide: inlay hints', function () {
   for (const [name, c] of Object.entries(cases)) it(name, () => check(c));
+
+  it('asked a line at a time, the hints of every line, as asked for the whole file', function () {
+    const { bundle, file } = loadMarked(cases['a chain hints each link after its own target; a pin written in a later statement gets the hint there'].source);
+    const text = bundle.files.get(file)!.text;
+    const whole = inlayHints(bundle, file, { start: 0, end: text.length });
+    const byLine = [];
+    // (a line's span runs up to its line break; a hint at the end of the line is the line's)
+    for (let start = 0; start <= text.length; ) {
+      const breakAt = text.indexOf('\n', start);
+      const end = breakAt < 0 ? text.length : breakAt;
+      byLine.push(...inlayHints(bundle, file, { start, end }));
+      start = end + 1;
+    }
+    assert.ok(whole.length >= 4, 'the fixture has hints of both kinds');
+    assert.deepEqual(byLine, whole);
+  });
 });

@@ -1,5 +1,6 @@
 /**
- * A small LSP client for protocol tests: starts the server as a child process over stdio,
+ * A small LSP client for protocol tests: starts the server as a child process over stdio (or
+ * its web build in a Worker-like thread, reading the workspace through this client: ./web-worker.ts),
  * speaks LSP with vscode-languageserver-protocol, answers the server's requests
  * (configuration, registrations), keeps the latest diagnostics per URI and every log message,
  * and lets a test wait for a state by protocol events (never by sleeping).
@@ -8,7 +9,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import {
   createProtocolConnection,
@@ -24,6 +25,7 @@ import {
   type PublishDiagnosticsParams,
   type TextDocumentContentChangeEvent,
 } from 'vscode-languageserver-protocol/node';
+import { startWebServer } from './web-worker';
 
 export const repoRoot = path.resolve(__dirname, '../../..');
 /** The real bundled entry, as `npm run build` writes it. */
@@ -32,7 +34,7 @@ export const bundledEntry = path.join(repoRoot, 'server/out/server.js');
 let freshBuild: Promise<string> | undefined;
 
 /**
- * Bundles server/src/server.ts exactly as scripts/build.mjs does, into a temporary folder, once
+ * Bundles the server's Node entry (server/src/node.ts) exactly as scripts/build.mjs does, into a temporary folder, once
  * per test run: the tests exercise the current sources through the same bundling as the
  * shipped entry (one test also starts the shipped entry itself).
  */
@@ -42,7 +44,7 @@ export function builtServer(): Promise<string> {
     process.once('exit', () => rmSync(folder, { recursive: true, force: true }));
     const outfile = path.join(folder, 'server.js');
     await build({
-      entryPoints: [path.join(repoRoot, 'server/src/server.ts')],
+      entryPoints: [path.join(repoRoot, 'server/src/node.ts')],
       outfile,
       bundle: true,
       platform: 'node',
@@ -90,7 +92,35 @@ export interface SessionOptions {
   readonly base?: string;
   /** How the client answers `window/workDoneProgress/create` (default: it takes the token). */
   readonly progressTokens?: 'take' | 'refuse';
+  /**
+   * Which build of the server answers: `node` (the Node entry over stdio) or `web` (server/src/browser.ts
+   * in a Worker-like thread, reading the disk through this client's answers to its file requests).
+   * Default: `web` when DARKPRINT_TEST_SERVER=web (`npm run test:web` runs the Node server's
+   * data-driven protocol tests so), else `node`.
+   */
+  readonly server?: 'node' | 'web';
+  /** How files are named by URI (default `file:` URIs); a web session may use another scheme. */
+  readonly naming?: Naming;
 }
+
+/** How a session names a disk path by URI, and back. */
+export interface Naming {
+  uri(file: string): string;
+  /** The disk path a URI names, or undefined for one it does not name. */
+  path(uri: string): string | undefined;
+}
+
+export const fileNaming: Naming = {
+  uri: (file) => pathToFileURL(file).href,
+  path: (uri) => {
+    if (!uri.startsWith('file:')) return undefined;
+    try {
+      return fileURLToPath(uri);
+    } catch {
+      return undefined;
+    }
+  },
+};
 
 /** A `$/progress` notification as received. */
 export interface ProgressEvent {
@@ -105,7 +135,8 @@ export interface LogMessage {
 
 export interface Session {
   readonly connection: ProtocolConnection;
-  readonly process: ChildProcess;
+  /** The server's process (none for the web build, which runs in a thread of this one). */
+  readonly process: ChildProcess | undefined;
   readonly initializeResult: InitializeResult;
   /** Latest diagnostics per URI (what an editor would show). */
   readonly diagnostics: Map<string, PublishDiagnosticsParams>;
@@ -138,7 +169,16 @@ export interface Session {
   readonly exited: Promise<number | null>;
 }
 
-export async function startSession(options: SessionOptions): Promise<Session> {
+/** The server started and connected: over stdio, or in a Worker-like thread. */
+interface Started {
+  readonly connection: ProtocolConnection;
+  readonly exited: Promise<number | null>;
+  readonly child: ChildProcess | undefined;
+  /** What the server wrote to stderr (its thread's console, for the web build). */
+  readonly stderr: () => string;
+}
+
+async function startNodeServer(options: SessionOptions): Promise<Started> {
   const entry = options.entry ?? (await builtServer());
   // DARKPRINT_SERVER_NODE_ARGS passes flags to the server's node (e.g. `--cpu-prof` to profile it).
   const nodeArgs = (process.env.DARKPRINT_SERVER_NODE_ARGS ?? '').split(' ').filter((a) => a !== '');
@@ -149,12 +189,25 @@ export async function startSession(options: SessionOptions): Promise<Session> {
     stderr += chunk;
   });
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const connection = createProtocolConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));
+  return { connection, exited, child, stderr: () => stderr };
+}
+
+async function startWebServerSession(naming: Naming): Promise<Started> {
+  const web = await startWebServer((uri) => naming.path(uri));
+  return { connection: web.connection, exited: web.exited, child: undefined, stderr: web.output };
+}
+
+export async function startSession(options: SessionOptions): Promise<Session> {
+  const naming = options.naming ?? fileNaming;
+  // (a session given an entry starts that Node entry)
+  const server = options.server ?? (options.entry === undefined && process.env.DARKPRINT_TEST_SERVER === 'web' ? 'web' : 'node');
+  const { connection, exited, child, stderr } = server === 'web' ? await startWebServerSession(naming) : await startNodeServer(options);
   let alive = true;
   void exited.then(() => {
     alive = false;
     wake();
   });
-  const connection = createProtocolConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));
   const diagnostics = new Map<string, PublishDiagnosticsParams>();
   const publications: PublishDiagnosticsParams[] = [];
   const logs: LogMessage[] = [];
@@ -195,18 +248,18 @@ export async function startSession(options: SessionOptions): Promise<Session> {
   });
   connection.listen();
 
-  const rootUri = options.folders.length > 0 ? pathToFileURL(options.folders[0]).href : null;
+  const rootUri = options.folders.length > 0 ? naming.uri(options.folders[0]) : null;
   const initializeResult = (await connection.sendRequest('initialize', {
     processId: process.pid,
     rootUri,
     capabilities: options.capabilities ?? testCapabilities,
-    workspaceFolders: options.folders.map((f) => ({ uri: pathToFileURL(f).href, name: path.basename(f) })),
+    workspaceFolders: options.folders.map((f) => ({ uri: naming.uri(f), name: path.basename(f) })),
     ...(options.initializationOptions !== undefined ? { initializationOptions: options.initializationOptions } : {}),
   })) as InitializeResult;
   await connection.sendNotification('initialized', {});
 
   const base = options.base ?? options.folders[0] ?? repoRoot;
-  const uri = (file: string): string => pathToFileURL(path.isAbsolute(file) ? file : path.join(base, file)).href;
+  const uri = (file: string): string => naming.uri(path.isAbsolute(file) ? file : path.join(base, file));
 
   const session: Session = {
     connection,
@@ -277,7 +330,7 @@ export async function startSession(options: SessionOptions): Promise<Session> {
             resolve();
           } else if (!alive) {
             done();
-            reject(new Error(`the server exited before the expected state was reached.\n${describe()}\nstderr:\n${stderr}`));
+            reject(new Error(`the server exited before the expected state was reached.\n${describe()}\nstderr:\n${stderr()}`));
           }
         };
         // A failure detector, not a timing assertion: a server that never reaches the state fails here with the state it did reach.

@@ -27,6 +27,11 @@ export interface DiagnosticInfo {
    * severity, and a test holds the engine to them.
    */
   readonly otherSeverities: readonly { readonly severity: Severity; readonly when: string }[];
+  /**
+   * How an editor may draw the finding's range besides its squiggle: faded for what takes no part
+   * (`unused`), struck through for what is retired (`retired`). Absent for most codes.
+   */
+  readonly shownAs?: 'unused' | 'retired';
 }
 
 type Entry = Omit<DiagnosticInfo, 'beyond' | 'emitted' | 'otherSeverities'> & {
@@ -200,7 +205,7 @@ export const diagnosticsRegistry = table({
     example:
       'type: agent\n' +
       'tools: [web-serach]' },
-  'card/deprecated-term': { severity: 'warning', title: 'A term is deprecated',
+  'card/deprecated-term': { severity: 'warning', shownAs: 'retired', title: 'A term is deprecated',
     docs:
       'Reported when a field names a term the vocabulary marks as deprecated, or one that only ' +
       'resolves by following a deprecated term to its replacement. The card still loads and the ' +
@@ -254,7 +259,7 @@ export const diagnosticsRegistry = table({
       'Reported when `phase` lists the same phase more than once. The repeat is dropped, so nothing ' +
       'else changes. Remove the repeated entry.',
     example: 'phase: [testing, testing]' },
-  'card/retired-field': { severity: 'warning', title: 'A retired card field is present',
+  'card/retired-field': { severity: 'warning', shownAs: 'retired', title: 'A retired card field is present',
     docs:
       'Reported for keys an earlier card format had and this one ignores: `requires_human` / ' +
       '`requiresHuman` (whether a person acts at a node now follows from its `type` alone, ' +
@@ -304,7 +309,7 @@ export const diagnosticsRegistry = table({
       'digraph g {\n' +
       '  writer [card="writer@2.0.0"];\n' +
       '}' },
-  'bundle/orphan-card': { severity: 'warning', title: 'A card is pinned by no node',
+  'bundle/orphan-card': { severity: 'warning', shownAs: 'unused', title: 'A card is pinned by no node',
     docs:
       'Reported on a card that no node of the topology pins. It is still loaded and checked, but it ' +
       'takes no part in the graph or the analysis and is left out of the blueprint digest. Pin it ' +
@@ -418,7 +423,7 @@ export const diagnosticsRegistry = table({
       '  writer -> editor;\n' +
       '  editor -> writer;\n' +
       '}' },
-  'bundle/unreachable-node': { severity: 'warning', title: 'A node cannot be reached from any entry',
+  'bundle/unreachable-node': { severity: 'warning', shownAs: 'unused', title: 'A node cannot be reached from any entry',
     docs:
       'Reported on a node that no path from an entry (a node with no incoming edge) reaches, ' +
       'typically a node of a cycle that nothing outside feeds. Not reported when the graph has no ' +

@@ -1,22 +1,13 @@
 /**
- * Digests (E§6): SHA-256 over the UTF-8 bytes of canonical JSON, as `sha256:<64 hex>`.
- * Card digest = the validated camelCase model minus author and provenance; blueprint digest =
+ * Digests (docs/compatibility.md#digests): SHA-256 over the UTF-8 bytes of canonical JSON, as
+ * `sha256:<64 hex>`. Card digest = the validated camelCase model minus author and provenance;
+ * blueprint digest =
  * `{ cardDigests (sorted, one per resolved node), dot (the raw topology text) }`.
  */
-import * as crypto from 'node:crypto';
 import { canonicalJson } from './canonical';
+import { sha256Hex } from './sha256-native';
 
-/**
- * The one-shot `crypto.hash` (Node 20.12+, several times faster than a `Hash` object for the
- * small texts of cards); older runtimes (an editor's bundled Node) fall back to `createHash`.
- */
-const oneShot: ((algorithm: string, data: string, encoding: 'hex') => string) | undefined =
-  typeof (crypto as { hash?: unknown }).hash === 'function' ? (crypto as { hash: (algorithm: string, data: string, encoding: 'hex') => string }).hash : undefined;
-
-export function sha256Hex(text: string): string {
-  // Node encodes lone surrogates as U+FFFD (both ways), as E§6 requires.
-  return oneShot !== undefined ? oneShot('sha256', text, 'hex') : crypto.createHash('sha256').update(text, 'utf8').digest('hex');
-}
+export { sha256Hex };
 
 /**
  * A card's digest. Typed by what it leaves out, not as the card model, so that the hashing

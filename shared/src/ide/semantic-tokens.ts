@@ -9,9 +9,9 @@
  *   DarkPrint adds, see ./describe.ts `topologyAttributes`), `attractorAttribute` (the Attractor
  *   table), `unknownAttribute` (neither);
  * - card: vocabulary terms by their kind (`nodeType`, `dataType`, `tool`, `phase`,
- *   `riskMarker`; `deprecated` where the vocabulary retires the term; a term the vocabulary does
- *   not hold gets no token), the card's `id` and port names (`declaration`), `dependencies`
- *   entries (`card`);
+ *   `riskMarker`; a term the vocabulary does not hold gets no token), the card's `id` and port
+ *   names (`declaration`), `dependencies` entries (`card`). No `deprecated` modifier: no term a
+ *   bundle can name is deprecated (docs/architecture.md#semantic-token-modifiers);
  * - extensions file: each local term's `id` (its kind, `declaration`) and `broader` (the kind of
  *   the term it names).
  * Tokens come sorted, never overlap and never span a line break. The types and modifiers are
@@ -52,7 +52,7 @@ export const semanticTokenTypes = [
 export type SemanticTokenType = (typeof semanticTokenTypes)[number];
 
 /** Every modifier, in the order a legend may number them. */
-export const semanticTokenModifiers = ['declaration', 'deprecated', 'unresolved'] as const;
+export const semanticTokenModifiers = ['declaration', 'unresolved'] as const;
 
 export type SemanticTokenModifier = (typeof semanticTokenModifiers)[number];
 
@@ -99,8 +99,6 @@ const none: readonly SemanticTokenModifier[] = Object.freeze([]);
 const declaration: readonly SemanticTokenModifier[] = Object.freeze(['declaration']);
 const unresolved: readonly SemanticTokenModifier[] = Object.freeze(['unresolved']);
 const unresolvedDeclaration: readonly SemanticTokenModifier[] = Object.freeze(['declaration', 'unresolved']);
-const deprecated: readonly SemanticTokenModifier[] = Object.freeze(['deprecated']);
-const deprecatedDeclaration: readonly SemanticTokenModifier[] = Object.freeze(['declaration', 'deprecated']);
 
 /** Every token is made here, so that all have one shape (the server reads thousands of them in one loop). */
 function token(start: number, end: number, type: SemanticTokenType, modifiers: readonly SemanticTokenModifier[]): SemanticToken {
@@ -305,7 +303,7 @@ function cardTokens(bundle: IdeBundle, file: string, text: string): SemanticToke
     else if (path.length === 3 && (path[0] === 'inputs' || path[0] === 'outputs') && path[1] === item && path[2] === 'name') out.push(spanToken(span, 'port', declaration));
     else if (termKindOfField(path) !== undefined) {
       const term = vocabulary.get(value);
-      if (term !== undefined) out.push(spanToken(span, termType(term.kind), term.deprecated !== undefined ? deprecated : none));
+      if (term !== undefined) out.push(spanToken(span, termType(term.kind), none));
     }
   }
   return out;
@@ -317,9 +315,9 @@ function extensionsTokens(bundle: IdeBundle, file: string): SemanticToken[] {
   for (const term of vocabulary.terms()) {
     const local = term.local;
     if (local === undefined || local.file !== file) continue;
-    out.push(spanToken(local.span, termType(term.kind), term.deprecated !== undefined ? deprecatedDeclaration : declaration));
+    out.push(spanToken(local.span, termType(term.kind), declaration));
     const broader = term.broader !== undefined ? vocabulary.get(term.broader) : undefined;
-    if (broader !== undefined && local.broaderSpan !== undefined) out.push(spanToken(local.broaderSpan, termType(broader.kind), broader.deprecated !== undefined ? deprecated : none));
+    if (broader !== undefined && local.broaderSpan !== undefined) out.push(spanToken(local.broaderSpan, termType(broader.kind), none));
   }
   return out.sort((a, b) => a.start - b.start);
 }
