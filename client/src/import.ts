@@ -306,7 +306,9 @@ function showFindings(pipeline: vscode.Uri, findings: readonly ImportFinding[]):
 }
 
 function severityOf(severity: ImportFinding['severity']): vscode.DiagnosticSeverity {
+  // (LSP reads a diagnostic without a severity as an error)
   switch (severity) {
+    case undefined:
     case 1:
       return vscode.DiagnosticSeverity.Error;
     case 2:

@@ -18,16 +18,13 @@
  *   pipeline, as LSP diagnostics. The server only computes: the extension writes the files.
  */
 import type { Picture } from '../../shared/src/picture/model';
+import type { ImportFinding, LinePosition } from '../../shared/src/protocol/requests';
 
-export const compiledRequest = 'darkprint/compiled';
-export const reportRequest = 'darkprint/report';
-export const graphRequest = 'darkprint/graph';
-export const importRequest = 'darkprint/import';
-
-/** The parameters of both requests: any file of the bundle, or its folder, as a URI string. */
-export interface BundleParams {
-  readonly uri: string;
-}
+// The requests' names and parameters, and the shapes their answers travel in, are declared once
+// for the server and the client (shared/src/protocol/requests.ts); the readers below check an
+// answer against that shape and give the views the commands use.
+export { compiledRequest, graphRequest, importRequest, reportRequest } from '../../shared/src/protocol/requests';
+export type { BundleParams, ImportFinding, ImportParams, LinePosition } from '../../shared/src/protocol/requests';
 
 export type CompiledAnswer =
   | { readonly kind: 'compiled'; readonly text: string; readonly slug?: string }
@@ -37,11 +34,6 @@ export type CompiledAnswer =
 export interface NodeLocation {
   readonly uri: string;
   readonly range: { readonly start: LinePosition; readonly end: LinePosition };
-}
-
-export interface LinePosition {
-  readonly line: number;
-  readonly character: number;
 }
 
 export interface SecurityPenalty {
@@ -192,23 +184,6 @@ function isPicture(value: unknown): value is Picture {
     );
   };
   return (nodes as readonly unknown[]).every(isNode) && (edges as readonly unknown[]).every(isEdge);
-}
-
-export interface ImportParams {
-  /** The pipeline's URI (its name is the cards' provenance; the diagnostics stand on it). */
-  readonly uri: string;
-  readonly text: string;
-  /** The handle every imported card records as its `author`. */
-  readonly author: string;
-}
-
-/** A finding of the import on the pipeline, as the server sends it (an LSP diagnostic, in part). */
-export interface ImportFinding {
-  readonly range: { readonly start: LinePosition; readonly end: LinePosition };
-  /** LSP's: 1 error, 2 warning, 3 information, 4 hint. */
-  readonly severity: 1 | 2 | 3 | 4;
-  readonly code?: string;
-  readonly message: string;
 }
 
 export type ImportAnswer =

@@ -1,23 +1,9 @@
 /**
- * The two custom requests the extension sends:
- * - `darkprint/compiled` `{ uri }` (any file of a bundle) → `{ text, slug }` with the compiled
- *   Attractor pipeline, or `{ reasons }` saying why it cannot be compiled;
- * - `darkprint/report` `{ uri }` → the analysis as JSON (`ReportAnswer`: security with its
- *   rationale, penalties, findings and the cycles they stand on, where each named node is in the
- *   topology, autonomy, phase coverage), or `{ reasons }`.
- * - `darkprint/graph` `{ uri }` → `GraphAnswer`: the picture model of the bundle (docs/graph.md),
- *   with the open documents it was computed from and their versions, or `{ reasons }` for a file
- *   no bundle holds. Any bundle has a picture: a broken one gives what resolved, and says in
- *   `unreadable` why its topology does not read as written.
- * - `darkprint/import` `{ uri, text, author }` (a pipeline's URI and text, and the handle every
- *   card records) → `ImportAnswer`: the files of the draft bundle the engine's importer makes of it
- *   (as `darkprint import` writes them), or `{ reasons }` when the pipeline does not read; both
- *   with the importer's findings on the pipeline. It reads no file and writes none: the client
- *   writes the files where the user chose.
- * The first three answer from the bundle's current snapshot (open documents included).
- *
- * The report grows with the bundle, never faster: every node, cycle and location is written once,
- * and a finding points at what it shares with others (a cycle of n nodes has n findings).
+ * The answers to the custom requests the extension sends (`darkprint/compiled`, `darkprint/report`,
+ * `darkprint/graph`, `darkprint/import`): their names and the shapes they travel in are declared
+ * once, in shared/src/protocol/requests.ts, which the client reads them by; this module computes
+ * them. The first three answer from the bundle's current snapshot (open documents included); the
+ * import reads no file and writes none (the client writes the files where the user chose).
  */
 import type { Diagnostic as LspDiagnostic, Range } from 'vscode-languageserver';
 import { exportAttractor, importAttractor, importedBundleFiles } from '../../shared/src/compile';
@@ -25,100 +11,14 @@ import { lineIndex } from '../../shared/src/text';
 import { sortDiagnostics, type Diagnostic } from '../../shared/src/diagnostics';
 import { pictureOf } from '../../shared/src/picture/picture';
 import type { Picture } from '../../shared/src/picture/model';
-import type { SecurityCycle, SecurityFinding, SecurityPenalty } from '../../shared/src/analyze';
+import type { SecurityCycle, SecurityFinding } from '../../shared/src/analyze';
+import type { CompiledAnswer, GraphAnswer, ImportAnswer, ImportParams, ReportAnswer, ReportCycle, ReportFinding } from '../../shared/src/protocol/requests';
 import type { Snapshot } from './database';
 import { toLspDiagnostic, toRange, type ClientSupport } from './convert';
 import { homeOf } from './publish';
 
-export const compiledRequest = 'darkprint/compiled';
-export const reportRequest = 'darkprint/report';
-export const graphRequest = 'darkprint/graph';
-export const importRequest = 'darkprint/import';
-
-export interface BundleParams {
-  readonly uri: string;
-}
-
-export type CompiledAnswer = { readonly text: string; readonly slug: string } | { readonly reasons: readonly string[] };
-
-export interface ReportAnswer {
-  readonly bundle: { readonly uri: string; readonly slug: string; readonly title: string; readonly digest: string; readonly nodes: number; readonly edges: number };
-  readonly security: {
-    readonly level: number;
-    readonly raw: number;
-    readonly rationale: string;
-    readonly penalties: readonly SecurityPenalty[];
-    readonly findings: readonly ReportFinding[];
-    /** The cycles unbounded-loop findings stand on, each once, in the order the findings first name them. */
-    readonly cycles: readonly ReportCycle[];
-  };
-  /** Where the nodes the penalties name are declared: the topology's URI, then each node's range (0-based) by id, each node once. */
-  readonly locations: { readonly uri: string; readonly ranges: Readonly<Record<string, Range>> };
-  readonly autonomy: {
-    readonly level: number;
-    readonly class: string;
-    readonly label: string;
-    readonly fraction: number;
-    readonly staffingFraction: number;
-    readonly isDarkFactory: boolean;
-    readonly autonomousNodes: number;
-    readonly totalNodes: number;
-    readonly control: unknown;
-    readonly rationale: string;
-  };
-  readonly phaseCoverage: { readonly covered: readonly string[]; readonly missing: readonly string[]; readonly byPhase: Readonly<Record<string, readonly string[]>>; readonly unphased: readonly string[] };
-}
-
-/**
- * One marker on one node. A finding on a cycle carries `cycle` (an index into `security.cycles`)
- * instead of the cycle's members; when the cycle alone establishes it, its explanation and hint
- * are the cycle's and are not repeated.
- */
-export interface ReportFinding {
-  readonly marker: string;
-  readonly nodeId: string;
-  readonly establishedBy: 'declared' | 'inferred';
-  readonly explanation?: string;
-  readonly hint?: string;
-  readonly path?: readonly string[];
-  readonly pathOmitted?: number;
-  readonly cycle?: number;
-}
-
-export interface ReportCycle {
-  /** Graph order. */
-  readonly members: readonly string[];
-  readonly explanation: string;
-  readonly hint: string;
-}
-
-export interface GraphAnswer {
-  /** The bundle folder's URI: a place's `file` is relative to it. */
-  readonly root: string;
-  readonly picture: Picture;
-  /**
-   * The files that were open documents when the picture was computed, each with the version it was
-   * computed from (the rest were read from disk). A client that holds a newer version of one of
-   * them asks again.
-   */
-  readonly versions: readonly { readonly file: string; readonly uri: string; readonly version: number }[];
-  /**
-   * Why the topology does not read as written, one sentence per parse error with its place
-   * (`topology.dot:3:7: …`), or that it is no directed graph; empty when it reads. The picture
-   * then shows only what the parser recovered, so a view may keep its last picture meanwhile.
-   */
-  readonly unreadable: readonly string[];
-}
-
-export interface ImportParams {
-  readonly uri: string;
-  readonly text: string;
-  readonly author: string;
-}
-
-export type ImportAnswer =
-  | { readonly files: readonly { readonly path: string; readonly text: string }[]; readonly diagnostics: readonly LspDiagnostic[] }
-  | { readonly reasons: readonly string[]; readonly diagnostics: readonly LspDiagnostic[] };
+export { compiledRequest, graphRequest, importRequest, reportRequest } from '../../shared/src/protocol/requests';
+export type { BundleParams, CompiledAnswer, GraphAnswer, ImportAnswer, ImportParams, ReportAnswer, ReportCycle, ReportFinding } from '../../shared/src/protocol/requests';
 
 /**
  * The draft bundle of a pipeline, as `darkprint import` makes it: the cards' provenance names the

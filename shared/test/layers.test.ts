@@ -22,7 +22,8 @@ export const engineLayers: readonly (readonly string[])[] = [
   ['analyze'],
   ['bundle'],
   ['compile'],
-  ['ide', 'picture', 'protocol'],
+  ['ide', 'picture'],
+  ['protocol'],
   ['index.ts'],
   ['cli.ts'],
 ];
