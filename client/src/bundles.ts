@@ -6,8 +6,8 @@
  * engine's own manifest reader.
  */
 import * as vscode from 'vscode';
-import { readManifest } from '../../shared/src/bundle/manifest';
-import { isRootMarker, rootMarkerFiles, skippedFolderNames } from '../../shared/src/bundle/classify';
+import { readManifest } from '../../shared/src';
+import { isRootMarker, rootMarkerFiles, skippedFolderNames } from '../../shared/src';
 
 /**
  * The scheme of the compiled-file previews (./preview.ts): `darkprint-compiled:/<bundle

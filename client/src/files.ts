@@ -7,7 +7,7 @@
  */
 import * as vscode from 'vscode';
 import type { BaseLanguageClient } from 'vscode-languageclient';
-import { readDirectoryRequest, readFileRequest, statRequest, type DirectoryAnswer, type ReadFileAnswer, type StatAnswer } from '../../shared/src/protocol/files';
+import { readDirectoryRequest, readFileRequest, statRequest, type DirectoryAnswer, type ReadFileAnswer, type StatAnswer } from '../../shared/src';
 
 export function answerFileRequests(client: BaseLanguageClient): vscode.Disposable {
   // (a text decoded as Node's `fs` would: a byte order mark kept, for the server to hide as it does for the disk)

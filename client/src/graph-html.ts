@@ -11,7 +11,7 @@
  * extension, run by nonce. Colours come from VS Code's theme variables, so a light, dark or high
  * contrast theme restyles the same SVG; the classes it styles are docs/graph.md's.
  */
-import type { Picture, PictureEdge, PictureFamily, PictureFinding, PictureNode } from '../../shared/src/picture/model';
+import type { Picture, PictureEdge, PictureFamily, PictureFinding, PictureNode } from '../../shared/src';
 import type { ElementTip, FromPage, GraphView } from './graph-messages';
 
 export type { ElementTip, FromPage, GraphView, ToPage } from './graph-messages';

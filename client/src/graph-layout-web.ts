@@ -5,7 +5,7 @@
  * uses a Node worker thread. A worker that fails fails the pictures it held, and the next picture
  * starts a new one. Knows no `vscode` API.
  */
-import type { Picture } from '../../shared/src/picture/model';
+import type { Picture } from '../../shared/src';
 import type { Layout, LayoutReply, LayoutRequest } from './graph-layout';
 
 /** What the layout uses of a Web Worker (the client is compiled without the DOM's types). */

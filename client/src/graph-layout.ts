@@ -5,7 +5,7 @@
  * picture starts a new one. Knows no `vscode` API.
  */
 import { Worker } from 'worker_threads';
-import type { Picture } from '../../shared/src/picture/model';
+import type { Picture } from '../../shared/src';
 
 export interface LayoutRequest {
   readonly id: number;

@@ -4,8 +4,8 @@
  * compiled to WebAssembly, loaded once) and posts the SVG back; the twin of ./graph-worker.ts,
  * which runs on a Node worker thread. ./graph-layout-web.ts starts it.
  */
-import type { Picture } from '../../shared/src/picture/model';
-import { renderPicture } from '../../shared/src/picture/render';
+import type { Picture } from '../../shared/src';
+import { renderPicture } from '../../shared/src';
 import type { LayoutReply, LayoutRequest } from './graph-layout';
 
 /** What this Worker uses of its global scope (the client is compiled without the DOM's types). */

@@ -7,8 +7,8 @@
  * (scripts/build.mjs); ./graph-layout.ts starts it.
  */
 import { parentPort } from 'worker_threads';
-import type { Picture } from '../../shared/src/picture/model';
-import { renderPicture } from '../../shared/src/picture/render';
+import type { Picture } from '../../shared/src';
+import { renderPicture } from '../../shared/src';
 import type { LayoutReply, LayoutRequest } from './graph-layout';
 
 const port = parentPort;

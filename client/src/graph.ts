@@ -17,7 +17,7 @@
  * ./atomic-write.ts; in the browser through `vscode.workspace.fs`: docs/web.md).
  */
 import * as vscode from 'vscode';
-import type { Picture } from '../../shared/src/picture/model';
+import type { Picture } from '../../shared/src';
 import { activeOrPickedBundle, basename, exists, isInside, isServed, type BundleLocation } from './bundles';
 import { messageOf } from './preview';
 import type { GraphAnswer } from './protocol';

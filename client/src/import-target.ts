@@ -4,7 +4,7 @@
  * leads, and where each imported file goes. Paths here are URI paths (`/`-separated, absolute);
  * what stands at a path is asked by the command and passed in. No `vscode`, no `fs`.
  */
-import { isRootMarker, isSearchedFolderName } from '../../shared/src/bundle/classify';
+import { isRootMarker, isSearchedFolderName } from '../../shared/src';
 
 /** What stands at a path, as the prompt needs to know it. */
 export type FolderState =

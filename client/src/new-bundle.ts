@@ -5,7 +5,7 @@
  * the import, it writes only into an empty folder, and never over a file.
  */
 import * as vscode from 'vscode';
-import { newBundleFiles } from '../../shared/src/bundle/scaffold';
+import { newBundleFiles } from '../../shared/src';
 import { basename, readDirectory } from './bundles';
 
 export interface NewBundleOptions {

@@ -17,14 +17,14 @@
  *   or `{ reasons, diagnostics }` when the pipeline does not read; the diagnostics stand on the
  *   pipeline, as LSP diagnostics. The server only computes: the extension writes the files.
  */
-import type { Picture } from '../../shared/src/picture/model';
-import type { ImportFinding, LinePosition } from '../../shared/src/protocol/requests';
+import type { Picture } from '../../shared/src';
+import type { ImportFinding, LinePosition } from '../../shared/src';
 
 // The requests' names and parameters, and the shapes their answers travel in, are declared once
 // for the server and the client (shared/src/protocol/requests.ts); the readers below check an
 // answer against that shape and give the views the commands use.
-export { compiledRequest, graphRequest, importRequest, reportRequest } from '../../shared/src/protocol/requests';
-export type { BundleParams, ImportFinding, ImportParams, LinePosition } from '../../shared/src/protocol/requests';
+export { compiledRequest, graphRequest, importRequest, reportRequest } from '../../shared/src';
+export type { BundleParams, ImportFinding, ImportParams, LinePosition } from '../../shared/src';
 
 export type CompiledAnswer =
   | { readonly kind: 'compiled'; readonly text: string; readonly slug?: string }

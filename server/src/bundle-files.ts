@@ -12,7 +12,7 @@
  * A file system that cannot tell where a link leads (`realPath` undefined) has none of its links
  * followed.
  */
-import { bundleReadLimits, bundleSearchLimits, bundleSearchStep, isRootMarker, isSearchedFolderName, type SkippedReads } from '../../shared/src/bundle/classify';
+import { bundleReadLimits, bundleSearchLimits, bundleSearchStep, isRootMarker, isSearchedFolderName, type SkippedReads } from '../../shared/src';
 import { utf8Length, type FileAccess, type FolderEntry, type Paths } from './files';
 
 export { isRootMarker, isSearchedFolderName };

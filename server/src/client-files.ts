@@ -14,7 +14,7 @@
  * so `realPath` is always unknown and the walk follows no link (it reports each as not
  * followed). Answers are checked before they are used: a malformed one counts as missing.
  */
-import { fileTypeBits, readDirectoryRequest, readFileRequest, statRequest, type FileParams, type ReadFileParams } from '../../shared/src/protocol/files';
+import { fileTypeBits, readDirectoryRequest, readFileRequest, statRequest, type FileParams, type ReadFileParams } from '../../shared/src';
 import type { FileAccess, FolderEntry } from './files';
 import { posixPaths } from './posix-paths';
 

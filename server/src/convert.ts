@@ -31,10 +31,10 @@ import {
   type RenameFile,
   type WorkspaceEdit as LspWorkspaceEdit,
 } from 'vscode-languageserver';
-import type { Diagnostic, Severity } from '../../shared/src/diagnostics';
-import { codeHeading } from '../../shared/src/diagnostics/render';
-import { diagnosticInfo, isDiagnosticCode } from '../../shared/src/diagnostics';
-import { lineIndex, type LineIndex, type Span } from '../../shared/src/text';
+import type { Diagnostic, Severity } from '../../shared/src';
+import { codeHeading } from '../../shared/src';
+import { diagnosticInfo, isDiagnosticCode } from '../../shared/src';
+import { lineIndex, type LineIndex, type Span } from '../../shared/src';
 import type {
   CodeAction,
   CompletionItem,
@@ -48,9 +48,9 @@ import type {
   SymbolKind as IdeSymbolKind,
   TextEdit,
   WorkspaceEdit,
-} from '../../shared/src/ide/types';
-import type { FormatOptions } from '../../shared/src/ide/format';
-import { bundleFileScheme } from '../../shared/src/ide/describe';
+} from '../../shared/src';
+import type { FormatOptions } from '../../shared/src';
+import { bundleFileScheme } from '../../shared/src';
 import {
   DocumentHighlightKind,
   InlayHintKind,
@@ -60,7 +60,7 @@ import {
   type InlayHint as LspInlayHint,
   type SemanticTokensEdit,
 } from 'vscode-languageserver';
-import type { CodeLens, DocumentLink, Highlight, InlayHint, SemanticToken, SemanticTokenModifier, SemanticTokenType, SymbolMatch, WorkspaceSymbolKind } from '../../shared/src/ide';
+import type { CodeLens, DocumentLink, Highlight, InlayHint, SemanticToken, SemanticTokenModifier, SemanticTokenType, SymbolMatch, WorkspaceSymbolKind } from '../../shared/src';
 
 /** What conversion needs to know about the files of one bundle snapshot. */
 export interface FileContext {

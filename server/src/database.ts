@@ -34,15 +34,15 @@
  * Knows no LSP type and no `fs`: paths are absolute paths of the server's `FileAccess` (./files.ts),
  * texts are strings.
  */
-import { createLoadMemo, loadBundle, type LoadMemo, type LoadResult } from '../../shared/src/bundle/resolve';
-import type { SourceFile } from '../../shared/src/bundle/model';
-import type { CardLocator, CardReadResult } from '../../shared/src/card/card-model';
-import { readCard } from '../../shared/src/check/card';
-import type { Vocabulary } from '../../shared/src/vocabulary/types';
-import type { Diagnostic } from '../../shared/src/diagnostics';
-import { lineIndex, type LineIndex } from '../../shared/src/text';
-import type { IdeBundle } from '../../shared/src/ide/types';
-import { isCardPath, isTopologyPath } from '../../shared/src/ide/context';
+import { createLoadMemo, loadBundle, type LoadMemo, type LoadResult } from '../../shared/src';
+import type { SourceFile } from '../../shared/src';
+import type { CardLocator, CardReadResult } from '../../shared/src';
+import { readCard } from '../../shared/src';
+import type { Vocabulary } from '../../shared/src';
+import type { Diagnostic } from '../../shared/src';
+import { lineIndex, type LineIndex } from '../../shared/src';
+import type { IdeBundle } from '../../shared/src';
+import { isCardPath, isTopologyPath } from '../../shared/src';
 import { isBundleFile, relativeTo } from './bundle-files';
 import type { Paths } from './files';
 import { posixPaths } from './posix-paths';

@@ -3,8 +3,8 @@
  * (bundle-relative path, UTF-16 offset). Kept behind one record so a handler reads as "convert,
  * call, convert back", and so the server's tests can see which features it serves.
  */
-import { codeActions, complete, definition, documentSymbols, foldingRanges, formatDocument, formatRange, hover, prepareRename, references, rename } from '../../shared/src/ide';
-import { codeLenses, documentHighlights, documentLinks, inlayHints, semanticTokens, workspaceSymbols } from '../../shared/src/ide';
+import { codeActions, complete, definition, documentSymbols, foldingRanges, formatDocument, formatRange, hover, prepareRename, references, rename } from '../../shared/src';
+import { codeLenses, documentHighlights, documentLinks, inlayHints, semanticTokens, workspaceSymbols } from '../../shared/src';
 
 export const features = {
   hover,

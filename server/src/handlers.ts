@@ -21,8 +21,8 @@ import type {
   TextEdit as LspTextEdit,
   WorkspaceEdit as LspWorkspaceEdit,
 } from 'vscode-languageserver';
-import type { Diagnostic } from '../../shared/src/diagnostics';
-import type { LineIndex, Span } from '../../shared/src/text';
+import type { Diagnostic } from '../../shared/src';
+import type { LineIndex, Span } from '../../shared/src';
 import type { Database, Snapshot } from './database';
 import type { Publisher } from './publish';
 import type { Settings } from './settings';
@@ -46,9 +46,9 @@ import {
 import { describe } from './publish';
 import { features } from './features';
 import { paramProblem, type ParamPart } from './params';
-import { assertNever } from '../../shared/src/ide/context';
+import { assertNever } from '../../shared/src';
 import { SemanticTokensDeltaRequest, SemanticTokensRangeRequest, SemanticTokensRequest } from 'vscode-languageserver';
-import type { CodeLens as IdeCodeLens } from '../../shared/src/ide';
+import type { CodeLens as IdeCodeLens } from '../../shared/src';
 import type { CodeLens, DocumentHighlight, DocumentLink, InlayHint, SemanticTokens, SemanticTokensDelta } from 'vscode-languageserver';
 import { toCodeLensCommand, toUnresolvedCodeLenses, toDocumentHighlights, toDocumentLinks, toInlayHints, toSemanticTokens, toSemanticTokensEdits, toWorkspaceSymbols } from './convert';
 

@@ -17,7 +17,7 @@
  * (`TextDocumentIdentifier.is(null)` throws), and `Position.is` takes 1.5 for a line.
  */
 import type { Range } from 'vscode-languageserver';
-import { assertNever } from '../../shared/src/ide/context';
+import { assertNever } from '../../shared/src';
 import { applyEditCommand, showLocationCommand } from './convert';
 
 /** A part of a request's parameters that its handler reads. */

@@ -23,10 +23,10 @@
  * transports instead of serialising the whole list again).
  */
 import type { Diagnostic as LspDiagnostic, PublishDiagnosticsParams } from 'vscode-languageserver';
-import { applyPolicy, type Diagnostic } from '../../shared/src/diagnostics';
-import type { SourceFile } from '../../shared/src/bundle/model';
-import { classifyFiles } from '../../shared/src/bundle/classify';
-import { commonPrefixLength } from '../../shared/src/text';
+import { applyPolicy, type Diagnostic } from '../../shared/src';
+import type { SourceFile } from '../../shared/src';
+import { classifyFiles } from '../../shared/src';
+import { commonPrefixLength } from '../../shared/src';
 import { fromEditor, snapshotOf, type BundleState, type Database, type Snapshot } from './database';
 import { lspMessage, rangeHead, toLspDiagnostic, toRange, toSeverity, withRange, type ClientSupport, type DocsLink } from './convert';
 import type { Settings } from './settings';

@@ -6,19 +6,19 @@
  * import reads no file and writes none (the client writes the files where the user chose).
  */
 import type { Diagnostic as LspDiagnostic, Range } from 'vscode-languageserver';
-import { exportAttractor, importAttractor, importedBundleFiles } from '../../shared/src/compile';
-import { lineIndex } from '../../shared/src/text';
-import { sortDiagnostics, type Diagnostic } from '../../shared/src/diagnostics';
-import { pictureOf } from '../../shared/src/picture/picture';
-import type { Picture } from '../../shared/src/picture/model';
-import type { SecurityCycle, SecurityFinding } from '../../shared/src/analyze';
-import type { CompiledAnswer, GraphAnswer, ImportAnswer, ImportParams, ReportAnswer, ReportCycle, ReportFinding } from '../../shared/src/protocol/requests';
+import { exportAttractor, importAttractor, importedBundleFiles } from '../../shared/src';
+import { lineIndex } from '../../shared/src';
+import { sortDiagnostics, type Diagnostic } from '../../shared/src';
+import { pictureOf } from '../../shared/src';
+import type { Picture } from '../../shared/src';
+import type { SecurityCycle, SecurityFinding } from '../../shared/src';
+import type { CompiledAnswer, GraphAnswer, ImportAnswer, ImportParams, ReportAnswer, ReportCycle, ReportFinding } from '../../shared/src';
 import type { Snapshot } from './database';
 import { toLspDiagnostic, toRange, type ClientSupport } from './convert';
 import { homeOf } from './publish';
 
-export { compiledRequest, graphRequest, importRequest, reportRequest } from '../../shared/src/protocol/requests';
-export type { BundleParams, CompiledAnswer, GraphAnswer, ImportAnswer, ImportParams, ReportAnswer, ReportCycle, ReportFinding } from '../../shared/src/protocol/requests';
+export { compiledRequest, graphRequest, importRequest, reportRequest } from '../../shared/src';
+export type { BundleParams, CompiledAnswer, GraphAnswer, ImportAnswer, ImportParams, ReportAnswer, ReportCycle, ReportFinding } from '../../shared/src';
 
 /**
  * The draft bundle of a pipeline, as `darkprint import` makes it: the cards' provenance names the

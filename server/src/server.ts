@@ -50,7 +50,7 @@ import { createPublisher, describe, type Publisher } from './publish';
 import { defaultSettings, logsAt, mergeSettings, readSettings, type Settings } from './settings';
 import { findRoots, fitsReadLimits, isBundleFile, isFolder, isRootMarker, isSearchedFolderName, readBundleFile, readBundleFiles, relativeTo, rootAbove } from './bundle-files';
 import type { FileAccess } from './files';
-import { skippedReadsDiagnostics } from '../../shared/src/bundle/classify';
+import { skippedReadsDiagnostics } from '../../shared/src';
 import { semanticTokensLegend } from './convert';
 import { applyChanges, applyEditCommand, baseCompletionKinds, baseSymbolKinds, docsLinker, showLocationCommand, type ClientSupport, type DocsLink } from './convert';
 import { guarded, registerHandlers, completionTriggers, type FileAt, type Lifecycle, type ServerContext } from './handlers';

@@ -4,9 +4,9 @@
  * `initializationOptions`. Input is `unknown`; a malformed entry is skipped and reported in
  * `problems`, never thrown.
  */
-import { unknownSelectors, type Severity } from '../../shared/src/diagnostics';
-import { diagnosticFamilies } from '../../shared/src/diagnostics/render';
-import { allInlayHints, type InlayHintOptions } from '../../shared/src/ide/inlay-hints';
+import { unknownSelectors, type Severity } from '../../shared/src';
+import { diagnosticFamilies } from '../../shared/src';
+import { allInlayHints, type InlayHintOptions } from '../../shared/src';
 
 export interface Settings {
   /** Quiet time after an edit before diagnostics are recomputed (`darkprint.debounceMs`). */

@@ -16,7 +16,7 @@ import {
   type ClientCapabilities,
   type Connection,
 } from 'vscode-languageserver';
-import type { SourceFile } from '../../shared/src/bundle/model';
+import type { SourceFile } from '../../shared/src';
 import type { BundleState, Snapshot } from './database';
 
 /** The refresh requests a client declares it takes, in the order they are sent. */

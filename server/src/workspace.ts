@@ -7,7 +7,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { bundleReadLimits } from '../../shared/src/bundle/classify';
+import { bundleReadLimits } from '../../shared/src';
 import * as reads from './bundle-files';
 import type { BundleRead, ReadLimits, ReadOptions, ScanOptions } from './bundle-files';
 import type { FileAccess, FolderEntry } from './files';

@@ -15,3 +15,5 @@ export * from './hash';
 export * from './compile';
 export * from './ide';
 export * from './picture';
+export * from './protocol';
+export { readCard } from './check/card';

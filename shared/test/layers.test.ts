@@ -1,7 +1,8 @@
 /**
- * The engine's layers hold: a folder of `shared/src` imports only from folders below it, and no
- * two modules import each other, directly or round a circle (docs/architecture.md#layers; the
- * README's architecture table lists the same order). Read from the source with TypeScript's own
+ * The engine's layers hold: a folder of `shared/src` imports only from folders below it, no two
+ * modules import each other, directly or round a circle, and the server and the extension reach
+ * the engine only through its public entry (docs/architecture.md#layers; the README's
+ * architecture table lists the same order). Read from the source with TypeScript's own
  * parser, type-only imports included: a type that runs up the layers ties the layers together as
  * surely as a call does.
  */
@@ -108,6 +109,22 @@ describe('the engine keeps its layers', () => {
     };
     for (const file of files) if (state.get(file) === undefined) walk(file);
     assert.deepEqual(circles, []);
+  });
+
+  it('the language server and the extension import the engine only through its public entry (shared/src/index.ts)', () => {
+    const repo = path.resolve(engine, '../..');
+    const outside: string[] = [];
+    for (const folder of ['server/src', 'client/src', 'client/webview']) {
+      const root = path.join(repo, folder);
+      if (!fs.existsSync(root)) continue;
+      for (const file of sourceFiles(root)) {
+        for (const target of importsOf(file)) {
+          const inEngine = !path.relative(engine, target).startsWith('..');
+          if (inEngine && target !== path.join(engine, 'index.ts')) outside.push(`${path.relative(repo, file)} -> ${path.relative(repo, target)}`);
+        }
+      }
+    }
+    assert.deepEqual(outside, []);
   });
 
   it('reads imports of every form (the checks above are not vacuous)', () => {

@@ -29,4 +29,4 @@ export {
 } from './classify';
 export { readManifest, stubManifest, slugify } from './manifest';
 export { newBundleFiles } from './scaffold';
-export { loadBundle, portCompatible, type LoadOptions, type LoadResult } from './resolve';
+export { createLoadMemo, loadBundle, portCompatible, type LoadMemo, type LoadOptions, type LoadResult } from './resolve';

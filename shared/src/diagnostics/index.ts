@@ -6,3 +6,4 @@ export * from './types';
 export * from './registry';
 export * from './policy';
 export * from './move';
+export { codeHeading, diagnosticFamilies } from './render';
