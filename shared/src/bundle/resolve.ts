@@ -278,26 +278,10 @@ const cardEntries = new WeakMap<CardReadResult, CardEntry>();
 function entryOf(result: CardReadResult, card: Card): CardEntry {
   let entry = cardEntries.get(result);
   if (entry === undefined || entry.card !== card) {
-    entry = cardEntry(result, card);
+    entry = { read: result, card, ref: `${card.id}@${card.version}`, digest: digestOf(card) };
     cardEntries.set(result, entry);
   }
   return entry;
-}
-
-/**
- * A valid card's entry. Its digest is hashed when first read (a digest pin, a ref two files
- * claim, the blueprint digest, a hover): a check of a bundle that reads none hashes no card.
- */
-function cardEntry(read: CardReadResult, card: Card): CardEntry {
-  let digest: string | undefined;
-  return {
-    read,
-    card,
-    ref: `${card.id}@${card.version}`,
-    get digest(): string {
-      return (digest ??= digestOf(card));
-    },
-  };
 }
 
 /** Card digests by card: a card read that is reused (see `readCard`) is hashed once. */
@@ -325,11 +309,36 @@ export function loadBundle(files: readonly SourceFile[], options: LoadOptions = 
   const diagnostics: Diagnostic[] = [...classified.diagnostics];
   const memo = options.memo;
 
+  // Local vocabulary (ours, docs/compatibility.md#vocabulary-checks: its diagnostics are part of the
+  // bundle's results).
   const config = options.config ?? defaultAnalysisConfig;
-  const local = vocabularyStage(classified.vocabulary, config, memo);
+  const vocabularyKey = classified.vocabulary ? `${classified.vocabulary.path}\u0000${classified.vocabulary.text}` : undefined;
+  let local = memo?.vocabulary;
+  if (!local || local.key !== vocabularyKey || local.config !== config) {
+    let localTerms: Term[] = [];
+    const found: Diagnostic[] = [];
+    if (classified.vocabulary) {
+      const read = readExtensions(classified.vocabulary);
+      localTerms = read.terms;
+      found.push(...read.diagnostics);
+    }
+    const { vocabulary, shadowed } = createVocabulary(localTerms);
+    if (classified.vocabulary) {
+      found.push(...validateVocabulary(vocabulary, shadowed, localTerms, config));
+    }
+    local = { key: vocabularyKey, config, localTerms, vocabulary, diagnostics: found };
+    if (memo) memo.vocabulary = local;
+  }
   const { localTerms, vocabulary } = local;
   diagnostics.push(...local.diagnostics);
-  const manifestRead = manifestStage(classified.manifest, options.folderName ?? 'untitled-blueprint', memo);
+
+  const folderName = options.folderName ?? 'untitled-blueprint';
+  let manifest = memo?.manifest;
+  if (!manifest || manifest.path !== classified.manifest?.path || manifest.text !== classified.manifest?.text || manifest.folderName !== folderName) {
+    manifest = { path: classified.manifest?.path, text: classified.manifest?.text, folderName, read: readManifest(classified.manifest, folderName) };
+    if (memo) memo.manifest = manifest;
+  }
+  const manifestRead = manifest.read;
   diagnostics.push(...manifestRead.diagnostics);
 
   const topologyFile = classified.topology;
@@ -343,7 +352,23 @@ export function loadBundle(files: readonly SourceFile[], options: LoadOptions = 
     return { diagnostics: sortedDeduped(diagnostics, memo ? (memo.order ??= {}) : undefined) };
   }
   const file = topologyFile.path;
-  const topology = topologyStage(topologyFile, memo);
+  let topology = memo?.topology;
+  if (!topology || topology.path !== file || topology.text !== topologyFile.text) {
+    // a parse of the same file starts after the statements the texts share (see `parseDot`)
+    const parsed = parseDot(topologyFile.text, undefined, topology?.path === file ? topology.parse : undefined);
+    const directed = parsed.graph !== undefined && parsed.graph.directed;
+    // findings that read as in the last parse come back as the same objects
+    const lintOf = interner(topology?.lint ?? []);
+    const locatedOf = interner(topology?.located ?? []);
+    topology = {
+      path: file,
+      text: topologyFile.text,
+      parse: parsed,
+      lint: directed ? lintAttractor(parsed, topologyFile.text, file, memo ? (memo.lint ??= createLintMemo()) : undefined).map(lintOf) : [],
+      located: parsed.diagnostics.map((d) => locatedOf({ ...d, location: { ...d.location, file } })),
+    };
+    if (memo) memo.topology = topology;
+  }
   const parse = topology.parse;
   diagnostics.push(...topology.located);
   const graphModel = parse.graph;
@@ -359,14 +384,72 @@ export function loadBundle(files: readonly SourceFile[], options: LoadOptions = 
   pushAll(diagnostics, stage.versions);
   for (const f of classified.reservedUnderCards) diagnostics.push(...misfiledCard(f, read(f, vocabulary), cards));
 
-  const resolution = resolutionStage(memo, vocabulary, parse, file, graphModel);
+  let resolution = memo?.resolution;
+  if (memo && (!resolution || resolution.vocabulary !== vocabulary || resolution.parse !== parse || resolution.file !== file)) {
+    const previous = resolution;
+    const shape = previous?.parse === parse && previous.file === file ? previous.shape : topologyShape(graphModel, file, previous?.shape);
+    resolution = { vocabulary, file, parse, nodes: [], edges: [], dependencies: [], shape };
+    if (previous && previous.vocabulary === vocabulary && previous.file === file) {
+      carryOver(previous, resolution, graphModel);
+      // the carried pins were checked against the cards of the previous load
+      resolution.cards = previous.cards;
+    }
+    memo.resolution = resolution;
+  }
 
-  // Nodes -> cards, then the cards no node pins.
-  const pinned: Pinned = { nodes: [], keptPins: 0, foundPins: 0 };
-  pointNodes(graphModel.nodes, resolution, cards, cardFiles, file, diagnostics, pinned);
+  // Nodes -> cards.
+  const nodes: ResolvedNode[] = [];
+  const trusted = resolution !== undefined && resolution.cards === cards;
+  /** Nodes that pin a card, taken from the resolution as they were, and found anew. */
+  let keptPins = 0;
+  let foundPins = 0;
+  for (let n = 0; n < graphModel.nodes.length; n++) {
+    const dot = graphModel.nodes[n];
+    const kept = resolution?.nodes[n];
+    if (kept && (trusted || cards.get(kept.resolved.ref!) === kept.resolved.entry)) {
+      pushAll(diagnostics, kept.diagnostics);
+      keptPins++;
+      nodes.push(kept.resolved);
+      continue;
+    }
+    const pointed = pointNode(dot, cards, file, cardFiles);
+    pushAll(diagnostics, pointed.diagnostics);
+    if (pointed.entry) foundPins++;
+    const resolved = resolvedNode(dot, pointed.ref || undefined, pointed.entry);
+    nodes.push(resolved);
+    // a pin that found no card reads the other cards' versions: only a found card is kept
+    if (resolution) resolution.nodes[n] = pointed.entry ? { resolved: resolved as ResolvedNode & { entry: CardEntry }, diagnostics: pointed.diagnostics } : undefined;
+  }
   if (resolution) resolution.cards = cards;
-  const nodes = pinned.nodes;
-  pushAll(diagnostics, orphanFindings(nodes, cards, pinned, file, memo));
+  // The pinned cards are the last load's when every pin was taken as it was and as many nodes
+  // pin a card: each kept pin is one of the last load's (a node's resolution is carried over
+  // from one node only), so then they are all of them. The orphans are then the last ones too.
+  const lastPins = memo?.pins;
+  const samePins = foundPins === 0 && lastPins !== undefined && lastPins.cards === cards && lastPins.count === keptPins && memo?.orphans?.file === file;
+  if (samePins) {
+    pushAll(diagnostics, memo!.orphans!.list);
+  } else {
+    // the pinned cards, by entry (a card's entry is the one object `cards` holds for its ref)
+    const used = new Set<CardEntry>();
+    for (let n = 0; n < nodes.length; n++) if (nodes[n].entry !== undefined) used.add(nodes[n].entry!);
+    const orphans = new Map<CardEntry, Diagnostic>();
+    const list: Diagnostic[] = [];
+    const keptOrphans = memo?.orphans?.file === file ? memo.orphans.byEntry : undefined;
+    cards.forEach((entry) => {
+      if (used.has(entry)) return;
+      const orphan: Diagnostic = keptOrphans?.get(entry) ?? {
+        code: 'bundle/orphan-card',
+        severity: 'warning',
+        message: `No node pins ${entry.ref}, so it takes no part in the pipeline; pin it from a node in ${file} with card="${entry.ref}", or delete the file.`,
+        location: { file: entry.read.file, span: entry.read.locate('id', 'value'), cardRef: entry.ref },
+      };
+      orphans.set(entry, orphan);
+      list.push(orphan);
+    });
+    pushAll(diagnostics, list);
+    if (memo) memo.orphans = { file, byEntry: orphans, list };
+  }
+  if (memo) memo.pins = { cards, count: keptPins + foundPins };
   // built when first asked for: an aligned graph needs no lookup by id on the edit path
   let byId: Map<string, ResolvedNode> | undefined;
   const nodeById = (): ReadonlyMap<string, ResolvedNode> => {
@@ -385,10 +468,54 @@ export function loadBundle(files: readonly SourceFile[], options: LoadOptions = 
     return index === undefined ? undefined : nodeAt(index);
   }, vocabulary);
 
-  // Edges: ports, types, prohibitions; then each node's dependencies.
+  // Edges: ports, types, prohibitions.
   const edges: ResolvedEdge[] = [];
-  resolveEdges(graphModel.edges, shape, nodeAt, resolution, vocabulary, file, diagnostics, edges);
-  checkAllDependencies(nodes, shape, nodeAt, resolution, file, diagnostics);
+  for (let e = 0; e < graphModel.edges.length; e++) {
+    const dot = graphModel.edges[e];
+    const source = nodeAt(shape.endpoints[2 * e]);
+    const target = nodeAt(shape.endpoints[2 * e + 1]);
+    const kept = resolution?.edges[e];
+    if (kept && kept.source === source?.entry && kept.target === target?.entry) {
+      pushAll(diagnostics, kept.diagnostics);
+      edges.push(kept.resolved);
+      continue;
+    }
+    const checked = checkEdge(dot, source, target, vocabulary, file);
+    pushAll(diagnostics, checked.diagnostics);
+    const read: EdgeView = dot;
+    const resolved: ResolvedEdge = {
+      dot,
+      source: dot.source,
+      target: dot.target,
+      ...(checked.pair ? { pair: checked.pair } : {}),
+      ...optionalAttr('label', read.attrs.get('label')),
+      ...optionalAttr('condition', read.attrs.get('condition')),
+      ...optionalAttr('weight', read.attrs.get('weight')),
+    };
+    edges.push(resolved);
+    if (resolution) resolution.edges[e] = { source: source?.entry, target: target?.entry, resolved, diagnostics: checked.diagnostics };
+  }
+
+  for (let n = 0; n < nodes.length; n++) {
+    const node = nodes[n];
+    const entry = node.entry;
+    if (!entry) continue;
+    const index = shape.aligned ? n : graph.index.get(node.id);
+    if (index === undefined) continue;
+    const predecessors = graph.predecessors[index];
+    const kept = resolution?.dependencies[n];
+    let found: readonly Diagnostic[];
+    if (kept && kept.entry === entry && sameSuppliers(kept.suppliers, predecessors, nodeAt)) {
+      found = kept.diagnostics;
+    } else {
+      // (`mapped`, not `map`: with `map`, `sameSuppliers` lost the resolver's optimised code on
+      // every card edit of a long session; see arrays.ts)
+      const suppliers = mapped(predecessors, (p) => nodeAt(p)?.entry);
+      found = checkDependencies(node, entry, suppliers, graph, firstEdgesOf(shape, index), file);
+      if (resolution) resolution.dependencies[n] = { entry, suppliers, diagnostics: found };
+    }
+    pushAll(diagnostics, found);
+  }
   pushAll(diagnostics, shape.diagnostics);
 
   // The blueprint digest hashes the whole topology text: computed when first asked for (export,
@@ -434,244 +561,6 @@ export function loadBundle(files: readonly SourceFile[], options: LoadOptions = 
   );
   pushAll(diagnostics, analysis.diagnostics);
   return { blueprint, analysis, diagnostics: sortedDeduped(diagnostics, memo ? (memo.order ??= {}) : undefined) };
-}
-
-/**
- * Pairs the ports of every edge and checks what it carries against the target's prohibitions,
- * into `edges`, its findings pushed to `diagnostics`. An edge the resolution holds is taken as it
- * was while both endpoints' card entries are the same. Ends in its loop (docs/architecture.md, the
- * edit path's speed rules).
- */
-function resolveEdges(
-  dotEdges: readonly DotEdge[],
-  shape: TopologyShape,
-  nodeAt: (index: number) => ResolvedNode | undefined,
-  resolution: ResolutionMemo | undefined,
-  vocabulary: Vocabulary,
-  file: string,
-  diagnostics: Diagnostic[],
-  edges: ResolvedEdge[],
-): void {
-  for (let e = 0; e < dotEdges.length; e++) {
-    const dot = dotEdges[e];
-    const source = nodeAt(shape.endpoints[2 * e]);
-    const target = nodeAt(shape.endpoints[2 * e + 1]);
-    const kept = resolution?.edges[e];
-    if (kept && kept.source === source?.entry && kept.target === target?.entry) {
-      pushAll(diagnostics, kept.diagnostics);
-      edges.push(kept.resolved);
-      continue;
-    }
-    const checked = checkEdge(dot, source, target, vocabulary, file);
-    pushAll(diagnostics, checked.diagnostics);
-    const read: EdgeView = dot;
-    const resolved: ResolvedEdge = {
-      dot,
-      source: dot.source,
-      target: dot.target,
-      ...(checked.pair ? { pair: checked.pair } : {}),
-      ...optionalAttr('label', read.attrs.get('label')),
-      ...optionalAttr('condition', read.attrs.get('condition')),
-      ...optionalAttr('weight', read.attrs.get('weight')),
-    };
-    edges.push(resolved);
-    if (resolution) resolution.edges[e] = { source: source?.entry, target: target?.entry, resolved, diagnostics: checked.diagnostics };
-  }
-}
-
-/**
- * Checks every pinned node's declared dependencies against the nodes that feed it, the findings
- * pushed to `diagnostics`. A node's findings are taken as they were while its entry and its
- * suppliers' entries are the same.
- */
-function checkAllDependencies(
-  nodes: readonly ResolvedNode[],
-  shape: TopologyShape,
-  nodeAt: (index: number) => ResolvedNode | undefined,
-  resolution: ResolutionMemo | undefined,
-  file: string,
-  diagnostics: Diagnostic[],
-): void {
-  const graph = shape.graph;
-  for (let n = 0; n < nodes.length; n++) {
-    const node = nodes[n];
-    const entry = node.entry;
-    if (!entry) continue;
-    const index = shape.aligned ? n : graph.index.get(node.id);
-    if (index === undefined) continue;
-    const predecessors = graph.predecessors[index];
-    const kept = resolution?.dependencies[n];
-    let found: readonly Diagnostic[];
-    if (kept && kept.entry === entry && sameSuppliers(kept.suppliers, predecessors, nodeAt)) {
-      found = kept.diagnostics;
-    } else {
-      // (`mapped`, not `map`: with `map`, `sameSuppliers` lost the resolver's optimised code on
-      // every card edit of a long session; see arrays.ts)
-      const suppliers = mapped(predecessors, (p) => nodeAt(p)?.entry);
-      found = checkDependencies(node, entry, suppliers, graph, firstEdgesOf(shape, index), file);
-      if (resolution) resolution.dependencies[n] = { entry, suppliers, diagnostics: found };
-    }
-    pushAll(diagnostics, found);
-  }
-}
-
-type VocabularySlot = NonNullable<LoadMemo['vocabulary']>;
-type TopologySlot = NonNullable<LoadMemo['topology']>;
-
-/**
- * The local vocabulary (ours, docs/compatibility.md#vocabulary-checks: its findings are part of
- * the bundle's results) over the core one; kept while the file reads the same under one config.
- */
-function vocabularyStage(file: SourceFile | undefined, config: AnalysisConfig, memo: LoadMemo | undefined): VocabularySlot {
-  const key = file ? `${file.path}\u0000${file.text}` : undefined;
-  const kept = memo?.vocabulary;
-  if (kept && kept.key === key && kept.config === config) return kept;
-  let localTerms: Term[] = [];
-  const found: Diagnostic[] = [];
-  if (file) {
-    const read = readExtensions(file);
-    localTerms = read.terms;
-    found.push(...read.diagnostics);
-  }
-  const { vocabulary, shadowed } = createVocabulary(localTerms);
-  if (file) found.push(...validateVocabulary(vocabulary, shadowed, localTerms, config));
-  const local = { key, config, localTerms, vocabulary, diagnostics: found };
-  if (memo) memo.vocabulary = local;
-  return local;
-}
-
-/** The manifest (or the stub made from the folder's name); kept while it reads the same. */
-function manifestStage(file: SourceFile | undefined, folderName: string, memo: LoadMemo | undefined): ReturnType<typeof readManifest> {
-  const kept = memo?.manifest;
-  if (kept && kept.path === file?.path && kept.text === file?.text && kept.folderName === folderName) return kept.read;
-  const manifest = { path: file?.path, text: file?.text, folderName, read: readManifest(file, folderName) };
-  if (memo) memo.manifest = manifest;
-  return manifest.read;
-}
-
-/**
- * The topology's parse, its findings located in the file, and the Attractor lint; kept while the
- * text is the same. A parse of an edited text starts after the statements the texts share
- * (`parseDot`), and findings that read as in the last parse come back as the same objects.
- */
-function topologyStage(file: SourceFile, memo: LoadMemo | undefined): TopologySlot {
-  const path = file.path;
-  const kept = memo?.topology;
-  if (kept && kept.path === path && kept.text === file.text) return kept;
-  const parsed = parseDot(file.text, undefined, kept?.path === path ? kept.parse : undefined);
-  const directed = parsed.graph !== undefined && parsed.graph.directed;
-  const lintOf = interner(kept?.lint ?? []);
-  const locatedOf = interner(kept?.located ?? []);
-  const topology = {
-    path,
-    text: file.text,
-    parse: parsed,
-    lint: directed ? lintAttractor(parsed, file.text, path, memo ? (memo.lint ??= createLintMemo()) : undefined).map(lintOf) : [],
-    located: parsed.diagnostics.map((d) => locatedOf({ ...d, location: { ...d.location, file: path } })),
-  };
-  if (memo) memo.topology = topology;
-  return topology;
-}
-
-/**
- * What this load may take of the last resolution: the same one while the parse and the
- * vocabulary are; after an edit of the topology, a new one holding what `carryOver` moved across
- * (the carried pins were checked against the last load's cards). Undefined without a memo.
- */
-function resolutionStage(
-  memo: LoadMemo | undefined,
-  vocabulary: Vocabulary,
-  parse: DotParseResult,
-  file: string,
-  graphModel: NonNullable<DotParseResult['graph']>,
-): ResolutionMemo | undefined {
-  if (!memo) return undefined;
-  const previous = memo.resolution;
-  if (previous && previous.vocabulary === vocabulary && previous.parse === parse && previous.file === file) return previous;
-  const shape = previous?.parse === parse && previous.file === file ? previous.shape : topologyShape(graphModel, file, previous?.shape);
-  const resolution: ResolutionMemo = { vocabulary, file, parse, nodes: [], edges: [], dependencies: [], shape };
-  if (previous && previous.vocabulary === vocabulary && previous.file === file) {
-    carryOver(previous, resolution, graphModel);
-    resolution.cards = previous.cards;
-  }
-  memo.resolution = resolution;
-  return resolution;
-}
-
-/** The nodes pointed at their cards, and how many pins were taken as they were or found anew. */
-interface Pinned {
-  readonly nodes: ResolvedNode[];
-  keptPins: number;
-  foundPins: number;
-}
-
-/**
- * Points every node at its card (pins, versions, digests) into `pinned`, its findings pushed to
- * `diagnostics`. A node the resolution carried over is taken as it was while its card entry is
- * the one `cards` holds (all of them at once when `cards` is the map they were checked against).
- * Ends in its loop (docs/architecture.md, the edit path's speed rules).
- */
-function pointNodes(
-  dotNodes: readonly DotNode[],
-  resolution: ResolutionMemo | undefined,
-  cards: ReadonlyMap<string, CardEntry>,
-  cardFiles: readonly CardEntry[],
-  file: string,
-  diagnostics: Diagnostic[],
-  pinned: Pinned,
-): void {
-  const nodes = pinned.nodes;
-  const trusted = resolution !== undefined && resolution.cards === cards;
-  for (let n = 0; n < dotNodes.length; n++) {
-    const dot = dotNodes[n];
-    const kept = resolution?.nodes[n];
-    if (kept && (trusted || cards.get(kept.resolved.ref!) === kept.resolved.entry)) {
-      pushAll(diagnostics, kept.diagnostics);
-      pinned.keptPins++;
-      nodes.push(kept.resolved);
-      continue;
-    }
-    const pointed = pointNode(dot, cards, file, cardFiles);
-    pushAll(diagnostics, pointed.diagnostics);
-    if (pointed.entry) pinned.foundPins++;
-    const resolved = resolvedNode(dot, pointed.ref || undefined, pointed.entry);
-    nodes.push(resolved);
-    // a pin that found no card reads the other cards' versions: only a found card is kept
-    if (resolution) resolution.nodes[n] = pointed.entry ? { resolved: resolved as ResolvedNode & { entry: CardEntry }, diagnostics: pointed.diagnostics } : undefined;
-  }
-}
-
-/**
- * `bundle/orphan-card` for every card no node pins. The pinned cards are the last load's when
- * every pin was taken as it was and as many nodes pin a card: each kept pin is one of the last
- * load's (a node's resolution is carried over from one node only), so then they are all of them,
- * and the orphans are the last ones too.
- */
-function orphanFindings(nodes: readonly ResolvedNode[], cards: ReadonlyMap<string, CardEntry>, pinned: Pinned, file: string, memo: LoadMemo | undefined): readonly Diagnostic[] {
-  const lastPins = memo?.pins;
-  if (memo) memo.pins = { cards, count: pinned.keptPins + pinned.foundPins };
-  if (pinned.foundPins === 0 && lastPins !== undefined && lastPins.cards === cards && lastPins.count === pinned.keptPins && memo?.orphans?.file === file) {
-    return memo.orphans.list;
-  }
-  // the pinned cards, by entry (a card's entry is the one object `cards` holds for its ref)
-  const used = new Set<CardEntry>();
-  for (let n = 0; n < nodes.length; n++) if (nodes[n].entry !== undefined) used.add(nodes[n].entry!);
-  const orphans = new Map<CardEntry, Diagnostic>();
-  const list: Diagnostic[] = [];
-  const keptOrphans = memo?.orphans?.file === file ? memo.orphans.byEntry : undefined;
-  cards.forEach((entry) => {
-    if (used.has(entry)) return;
-    const orphan: Diagnostic = keptOrphans?.get(entry) ?? {
-      code: 'bundle/orphan-card',
-      severity: 'warning',
-      message: `No node pins ${entry.ref}, so it takes no part in the pipeline; pin it from a node in ${file} with card="${entry.ref}", or delete the file.`,
-      location: { file: entry.read.file, span: entry.read.locate('id', 'value'), cardRef: entry.ref },
-    };
-    orphans.set(entry, orphan);
-    list.push(orphan);
-  });
-  if (memo) memo.orphans = { file, byEntry: orphans, list };
-  return list;
 }
 
 /**
