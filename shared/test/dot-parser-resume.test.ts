@@ -1,6 +1,6 @@
 /**
  * `parseDot(text, file, previous)` starts after the top-level statements `text` shares with
- * `previous` (see `resumeAt` in ../src/syntax/dot-parser.ts). Its result must be the one a parse
+ * `previous` (see `resumeAt` in ../src/syntax/dot-resume.ts). Its result must be the one a parse
  * from the beginning gives, and `previous` must not change. A property test holds the two
  * together over random topologies and random edits; the table below checks where a parse does
  * reuse the earlier nodes (the same objects) and where it must start over.
@@ -230,8 +230,9 @@ describe('DOT parser: resuming from an earlier parse', () => {
     });
   }
 
-  // Where a parse takes the end of the earlier one, moved (see `rejoin` in the parser), and where
-  // what the edited statements left behind differs, so it must read on.
+  // Where a parse takes the end of the earlier one, moved (see `rejoin` in
+  // ../src/syntax/dot-resume.ts), and where what the edited statements left behind differs, so it
+  // must read on.
   const long = [
     ...declared,
     '  e;',

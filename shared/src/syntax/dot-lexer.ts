@@ -115,8 +115,9 @@ const punctuationCodes: Uint8Array = (() => {
 /**
  * Where `lexDot` may start instead of at the beginning: the first `token` tokens of an earlier
  * table of a text that reads the same up to that token's start (and a little beyond, see
- * `parseDot`). The earlier table must hold no unterminated literal and no unreadable character
- * before that token: the caller (the parser's resume) checks that its lexing reported nothing.
+ * `resumeAt` in ./dot-resume.ts). The earlier table must hold no unterminated literal and no
+ * unreadable character before that token: the caller (the parser's resume) checks that its
+ * lexing reported nothing.
  */
 export interface LexResume {
   readonly table: DotTokenTable;
@@ -141,109 +142,118 @@ function fitted<T extends Uint8Array | Int32Array>(array: T, count: number): T {
   return (count * 8 >= array.length * 7 ? array.subarray(0, count) : array.slice(0, count)) as T;
 }
 
+/**
+ * Reads `text` into a token table. Given `resume`, it copies the earlier table's tokens before
+ * `resume.token` instead of reading them again (`copyEarlier`), and takes the earlier tokens of
+ * the end the two texts share once it reaches them (`takeEarlierFrom`).
+ */
 export function lexDot(text: string, file = 'topology.dot', resume?: LexResume): DotLexResult {
-  // Kinds and offsets live in typed arrays (nothing for the garbage collector to trace), grown
-  // by doubling from a guess (one token per four characters; after an edit, the earlier count and
-  // one per four characters added), and cut to size at the end (`fitted`).
-  let count = 0;
-  let kinds = new Uint8Array(Math.max(64, resume === undefined ? Math.ceil(text.length / 4) : resume.table.count + Math.ceil(Math.max(0, text.length - resume.table.source.length) / 4) + 64));
-  let starts = new Int32Array(kinds.length);
-  let ends = new Int32Array(kinds.length);
+  const s = newLexer(text, file, resume);
+  const from = resume !== undefined && resume.token > 0 && resume.token < resume.table.count ? copyEarlier(s, resume.table, resume.token) : text.charCodeAt(0) === 0xfeff ? 1 : 0;
+  scan(s, from);
+  return lexResult(s);
+}
+
+/**
+ * Everything one lexing reads and writes, passed to each of its functions. One object literal
+ * makes it (`newLexer`), so that every lexing's state has the same shape.
+ */
+interface Lexer {
+  readonly text: string;
+  readonly file: string;
+  /**
+   * Kinds and offsets live in typed arrays (nothing for the garbage collector to trace), grown
+   * by doubling from a guess (one token per four characters; after an edit, the earlier count and
+   * one per four characters added), and cut to size at the end (`fitted`).
+   */
+  count: number;
+  kinds: Uint8Array;
+  starts: Int32Array;
+  ends: Int32Array;
   /** Values that differ from what `valueOf` derives (escaped and unterminated strings, unclosed HTML). */
-  const values = new Map<number, string>();
-  const flags = new Map<number, 'hyphenated' | 'unterminated'>();
-  const comments: DotToken[] = [];
-  let i = text.charCodeAt(0) === 0xfeff ? 1 : 0;
-  /** The token objects an earlier table made that this one may take (see `TokenSource`). */
-  let source: TokenSource | undefined;
-  if (resume !== undefined && resume.token > 0 && resume.token < resume.table.count) {
-    // The earlier tokens are copied as they are (their offsets hold: the text before them is the same).
-    const earlier = resume.table;
-    count = resume.token;
-    kinds.set(earlier.kinds.subarray(0, count));
-    starts.set(earlier.starts.subarray(0, count));
-    ends.set(earlier.ends.subarray(0, count));
-    for (const [index, value] of earlier.values) if (index < count) values.set(index, value);
-    for (const [index, flag] of earlier.flags) if (index < count) flags.set(index, flag);
-    i = earlier.starts[count];
-    for (const comment of earlier.comments) if (comment.span.start < i) comments.push(comment);
-    source = tokenSourceAfter(earlier, i);
-  }
-  const diagnostics: Diagnostic[] = [];
-  const length = text.length;
-  /** The first offset where the earlier table's tokens may be taken (see `LexResume.suffix`). */
-  const rejoinFrom = resume?.suffix === undefined ? Number.POSITIVE_INFINITY : resume.suffix.from;
-  /** The earlier token looked at last when trying to rejoin (-1: not looked yet). */
-  let rejoinCursor = -1;
-  let rejoined: DotLexResult['rejoined'];
-  /** The earlier token objects the tokens taken at the rejoin may be moved from (see `TokenSuffix`). */
-  let suffix: TokenSuffix | undefined;
-  let parseErrorCount = 0;
-  let htmlCount = 0;
-  let unclosedStringFrom = Number.POSITIVE_INFINITY;
-  let htmlToLineEnd = false;
+  readonly values: Map<number, string>;
+  readonly flags: Map<number, 'hyphenated' | 'unterminated'>;
+  readonly comments: DotToken[];
+  readonly diagnostics: Diagnostic[];
+  parseErrorCount: number;
+  htmlCount: number;
+  /** Where the first string that runs to the end of the file unclosed starts (see `lexString`). */
+  unclosedStringFrom: number;
+  /** Set once an HTML-like literal ran to the end of the file unclosed (see `lexHtml`). */
+  htmlToLineEnd: boolean;
   /** Where the next backslash and the next CR are (the text's length when there is none): searched once, not per string. */
-  let nextBackslash = -1;
-  let nextReturn = -1;
-  const indexOrEnd = (character: string, from: number): number => {
-    const at = text.indexOf(character, from);
-    return at < 0 ? length : at;
-  };
+  nextBackslash: number;
+  nextReturn: number;
+  /** The earlier table this lexing may take tokens from (see `LexResume`). */
+  readonly resume: LexResume | undefined;
+  /** The first offset where the earlier table's tokens may be taken (see `LexResume.suffix`). */
+  readonly rejoinFrom: number;
+  /** The earlier token looked at last when trying to rejoin (-1: not looked yet). */
+  rejoinCursor: number;
+  rejoined: DotLexResult['rejoined'];
+  /** The earlier token objects the tokens taken at the rejoin may be moved from (see `TokenSuffix`). */
+  suffix: TokenSuffix | undefined;
+  /** The token objects an earlier table made that this one may take (see `TokenSource`). */
+  source: TokenSource | undefined;
+}
 
-  /** Makes the arrays hold `size` tokens, keeping the first `count`. */
-  const grow = (size: number): void => {
-    const grownKinds = new Uint8Array(size);
-    grownKinds.set(kinds.subarray(0, count));
-    kinds = grownKinds;
-    const grownStarts = new Int32Array(size);
-    grownStarts.set(starts.subarray(0, count));
-    starts = grownStarts;
-    const grownEnds = new Int32Array(size);
-    grownEnds.set(ends.subarray(0, count));
-    ends = grownEnds;
+function newLexer(text: string, file: string, resume: LexResume | undefined): Lexer {
+  const size = Math.max(64, resume === undefined ? Math.ceil(text.length / 4) : resume.table.count + Math.ceil(Math.max(0, text.length - resume.table.source.length) / 4) + 64);
+  return {
+    text,
+    file,
+    count: 0,
+    kinds: new Uint8Array(size),
+    starts: new Int32Array(size),
+    ends: new Int32Array(size),
+    values: new Map(),
+    flags: new Map(),
+    comments: [],
+    diagnostics: [],
+    parseErrorCount: 0,
+    htmlCount: 0,
+    unclosedStringFrom: Number.POSITIVE_INFINITY,
+    htmlToLineEnd: false,
+    nextBackslash: -1,
+    nextReturn: -1,
+    resume,
+    rejoinFrom: resume?.suffix === undefined ? Number.POSITIVE_INFINITY : resume.suffix.from,
+    rejoinCursor: -1,
+    rejoined: undefined,
+    suffix: undefined,
+    source: undefined,
   };
-  const push = (code: number, start: number, end: number): void => {
-    if (count === kinds.length) grow(count * 2);
-    kinds[count] = code;
-    starts[count] = start;
-    ends[count] = end;
-    count++;
-  };
-  /** A token whose value is not the one `valueOf` derives from its kind and span. */
-  const pushValued = (code: number, start: number, end: number, value: string): void => {
-    values.set(count, value);
-    push(code, start, end);
-  };
-  const pushComment = (kind: DotTokenKind, start: number, end: number): void => {
-    const tokenText = text.slice(start, end);
-    comments.push({ kind, span: { start, end }, text: tokenText, value: tokenText });
-  };
-  /** The rare tokens that carry a flag. */
-  const pushFlagged = (kind: DotTokenKind, start: number, end: number, value: string | undefined, flag: 'hyphenated' | 'unterminated'): void => {
-    if (kind === 'block-comment') {
-      const tokenText = text.slice(start, end);
-      comments.push({ kind, span: { start, end }, text: tokenText, value: tokenText, unterminated: true });
-      return;
-    }
-    flags.set(count, flag);
-    if (value !== undefined) values.set(count, value);
-    push(codeOf(kind), start, end);
-  };
-  const fail = (span: Span, message: string): void => {
-    parseErrorCount++;
-    if (parseErrorCount > maxParseErrors + 1) return;
-    diagnostics.push({ code: 'dot/parse-error', severity: diagnosticInfo('dot/parse-error').severity, message, location: { file, span } });
-  };
-  const lineEndFrom = (from: number): number => {
-    let j = from;
-    while (j < length) {
-      const c = text.charCodeAt(j);
-      if (c === 10 || c === 13) break;
-      j++;
-    }
-    return j;
-  };
+}
 
+/**
+ * Copies the earlier table's first `count` tokens, with their values, flags and the comments
+ * among them, as they are (their offsets hold: the text before them is the same). Returns where
+ * the lexing goes on: the start of the earlier token `count`.
+ */
+function copyEarlier(s: Lexer, earlier: DotTokenTable, count: number): number {
+  s.count = count;
+  s.kinds.set(earlier.kinds.subarray(0, count));
+  s.starts.set(earlier.starts.subarray(0, count));
+  s.ends.set(earlier.ends.subarray(0, count));
+  for (const [index, value] of earlier.values) if (index < count) s.values.set(index, value);
+  for (const [index, flag] of earlier.flags) if (index < count) s.flags.set(index, flag);
+  const from = earlier.starts[count];
+  for (const comment of earlier.comments) if (comment.span.start < from) s.comments.push(comment);
+  s.source = tokenSourceAfter(earlier, from);
+  return from;
+}
+
+/**
+ * Reads the tokens from offset `from` to the end (or to where it takes the earlier tokens). Ids
+ * and punctuation, by far the most common tokens, are read here; no other token starts with
+ * their characters. (A function that ends in its loop: see docs/architecture.md, "The edit
+ * path's speed rules".)
+ */
+function scan(s: Lexer, from: number): void {
+  const text = s.text;
+  const length = text.length;
+  const rejoinFrom = s.rejoinFrom;
+  let i = from;
   while (i < length) {
     const c = text.charCodeAt(i);
     const charClass = c < 128 ? asciiClass[c] : idStartClass;
@@ -252,10 +262,7 @@ export function lexDot(text: string, file = 'topology.dot', resume?: LexResume):
       continue;
     }
     const start = i;
-    if (start >= rejoinFrom && unclosedStringFrom === Number.POSITIVE_INFINITY && !htmlToLineEnd && takeEarlierFrom(start)) break;
-
-    // (ids and punctuation, by far the most common tokens, are tried first; no other token
-    // starts with their characters)
+    if (start >= rejoinFrom && s.unclosedStringFrom === Number.POSITIVE_INFINITY && !s.htmlToLineEnd && takeEarlierFrom(s, start)) break;
     // ---- identifiers and keywords ----
     if (charClass === idStartClass) {
       i++;
@@ -271,121 +278,58 @@ export function lexDot(text: string, file = 'topology.dot', resume?: LexResume):
         i += 2;
         while (i < length && isDotIdPart(text.charCodeAt(i))) i++;
       }
-      if (hyphenated) pushFlagged('id', start, i, undefined, 'hyphenated');
-      else push(isKeywordAt(text, start, i) ? DotTokenCode.Keyword : DotTokenCode.Id, start, i);
+      if (hyphenated) pushFlagged(s, 'id', start, i, undefined, 'hyphenated');
+      else push(s, isKeywordAt(text, start, i) ? DotTokenCode.Keyword : DotTokenCode.Id, start, i);
       continue;
     }
-
     if (charClass === punctuationClass) {
       i++;
-      push(punctuationCodes[c], start, i);
+      push(s, punctuationCodes[c], start, i);
       continue;
     }
-
-    // ---- comments ----
-    if (c === 47 /* / */ && text.charCodeAt(i + 1) === 47) {
-      i = lineEndFrom(i + 2);
-      pushComment('line-comment', start, i);
-      continue;
-    }
-    if (c === 35 /* # */) {
-      i = lineEndFrom(i + 1);
-      pushComment('hash-comment', start, i);
-      continue;
-    }
-    if (c === 47 && text.charCodeAt(i + 1) === 42 /* * */) {
-      const close = text.indexOf('*/', i + 2);
-      if (close < 0) {
-        i = length;
-        pushFlagged('block-comment', start, i, undefined, 'unterminated');
-        fail({ start, end: start + 2 }, 'This block comment is never closed, so the rest of the file is inside it; add `*/` where the comment should end.');
-      } else {
-        i = close + 2;
-        pushComment('block-comment', start, i);
-      }
-      continue;
-    }
-
-    // ---- quoted string: only `\"` and backslash-newline are escapes ----
-    // (docs/compatibility.md#strings-and-comments)
-    if (c === 34 /* " */) {
-      i = lexString(start);
-      continue;
-    }
-
-    // ---- HTML-like literal, nesting counted ----
-    if (c === 60 /* < */) {
-      let depth = 1;
-      let j = i + 1;
-      // After one literal ran to the end of the file unclosed, later ones are only looked for
-      // on their own line, which keeps a file full of `<` linear.
-      const limit = htmlToLineEnd ? lineEndFrom(j) : length;
-      while (j < limit) {
-        const d = text.charCodeAt(j);
-        if (d === 60) depth++;
-        else if (d === 62 /* > */) {
-          depth--;
-          if (depth === 0) break;
-        }
-        j++;
-      }
-      if (depth > 0) {
-        htmlToLineEnd = true;
-        const end = lineEndFrom(i + 1);
-        pushFlagged('html', start, end, text.slice(start + 1, end), 'unterminated');
-        fail({ start, end: start + 1 }, 'This HTML-like `<…>` value is never closed with `>`; close it, or write the value as a quoted string.');
-        i = end;
-      } else {
-        push(DotTokenCode.Html, start, j + 1);
-        if (++htmlCount <= maxParseErrors + 1) diagnostics.push({
-          code: 'dot/unsupported',
-          severity: diagnosticInfo('dot/unsupported').severity,
-          message: 'HTML-like `<…>` values are read as plain text, markup included; write the value as a quoted string.',
-          location: { file, span: { start, end: j + 1 } },
-        });
-        i = j + 1;
-      }
-      continue;
-    }
-
-    // ---- edge operators, negative numbers, a lone `-` ----
-    if (c === 45 /* - */) {
-      const next = text.charCodeAt(i + 1);
-      if (next === 62 /* > */) {
-        i += 2;
-        push(DotTokenCode.Arrow, start, i);
-        continue;
-      }
-      if (next === 45) {
-        i += 2;
-        push(DotTokenCode.Line, start, i);
-        continue;
-      }
-      if (isDigit(next) || (next === 46 && isDigit(text.charCodeAt(i + 2)))) {
-        i = lexNumber(start);
-        continue;
-      }
-      i++;
-      push(DotTokenCode.Unknown, start, i);
-      fail({ start, end: i }, 'A lone `-` is not DOT: an edge is written `->`, and an id with a hyphen must be renamed (use `_`) or quoted.');
-      continue;
-    }
-
-    if (isDigit(c) || (c === 46 /* . */ && isDigit(text.charCodeAt(i + 1)))) {
-      i = lexNumber(start);
-      continue;
-    }
-
-    // ---- anything else: one `unknown` token per run of unreadable characters ----
-    i++;
-    while (i < length && isUnreadable(text.charCodeAt(i), text.charCodeAt(i + 1))) i++;
-    push(DotTokenCode.Unknown, start, i);
-    fail({ start, end: i }, unknownMessage(text.slice(start, i)));
+    i = lexOther(s, c, start);
   }
+}
 
-  const table: DotTokenTable = { source: text, count, kinds: fitted(kinds, count), starts: fitted(starts, count), ends: fitted(ends, count), values, flags, comments };
-  if (source !== undefined) tokenSources.set(table, source);
-  if (suffix !== undefined) tokenSuffixes.set(table, suffix);
+/** Reads the token at `start` that is neither an id nor punctuation (its first character `c`). Returns its end. */
+function lexOther(s: Lexer, c: number, start: number): number {
+  const text = s.text;
+  // ---- comments ----
+  if (c === 47 /* / */ && text.charCodeAt(start + 1) === 47) {
+    const end = lineEndFrom(text, start + 2);
+    pushComment(s, 'line-comment', start, end);
+    return end;
+  }
+  if (c === 35 /* # */) {
+    const end = lineEndFrom(text, start + 1);
+    pushComment(s, 'hash-comment', start, end);
+    return end;
+  }
+  if (c === 47 && text.charCodeAt(start + 1) === 42 /* * */) return lexBlockComment(s, start);
+  // ---- quoted string: only `\"` and backslash-newline are escapes ----
+  // (docs/compatibility.md#strings-and-comments)
+  if (c === 34 /* " */) return lexString(s, start);
+  // ---- HTML-like literal, nesting counted ----
+  if (c === 60 /* < */) return lexHtml(s, start);
+  // ---- edge operators, negative numbers, a lone `-` ----
+  if (c === 45 /* - */) return lexDash(s, start);
+  if (isDigit(c) || (c === 46 /* . */ && isDigit(text.charCodeAt(start + 1)))) return lexNumber(s, start);
+  // ---- anything else: one `unknown` token per run of unreadable characters ----
+  const length = text.length;
+  let i = start + 1;
+  while (i < length && isUnreadable(text.charCodeAt(i), text.charCodeAt(i + 1))) i++;
+  push(s, DotTokenCode.Unknown, start, i);
+  fail(s, { start, end: i }, unknownMessage(text.slice(start, i)));
+  return i;
+}
+
+/** The table and the lexing's findings, once every token is read. */
+function lexResult(s: Lexer): DotLexResult {
+  const count = s.count;
+  const table: DotTokenTable = { source: s.text, count, kinds: fitted(s.kinds, count), starts: fitted(s.starts, count), ends: fitted(s.ends, count), values: s.values, flags: s.flags, comments: s.comments };
+  if (s.source !== undefined) tokenSources.set(table, s.source);
+  if (s.suffix !== undefined) tokenSuffixes.set(table, s.suffix);
+  const rejoined = s.rejoined;
   return {
     table,
     get tokens(): readonly DotToken[] {
@@ -394,136 +338,291 @@ export function lexDot(text: string, file = 'topology.dot', resume?: LexResume):
     get significant(): readonly DotToken[] {
       return significantOf(table);
     },
-    diagnostics,
-    parseErrorCount,
-    htmlCount,
+    diagnostics: s.diagnostics,
+    parseErrorCount: s.parseErrorCount,
+    htmlCount: s.htmlCount,
     ...(rejoined !== undefined ? { rejoined } : {}),
   };
+}
 
-  /**
-   * At a token that starts at `at`, in the text both versions end with: when the earlier table
-   * has a token starting at the same place, appends that token and all after it, moved (their
-   * values, flags and the comments among them too), and says so.
-   */
-  function takeEarlierFrom(at: number): boolean {
-    const earlier = resume!.table;
-    const delta = resume!.suffix!.delta;
-    const was = at - delta;
-    const earlierStarts = earlier.starts;
-    if (rejoinCursor < 0) rejoinCursor = partitionPoint(earlier.count, (k) => earlierStarts[k] < was);
-    while (rejoinCursor < earlier.count && earlierStarts[rejoinCursor] < was) rejoinCursor++;
-    if (rejoinCursor >= earlier.count || earlierStarts[rejoinCursor] !== was) return false;
-    const from = rejoinCursor;
-    const taken = earlier.count - from;
-    const shift = count - from;
-    const size = count + taken;
-    if (size > kinds.length) grow(size);
-    kinds.set(earlier.kinds.subarray(from), count);
-    const earlierEnds = earlier.ends;
-    for (let k = from; k < earlier.count; k++) {
-      starts[k + shift] = earlierStarts[k] + delta;
-      ends[k + shift] = earlierEnds[k] + delta;
-    }
-    for (const [index, value] of earlier.values) if (index >= from) values.set(index + shift, value);
-    for (const [index, flag] of earlier.flags) if (index >= from) flags.set(index + shift, flag);
-    for (const comment of earlier.comments) {
-      if (comment.span.start < was) continue;
-      comments.push(movedToken(comment, delta));
-    }
-    count = size;
-    rejoined = { token: from + shift, shift };
-    const made = madeTokens.get(earlier);
-    // (kept only when it gives much: a quarter of the file or more)
-    if (made !== undefined && length - at >= length / 4) suffix = { tokens: made, from: was, delta, at };
-    return true;
+// ---------------------------------------------------------------------- writing tokens
+
+/** Makes the arrays hold `size` tokens, keeping the first `count`. */
+function grow(s: Lexer, size: number): void {
+  const count = s.count;
+  const grownKinds = new Uint8Array(size);
+  grownKinds.set(s.kinds.subarray(0, count));
+  s.kinds = grownKinds;
+  const grownStarts = new Int32Array(size);
+  grownStarts.set(s.starts.subarray(0, count));
+  s.starts = grownStarts;
+  const grownEnds = new Int32Array(size);
+  grownEnds.set(s.ends.subarray(0, count));
+  s.ends = grownEnds;
+}
+
+function push(s: Lexer, code: number, start: number, end: number): void {
+  const count = s.count;
+  if (count === s.kinds.length) grow(s, count * 2);
+  s.kinds[count] = code;
+  s.starts[count] = start;
+  s.ends[count] = end;
+  s.count = count + 1;
+}
+
+/** A token whose value is not the one `valueOf` derives from its kind and span. */
+function pushValued(s: Lexer, code: number, start: number, end: number, value: string): void {
+  s.values.set(s.count, value);
+  push(s, code, start, end);
+}
+
+function pushComment(s: Lexer, kind: DotTokenKind, start: number, end: number): void {
+  const tokenText = s.text.slice(start, end);
+  s.comments.push({ kind, span: { start, end }, text: tokenText, value: tokenText });
+}
+
+/** The rare tokens that carry a flag. */
+function pushFlagged(s: Lexer, kind: DotTokenKind, start: number, end: number, value: string | undefined, flag: 'hyphenated' | 'unterminated'): void {
+  if (kind === 'block-comment') {
+    const tokenText = s.text.slice(start, end);
+    s.comments.push({ kind, span: { start, end }, text: tokenText, value: tokenText, unterminated: true });
+    return;
   }
+  s.flags.set(s.count, flag);
+  if (value !== undefined) s.values.set(s.count, value);
+  push(s, codeOf(kind), start, end);
+}
 
-  /** Reads `-?(digits[.digits*] | .digits)` and, glued to it, any letters (`900s`). Returns the end. */
-  function lexNumber(from: number): number {
-    let j = from;
-    if (text.charCodeAt(j) === 45) j++;
+function fail(s: Lexer, span: Span, message: string): void {
+  s.parseErrorCount++;
+  if (s.parseErrorCount > maxParseErrors + 1) return;
+  s.diagnostics.push({ code: 'dot/parse-error', severity: diagnosticInfo('dot/parse-error').severity, message, location: { file: s.file, span } });
+}
+
+// ---------------------------------------------------------------------- the tokens other than ids and punctuation
+
+function lineEndFrom(text: string, from: number): number {
+  const length = text.length;
+  let j = from;
+  while (j < length) {
+    const c = text.charCodeAt(j);
+    if (c === 10 || c === 13) break;
+    j++;
+  }
+  return j;
+}
+
+/** Reads a block comment starting at `start` (the `/*`). Returns the end. */
+function lexBlockComment(s: Lexer, start: number): number {
+  const close = s.text.indexOf('*/', start + 2);
+  if (close >= 0) {
+    pushComment(s, 'block-comment', start, close + 2);
+    return close + 2;
+  }
+  const end = s.text.length;
+  pushFlagged(s, 'block-comment', start, end, undefined, 'unterminated');
+  fail(s, { start, end: start + 2 }, 'This block comment is never closed, so the rest of the file is inside it; add `*/` where the comment should end.');
+  return end;
+}
+
+/** Reads an HTML-like literal starting at `start` (the `<`), nesting counted. Returns the end. */
+function lexHtml(s: Lexer, start: number): number {
+  const text = s.text;
+  let depth = 1;
+  let j = start + 1;
+  // After one literal ran to the end of the file unclosed, later ones are only looked for
+  // on their own line, which keeps a file full of `<` linear.
+  const limit = s.htmlToLineEnd ? lineEndFrom(text, j) : text.length;
+  while (j < limit) {
+    const d = text.charCodeAt(j);
+    if (d === 60) depth++;
+    else if (d === 62 /* > */) {
+      depth--;
+      if (depth === 0) break;
+    }
+    j++;
+  }
+  if (depth > 0) {
+    s.htmlToLineEnd = true;
+    const end = lineEndFrom(text, start + 1);
+    pushFlagged(s, 'html', start, end, text.slice(start + 1, end), 'unterminated');
+    fail(s, { start, end: start + 1 }, 'This HTML-like `<…>` value is never closed with `>`; close it, or write the value as a quoted string.');
+    return end;
+  }
+  push(s, DotTokenCode.Html, start, j + 1);
+  if (++s.htmlCount <= maxParseErrors + 1) s.diagnostics.push({
+    code: 'dot/unsupported',
+    severity: diagnosticInfo('dot/unsupported').severity,
+    message: 'HTML-like `<…>` values are read as plain text, markup included; write the value as a quoted string.',
+    location: { file: s.file, span: { start, end: j + 1 } },
+  });
+  return j + 1;
+}
+
+/** At a `-` at `start`: an edge operator, a negative number, or a lone `-` (a parse error). Returns the end. */
+function lexDash(s: Lexer, start: number): number {
+  const text = s.text;
+  const next = text.charCodeAt(start + 1);
+  if (next === 62 /* > */) {
+    push(s, DotTokenCode.Arrow, start, start + 2);
+    return start + 2;
+  }
+  if (next === 45) {
+    push(s, DotTokenCode.Line, start, start + 2);
+    return start + 2;
+  }
+  if (isDigit(next) || (next === 46 && isDigit(text.charCodeAt(start + 2)))) return lexNumber(s, start);
+  push(s, DotTokenCode.Unknown, start, start + 1);
+  fail(s, { start, end: start + 1 }, 'A lone `-` is not DOT: an edge is written `->`, and an id with a hyphen must be renamed (use `_`) or quoted.');
+  return start + 1;
+}
+
+/** Reads `-?(digits[.digits*] | .digits)` and, glued to it, any letters (`900s`). Returns the end. */
+function lexNumber(s: Lexer, from: number): number {
+  const text = s.text;
+  const length = text.length;
+  let j = from;
+  if (text.charCodeAt(j) === 45) j++;
+  if (text.charCodeAt(j) === 46) {
+    j++;
+    while (isDigit(text.charCodeAt(j))) j++;
+  } else {
+    while (isDigit(text.charCodeAt(j))) j++;
     if (text.charCodeAt(j) === 46) {
       j++;
       while (isDigit(text.charCodeAt(j))) j++;
-    } else {
-      while (isDigit(text.charCodeAt(j))) j++;
-      if (text.charCodeAt(j) === 46) {
-        j++;
-        while (isDigit(text.charCodeAt(j))) j++;
-      }
     }
-    if (j < length && isDotIdStart(text.charCodeAt(j))) {
-      while (j < length && isDotIdPart(text.charCodeAt(j))) j++;
-    }
-    push(DotTokenCode.Number, from, j);
-    return j;
   }
+  if (j < length && isDotIdStart(text.charCodeAt(j))) {
+    while (j < length && isDotIdPart(text.charCodeAt(j))) j++;
+  }
+  push(s, DotTokenCode.Number, from, j);
+  return j;
+}
 
-  /** Reads a quoted string starting at `from` (the `"`). Returns the end. */
-  function lexString(from: number): number {
-    let j = from + 1;
-    // Fast path: a string with no backslash and no CR before its closing quote (nearly all).
-    if (from < unclosedStringFrom) {
-      const close = text.indexOf('"', j);
-      if (close >= 0) {
-        if (nextBackslash < j) nextBackslash = indexOrEnd('\\', j);
-        if (nextReturn < j) nextReturn = indexOrEnd('\r', j);
-        if (close < nextBackslash && close < nextReturn) {
-          push(DotTokenCode.String, from, close + 1);
-          return close + 1;
-        }
+/** Reads a quoted string starting at `from` (the `"`). Returns the end. */
+function lexString(s: Lexer, from: number): number {
+  const text = s.text;
+  const j = from + 1;
+  // Fast path: a string with no backslash and no CR before its closing quote (nearly all).
+  if (from < s.unclosedStringFrom) {
+    const close = text.indexOf('"', j);
+    if (close >= 0) {
+      if (s.nextBackslash < j) s.nextBackslash = indexOrEnd(text, '\\', j);
+      if (s.nextReturn < j) s.nextReturn = indexOrEnd(text, '\r', j);
+      if (close < s.nextBackslash && close < s.nextReturn) {
+        push(s, DotTokenCode.String, from, close + 1);
+        return close + 1;
       }
     }
-    let parts: string[] | undefined; // set once an escape or a CR changes the value
-    let chunkStart = j;
-    // Once one string ran to the end of the file unclosed, every later one does too (the scan
-    // from here would see the same characters), so it need not be scanned again.
-    while (from < unclosedStringFrom && j < length) {
-      const d = text.charCodeAt(j);
-      if (d === 34) {
-        const end = j + 1;
-        if (parts === undefined) push(DotTokenCode.String, from, end);
-        else {
-          parts.push(text.slice(chunkStart, j));
-          pushValued(DotTokenCode.String, from, end, parts.join(''));
-        }
-        return end;
+  }
+  return lexEscapedString(s, from);
+}
+
+/** Where `character` is next from `from` on, or the text's length. */
+function indexOrEnd(text: string, character: string, from: number): number {
+  const at = text.indexOf(character, from);
+  return at < 0 ? text.length : at;
+}
+
+/** `lexString` for a string with an escape or a CR in it, or never closed. */
+function lexEscapedString(s: Lexer, from: number): number {
+  const text = s.text;
+  const length = text.length;
+  let j = from + 1;
+  let parts: string[] | undefined; // set once an escape or a CR changes the value
+  let chunkStart = j;
+  // Once one string ran to the end of the file unclosed, every later one does too (the scan
+  // from here would see the same characters), so it need not be scanned again.
+  while (from < s.unclosedStringFrom && j < length) {
+    const d = text.charCodeAt(j);
+    if (d === 34) {
+      const end = j + 1;
+      if (parts === undefined) push(s, DotTokenCode.String, from, end);
+      else {
+        parts.push(text.slice(chunkStart, j));
+        pushValued(s, DotTokenCode.String, from, end, parts.join(''));
       }
-      if (d === 92 /* \ */) {
-        const e = text.charCodeAt(j + 1);
-        if (e === 34) {
-          (parts ??= []).push(text.slice(chunkStart, j), '"');
-          j += 2;
-          chunkStart = j;
-          continue;
-        }
-        if (e === 10 || e === 13) {
-          // backslash-newline: both removed (CRLF counts as one newline)
-          (parts ??= []).push(text.slice(chunkStart, j));
-          j += e === 13 && text.charCodeAt(j + 2) === 10 ? 3 : 2;
-          chunkStart = j;
-          continue;
-        }
-        // any other backslash sequence is kept verbatim, and the pair is consumed together
-        j += j + 1 < length ? 2 : 1;
-        continue;
-      }
-      if (d === 13) {
-        // CRLF and a lone CR read as one LF
-        (parts ??= []).push(text.slice(chunkStart, j), '\n');
-        j += text.charCodeAt(j + 1) === 10 ? 2 : 1;
+      return end;
+    }
+    if (d === 92 /* \ */) {
+      const e = text.charCodeAt(j + 1);
+      if (e === 34) {
+        (parts ??= []).push(text.slice(chunkStart, j), '"');
+        j += 2;
         chunkStart = j;
         continue;
       }
-      j++;
+      if (e === 10 || e === 13) {
+        // backslash-newline: both removed (CRLF counts as one newline)
+        (parts ??= []).push(text.slice(chunkStart, j));
+        j += e === 13 && text.charCodeAt(j + 2) === 10 ? 3 : 2;
+        chunkStart = j;
+        continue;
+      }
+      // any other backslash sequence is kept verbatim, and the pair is consumed together
+      j += j + 1 < length ? 2 : 1;
+      continue;
     }
-    // Never closed: end it with its first line so the lines below are read as DOT again.
-    if (from < unclosedStringFrom) unclosedStringFrom = from;
-    const end = lineEndFrom(from + 1);
-    pushFlagged('string', from, end, text.slice(from + 1, end).split('\\"').join('"'), 'unterminated');
-    fail({ start: from, end: from + 1 }, 'This string is never closed; add the missing `"` (a `"` inside a string is written `\\"`).');
-    return end;
+    if (d === 13) {
+      // CRLF and a lone CR read as one LF
+      (parts ??= []).push(text.slice(chunkStart, j), '\n');
+      j += text.charCodeAt(j + 1) === 10 ? 2 : 1;
+      chunkStart = j;
+      continue;
+    }
+    j++;
   }
+  // Never closed: end it with its first line so the lines below are read as DOT again.
+  if (from < s.unclosedStringFrom) s.unclosedStringFrom = from;
+  const end = lineEndFrom(text, from + 1);
+  pushFlagged(s, 'string', from, end, text.slice(from + 1, end).split('\\"').join('"'), 'unterminated');
+  fail(s, { start: from, end: from + 1 }, 'This string is never closed; add the missing `"` (a `"` inside a string is written `\\"`).');
+  return end;
+}
+
+// ---------------------------------------------------------------------- taking the earlier tokens after the edit
+
+/**
+ * At a token that starts at `at`, in the text both versions end with: when the earlier table
+ * has a token starting at the same place, appends that token and all after it, moved (their
+ * values, flags and the comments among them too), and says so.
+ */
+function takeEarlierFrom(s: Lexer, at: number): boolean {
+  const earlier = s.resume!.table;
+  const delta = s.resume!.suffix!.delta;
+  const was = at - delta;
+  const earlierStarts = earlier.starts;
+  if (s.rejoinCursor < 0) s.rejoinCursor = partitionPoint(earlier.count, (k) => earlierStarts[k] < was);
+  while (s.rejoinCursor < earlier.count && earlierStarts[s.rejoinCursor] < was) s.rejoinCursor++;
+  if (s.rejoinCursor >= earlier.count || earlierStarts[s.rejoinCursor] !== was) return false;
+  const from = s.rejoinCursor;
+  const count = s.count;
+  const taken = earlier.count - from;
+  const shift = count - from;
+  const size = count + taken;
+  if (size > s.kinds.length) grow(s, size);
+  s.kinds.set(earlier.kinds.subarray(from), count);
+  const starts = s.starts;
+  const ends = s.ends;
+  const earlierEnds = earlier.ends;
+  for (let k = from; k < earlier.count; k++) {
+    starts[k + shift] = earlierStarts[k] + delta;
+    ends[k + shift] = earlierEnds[k] + delta;
+  }
+  for (const [index, value] of earlier.values) if (index >= from) s.values.set(index + shift, value);
+  for (const [index, flag] of earlier.flags) if (index >= from) s.flags.set(index + shift, flag);
+  for (const comment of earlier.comments) {
+    if (comment.span.start < was) continue;
+    s.comments.push(movedToken(comment, delta));
+  }
+  s.count = size;
+  s.rejoined = { token: from + shift, shift };
+  const made = madeTokens.get(earlier);
+  // (kept only when it gives much: a quarter of the file or more)
+  const length = s.text.length;
+  if (made !== undefined && length - at >= length / 4) s.suffix = { tokens: made, from: was, delta, at };
+  return true;
 }
 
 /** The kind of token `index`. */
