@@ -56,6 +56,9 @@ import {
 } from './index';
 import { loadBundle, type LoadResult } from './bundle/resolve';
 import type { SourceFile } from './bundle/model';
+import type { CardReadResult } from './card/card-model';
+import { readCard } from './check/card';
+import type { Vocabulary } from './vocabulary/types';
 import type { Analysis } from './analyze';
 import { explainCode } from './diagnostics/render';
 import { githubCommand } from './diagnostics/github';
@@ -320,10 +323,15 @@ function loadFolder(given: string | undefined, named: boolean): LoadedFolder {
     if (why !== undefined) throw new PathError(why);
     throw new UsageError(`${escapeControl(dirArg)} is not a bundle: it holds no topology.dot`);
   }
-  const loaded = loadBundle(files, { folderName: path.basename(dir) });
+  const loaded = loadBundle(files, { folderName: path.basename(dir), readCard: readCardOnce });
   const found = skippedReadsDiagnostics(skipped, topology?.path, 'the bundle folder');
   const result = found.length === 0 ? loaded : { ...loaded, diagnostics: sortDiagnostics([...loaded.diagnostics, ...found]) };
   return { dir, result, files, realPaths };
+}
+
+/** A card read for one load: its located tree is not kept past the read (see `ReadCardOptions.keepTree`). */
+function readCardOnce(file: SourceFile, vocabulary: Vocabulary): CardReadResult {
+  return readCard(file, vocabulary, { keepTree: false });
 }
 
 /** Why a folder's root-level topology was not read, when the read left one out; undefined when it holds none. */

@@ -27,18 +27,25 @@
  * hashed and exported like any other key. DarkPrint's reader loses a `__proto__` key; no real
  * card has one.
  */
-import type { Card, CardReadResult, JsonValue, Port } from '../card/card-model';
+import type { Card, CardLocator, CardReadResult, JsonValue, Port } from '../card/card-model';
 import { cardFields } from '../card/card-fields';
 import { cardIdPattern } from '../card/card-ref';
 import type { Diagnostic, DiagnosticCode, RelatedInformation, Severity } from '../diagnostics';
 import { editDistance, span, type Span } from '../text';
-import { deref, firstLineSpan, formatOf, locatePath, parseData, type YamlEntry, type YamlMapping, type YamlNode, type YamlValue } from '../syntax/yaml';
+import { deref, firstLineSpan, formatOf, locatePath, parseData, type DataDocument, type DataFormat, type YamlEntry, type YamlMapping, type YamlNode, type YamlValue } from '../syntax/yaml';
 import type { TermKind, Vocabulary } from '../vocabulary/types';
 import { isStrictSemver } from './semver';
 
 export interface ReadCardOptions {
   /** DarkPrint's YAML alias limit (default 100; -1 turns it off). */
   readonly maxAliasCount?: number;
+  /**
+   * Whether the result's `locate` keeps the card's located tree (the default). A one-shot run
+   * that asks for few locations after the read (the CLI) passes false: `locate` then reads the
+   * text again on its first call, and the trees of thousands of cards are not held through the
+   * load.
+   */
+  readonly keepTree?: boolean;
 }
 
 /** Every top-level key the card schema reads, aliases included (docs/compatibility.md#card-fields), in the order of `cardFields`. */
@@ -98,9 +105,23 @@ export function readCard(file: { readonly path: string; readonly text: string },
     }
   }
   const hasError = diagnostics.some((d) => d.severity === 'error');
+  const kept = options.keepTree === false ? rereadingLocator(text, formatOf(path), options.maxAliasCount, whole) : locate;
   return hasError || !read.card
-    ? { file: path, text, draft: read.draft, diagnostics, locate }
-    : { file: path, text, card: read.card, draft: read.draft, diagnostics, locate };
+    ? { file: path, text, draft: read.draft, diagnostics, locate: kept }
+    : { file: path, text, card: read.card, draft: read.draft, diagnostics, locate: kept };
+}
+
+/**
+ * A card's `locate` that holds only its text: the first call reads the text again (the same
+ * read, so the same spans) and keeps that tree for the calls after it. A function of its own, so
+ * that the closure shares no scope with the first read's tree.
+ */
+function rereadingLocator(text: string, format: DataFormat, maxAliasCount: number | undefined, whole: Span): CardLocator {
+  let document: DataDocument | undefined;
+  return (target, part = 'value') => {
+    document ??= parseData(text, format, { maxAliasCount });
+    return locatePath(document.root, target, part)?.span ?? whole;
+  };
 }
 
 /**
