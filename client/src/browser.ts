@@ -37,12 +37,36 @@ export async function activate(context: vscode.ExtensionContext): Promise<DarkPr
 
 /**
  * A URL a Worker can start from: a script's own `http(s):` URL (vscode.dev serves extensions so),
- * else a `blob:` URL of its text read through the editor's file system. code-server's web worker
- * host refuses to start a Worker from a `vscode-remote:` URL, the scheme of the extensions it
- * installs.
+ * else the `http(s):` URL the editor serves it at, else a `blob:` URL of its text read through the
+ * editor's file system. code-server's web worker host refuses to start a Worker from a
+ * `vscode-remote:` URL, the scheme of the extensions it installs, but serves the file over HTTP:
+ * the browser then loads and compiles the script in the Worker itself, where reading its text
+ * through the editor's file system first takes seconds on a busy machine (docs/web.md).
  */
 async function workerUrl(uri: vscode.Uri): Promise<string> {
   if (uri.scheme === 'https' || uri.scheme === 'http') return uri.toString(true);
+  const served = await servedUrl(uri);
+  if (served !== undefined) return served;
   const bytes = await vscode.workspace.fs.readFile(uri);
   return URL.createObjectURL(new Blob([bytes], { type: 'text/javascript' }));
+}
+
+/**
+ * The `http(s):` URL a web extension host serves a `vscode-remote:` file at, or undefined. VS
+ * Code's web worker extension host rewrites a `fetch` of such a URI to the URL the browser reads
+ * it from; the file's body is not read (code-server answers no `HEAD` request there). Only a URL
+ * the host's scripts may load from is taken: one of its own origin, or `https:`.
+ */
+async function servedUrl(uri: vscode.Uri): Promise<string | undefined> {
+  if (uri.scheme !== 'vscode-remote' || typeof fetch !== 'function') return undefined;
+  try {
+    const response = await fetch(uri.toString(true));
+    void response.body?.cancel().catch(() => undefined);
+    if (!response.ok) return undefined;
+    const served = new URL(response.url);
+    const origin = (globalThis as { origin?: unknown }).origin;
+    return served.protocol === 'https:' || (served.protocol === 'http:' && served.origin === origin) ? served.href : undefined;
+  } catch {
+    return undefined;
+  }
 }

@@ -37,8 +37,9 @@ export function answerFileRequests(client: BaseLanguageClient): vscode.Disposabl
       const maxBytes: unknown = typeof params === 'object' && params !== null ? (params as { maxBytes?: unknown }).maxBytes : undefined;
       if (uri === undefined || typeof maxBytes !== 'number') return null;
       try {
-        // (the size first: a file past the limit is not read at all, then its bytes, which may have grown since)
-        if ((await vscode.workspace.fs.stat(uri)).size > maxBytes) return { tooLarge: true };
+        // (read at once: the server asks for a file's size before its text, and for the text only of
+        // a file within the limit, so a stat here would only cost another round trip; a file grown
+        // past the limit since is answered `tooLarge`)
         const bytes = await vscode.workspace.fs.readFile(uri);
         return bytes.length > maxBytes ? { tooLarge: true } : { text: decoder.decode(bytes) };
       } catch {

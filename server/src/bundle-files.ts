@@ -124,6 +124,30 @@ function cardsFolderAbove(path: Paths, dir: string, limit: string | undefined): 
   return undefined;
 }
 
+/**
+ * `files` with each folder listed at most once: for one task that would list a folder twice in a
+ * row (finding an open document's bundle root, then reading that bundle: server.ts `discover`),
+ * each listing a round trip to the client in the web build (docs/web.md).
+ */
+export function listingOnce(files: FileAccess): FileAccess {
+  const listed = new Map<string, Promise<FolderEntry[]>>();
+  return {
+    paths: files.paths,
+    pathOf: (uri) => files.pathOf(uri),
+    uriOf: (file) => files.uriOf(file),
+    readFolder: async (dir) => {
+      let listing = listed.get(dir);
+      if (listing === undefined) listed.set(dir, (listing = files.readFolder(dir)));
+      // (a copy: a walk sorts the entries it is given)
+      return [...(await listing)];
+    },
+    stat: (file) => files.stat(file),
+    isLink: (file) => files.isLink(file),
+    realPath: (file) => files.realPath(file),
+    readText: (file, maxBytes) => files.readText(file, maxBytes),
+  };
+}
+
 /** How a bundle is read (see `readBundleFiles`). */
 export interface ReadOptions {
   /** Folders left to their own bundle (other, nearer roots). */
@@ -200,28 +224,42 @@ export async function readBundleFiles(files: FileAccess, root: string, options: 
     folders++;
     await walk('cards', 0);
   }
-  // Sizes first, then the texts of the files that fit, in order (which files a limit leaves out
-  // does not depend on which read finished first).
+  // Each file's size, then its text at once while the texts read so far stay within the total
+  // (each file one step rather than two: in the web build a step is a round trip to the client).
+  // Which files a limit leaves out is decided after, in order, from the sizes alone, so it does
+  // not depend on which read finished first: a text read for a file left out is dropped, and a
+  // file kept whose text was not read yet is read then.
   const full = (relative: string): string => path.join(root, ...relative.split('/'));
-  const sizes = await mapLimited(wanted, 32, (relative) => fileSize(files, full(relative)));
-  const reading: string[] = [];
+  let readAhead = 0;
+  const early = await mapLimited(wanted, 32, async (relative): Promise<{ size: number | undefined; text?: string | undefined }> => {
+    const size = await fileSize(files, full(relative));
+    if (size === undefined || size > limits.fileBytes || readAhead + size > limits.totalBytes) return { size };
+    readAhead += size;
+    return { size, text: await files.readText(full(relative), limits.fileBytes) };
+  });
+  const reading: number[] = [];
   let total = 0;
   wanted.forEach((relative, i) => {
-    const size = sizes[i];
+    const size = early[i].size;
     if (size === undefined) return;
     if (size > limits.fileBytes) tooLarge.push(relative);
     else if (total + size > limits.totalBytes) overLimit.push(relative);
     else {
       total += size;
-      reading.push(relative);
+      reading.push(i);
     }
   });
-  const texts = await mapLimited(reading, 32, (relative) => files.readText(full(relative), limits.fileBytes));
+  const late = await mapLimited(
+    reading.filter((i) => !('text' in early[i])),
+    32,
+    async (i) => [i, await files.readText(full(wanted[i]), limits.fileBytes)] as const,
+  );
+  const lateTexts = new Map(late);
   const read = new Map<string, string>();
-  reading.forEach((relative, i) => {
-    const text = texts[i];
-    if (text !== undefined) read.set(relative, text);
-  });
+  for (const i of reading) {
+    const text = 'text' in early[i] ? early[i].text : lateTexts.get(i);
+    if (text !== undefined) read.set(wanted[i], text);
+  }
   return { files: read, skipped: { outsideLinks, tooLarge, overLimit } };
 }
 

@@ -48,7 +48,7 @@ import {
 import { addBundle, createDatabase, ownerOf, removeBundle, replaceDisk, setDiskFile, setOpenDocument, snapshotOf, textSnapshotOf, type BundleState } from './database';
 import { createPublisher, describe, type Publisher } from './publish';
 import { defaultSettings, logsAt, mergeSettings, readSettings, type Settings } from './settings';
-import { findRoots, fitsReadLimits, isBundleFile, isFolder, isRootMarker, isSearchedFolderName, readBundleFile, readBundleFiles, relativeTo, rootAbove } from './bundle-files';
+import { findRoots, fitsReadLimits, isBundleFile, isFolder, isRootMarker, isSearchedFolderName, listingOnce, readBundleFile, readBundleFiles, relativeTo, rootAbove } from './bundle-files';
 import type { FileAccess } from './files';
 import { skippedReadsDiagnostics } from '../../shared/src';
 import { semanticTokensLegend } from './convert';
@@ -215,18 +215,21 @@ export function startServer(connection: Connection, host: ServerHost, prepared?:
     return folder !== undefined ? { folder, scope: 'the workspace folder' } : { folder: root, scope: 'the bundle folder' };
   };
 
-  /** Reads a bundle from disk (`roots`: roots about to be loaded, whose files are not this one's). */
-  const loadRoot = async (root: string, roots: Iterable<string> = []): Promise<BundleState> => {
+  /**
+   * Reads a bundle from disk (`roots`: roots about to be loaded, whose files are not this one's;
+   * `files`: the file access to read with, by default the server's own).
+   */
+  const loadRoot = async (root: string, roots: Iterable<string> = [], files: FileAccess = fileAccess): Promise<BundleState> => {
     const allowed = allowedFor(root);
-    const { files, skipped } = await readBundleFiles(fileAccess, root, { exclude: nestedRoots(root, roots), allowed: allowed.folder });
+    const { files: read, skipped } = await readBundleFiles(files, root, { exclude: nestedRoots(root, roots), allowed: allowed.folder });
     // (no place given: the publisher shows them on the topology, at its `digraph`)
     const findings = skippedReadsDiagnostics(skipped, undefined, allowed.scope);
     const existing = db.bundles.get(root);
     if (existing) {
-      replaceDisk(existing, files, findings);
+      replaceDisk(existing, read, findings);
       return existing;
     }
-    return addBundle(db, root, files, findings);
+    return addBundle(db, root, read, findings);
   };
 
   /** Reads a known bundle again, whole; true when what the engine reads changed. */
@@ -404,14 +407,18 @@ export function startServer(connection: Connection, host: ServerHost, prepared?:
     if (pending) return pending;
     const task = onDiskUrgently(`finding the bundle of ${file}`, async () => {
       if (ownerOf(db, file)) return;
-      let root = await rootAbove(fileAccess, paths.dirname(file));
+      // (the root found is listed once: its listing serves the read of its bundle too)
+      const files = listingOnce(fileAccess);
+      let root = await rootAbove(files, paths.dirname(file));
       // A topology opened on its own, in a folder that is no bundle root (or where the root found
       // would not read it: a topology saved inside a `cards/` folder), is a bundle of one file.
       const read = root !== undefined && isBundleFile(relativeTo(paths, root, file) ?? '');
       if (!read && /\.(dot|gv)$/i.test(file)) root = paths.dirname(file);
       if (root === undefined) return;
-      const bundle = await loadRoot(root);
-      schedule(bundle, 0);
+      const bundle = await loadRoot(root, [], files);
+      // (published now, before the requests that wait for this bundle are answered: the document's
+      // diagnostics come first, and those requests find the snapshot made for them)
+      if (!rereading.has(bundle.root)) publisher.publish(bundle);
     }).finally(() => discovering.delete(file));
     discovering.set(file, task);
     return task;
