@@ -144,6 +144,21 @@ describe('data reader: YAML', () => {
     assert.deepEqual(plain(read.root), { a: 3, b: 2, 1: 'y' });
   });
 
+  it('flags a repeated key where the yaml package does: scalar keys of the same value, whatever their spelling', () => {
+    const keys = ['1', '"1"', '1.0', '0x1', '+1', 'null', '~', '""', "''", 'true', '"true"', 'True', '.nan', '.NaN', '-0', '0', 'a', '"a"', "'a'", 'b', '&k a', '*k', '? [a]\n'];
+    const mappings = fc.array(fc.constantFrom(...keys), { minLength: 1, maxLength: 8 });
+    fc.assert(
+      fc.property(mappings, fc.constantFrom('block', 'nested', 'flow'), (picked, shape) => {
+        const pairs = picked.map((key, i) => `${key}: v${i}`);
+        const text = shape === 'flow' ? `{ ${pairs.filter((p) => !p.startsWith('?')).join(', ')} }` : shape === 'nested' ? `m:\n${pairs.map((p) => `  ${p.replace('\n', '\n  ')}`).join('\n')}` : pairs.join('\n');
+        const ours = parseData(text, 'yaml').problems.filter((p) => p.message.startsWith('Map keys must be unique')).map((p) => p.span.start);
+        const theirs = parseDocument(text).errors.filter((e) => e.code === 'DUPLICATE_KEY').map((e) => e.pos[0]);
+        assert.deepEqual(ours, theirs, JSON.stringify(text));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
   it('a document nested too deeply for the yaml package is an error, not an exception', () => {
     const text = 'a: ' + '['.repeat(20000) + ']'.repeat(20000);
     const read = parseData(text, 'yaml');

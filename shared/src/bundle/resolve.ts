@@ -278,10 +278,27 @@ const cardEntries = new WeakMap<CardReadResult, CardEntry>();
 function entryOf(result: CardReadResult, card: Card): CardEntry {
   let entry = cardEntries.get(result);
   if (entry === undefined || entry.card !== card) {
-    entry = { read: result, card, ref: `${card.id}@${card.version}`, digest: digestOf(card) };
+    entry = new ValidCardEntry(result, card, `${card.id}@${card.version}`);
     cardEntries.set(result, entry);
   }
   return entry;
+}
+
+/**
+ * The entry of a card that validated. Its digest is hashed when first read (a `digest=` pin, a
+ * ref two files claim, the blueprint digest, a hover), not for every card of every load: a check
+ * that reads none, as `darkprint validate` of a bundle without digest pins, hashes no card.
+ */
+class ValidCardEntry implements CardEntry {
+  constructor(
+    readonly read: CardReadResult,
+    readonly card: Card,
+    readonly ref: string,
+  ) {}
+
+  get digest(): string {
+    return digestOf(this.card);
+  }
 }
 
 /** Card digests by card: a card read that is reused (see `readCard`) is hashed once. */
