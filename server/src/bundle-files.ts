@@ -52,7 +52,7 @@ export function relativeTo(paths: Paths, root: string, file: string): string | u
 export interface ScanOptions {
   /**
    * Called before each folder is listed, with the number of folders listed so far; the walk
-   * waits for a promise it returns (a scan runs other disk work there: see server.ts).
+   * waits for a promise it returns (a scan runs other disk work there: see disk-queue.ts and bundles.ts).
    */
   readonly onFolder?: (visited: number) => Promise<void> | undefined;
 }
@@ -126,7 +126,7 @@ function cardsFolderAbove(path: Paths, dir: string, limit: string | undefined): 
 
 /**
  * `files` with each folder listed at most once: for one task that would list a folder twice in a
- * row (finding an open document's bundle root, then reading that bundle: server.ts `discover`),
+ * row (finding an open document's bundle root, then reading that bundle: bundles.ts `discover`),
  * each listing a round trip to the client in the web build (docs/web.md).
  */
 export function listingOnce(files: FileAccess): FileAccess {

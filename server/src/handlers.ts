@@ -89,7 +89,7 @@ export interface ServerContext {
   settings(): Settings;
   /**
    * Waits for the file's bundle to be read (only that, for a file a bundle reads: a workspace
-   * scan still running does not hold it up; see server.ts `settle`), then returns the file in an
+   * scan still running does not hold it up; see request-context.ts `settle`), then returns the file in an
    * up-to-date snapshot. With `texts`, the current texts over the last check's result when only
    * topologies and cards changed since (see database.ts `textSnapshotOf`): completion, the
    * outline and the folds, asked on every keystroke, then answer without waiting for the whole

@@ -2,7 +2,7 @@
  * What the server takes from a client: the shape of every request's and document notification's
  * parameters, checked before anything reads them. A request with malformed parameters gets
  * InvalidParams with a sentence naming the field (handlers.ts `guarded`); a document notification
- * with malformed parameters is dropped whole and logged as a warning (server.ts), so the document
+ * with malformed parameters is dropped whole and logged as a warning (documents.ts), so the document
  * keeps its last good text and version and the next well-formed change applies to it.
  *
  * Only the shape is checked (and the command a `workspace/executeCommand` names), never a value
