@@ -276,7 +276,7 @@ export function lspMessage(d: Diagnostic): string {
 
 /**
  * Converts one diagnostic of `file` (its own location already decided by the caller). What it
- * reads of `d` (code, severity, `lspMessage`, span, related) is what ./publish.ts
+ * reads of `d` (code, severity, `lspMessage`, span, related) is what ./publish-reuse.ts
  * `movedConversion` compares before reusing an earlier conversion: keep the two in step.
  */
 export function toLspDiagnostic(d: Diagnostic, file: string, context: DiagnosticContext): LspDiagnostic {
@@ -305,7 +305,7 @@ function diagnosticTag(code: string): DiagnosticTag | undefined {
 
 /**
  * A copy of `lsp` at `range`, its keys in the converter's order (`toLspDiagnostic`), for a
- * finding without related locations (see `movedConversion` in ./publish.ts). Written out rather than spread: a
+ * finding without related locations (see `movedConversion` in ./publish-reuse.ts). Written out rather than spread: a
  * thousand findings move on an edit in the middle of a topology, and a spread of objects of
  * several shapes takes V8's slow path each time.
  */

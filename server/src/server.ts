@@ -16,6 +16,8 @@
  *   workspace.ts the seam from Node (the only `fs` user); client-files.ts from the client
  *   database.ts  the query database: per-file card reads and per-bundle snapshots, by revision
  *   publish.ts   pushing diagnostics for every file of a bundle, debounced, never stale
+ *   publish-queue.ts, publish-groups.ts, publish-reuse.ts, publish-send.ts, publish-json.ts  its parts:
+ *                the debounce queue, findings by file, reuse of each finding's LSP form, sending, the bytes
  *   view-refresh.ts  asking the client to show lenses, tokens and hints again when another file changed
  *   handlers.ts  one small guarded handler per LSP request, calling shared/src/ide
  *   requests.ts  the custom requests `darkprint/compiled`, `darkprint/report`, `darkprint/graph` and `darkprint/import`
