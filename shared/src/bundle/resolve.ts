@@ -14,17 +14,21 @@
  * - The parser recovers, so resolution continues after `dot/parse-error` (DarkPrint stops):
  *   one typo does not hide every other finding. The parse error itself stays an error.
  *
- * Incremental loads: given a `LoadMemo`, a load reuses what its inputs did not
- * change, keyed on object identity (the server hands back the same `CardReadResult` for an
- * unchanged card, and a card read gives the same `CardEntry`) or on what a parsed node or edge
- * reads (see `ResolutionMemo`), and the same diagnostic objects come back for unchanged
- * findings (a re-parse's lint, parse and entry/exit findings that read as before are handed back
- * as the earlier objects too: ../diagnostics/sort.ts `interner`). The file classification is kept
- * while the paths are the same (`classify`), kept pins skip their check while the cards map is
- * the same object, and the final order merges the findings that stayed with the new ones rather
- * than sorting all (`sortedDeduped`). The diagnostics, in content and order, and the analysis
- * are the same with or without a memo (shared/test/incremental-load.test.ts checks it on random edit
- * sequences, one edit or several per load).
+ * Incremental loads: given a `LoadMemo`, each stage of `loadBundle` goes through the memo layer
+ * (./stage.ts): it declares its inputs, and its kept output comes back while they are the same
+ * (compared by identity: the server hands back the same `SourceFile` for an unchanged file and
+ * the same `CardReadResult` for an unchanged card, and a card read gives the same `CardEntry`;
+ * texts by value). Nodes, edges and dependency lists are kept per item, by what each reads (a
+ * node the card entry its pin names, an edge its endpoints' entries), and moved across an edit of
+ * the topology to the items of the new parse that read the same (`carryOver`). The rules
+ * (`pointNode`, `checkEdge`, `checkDependencies`) and the stages' computations never see the
+ * memo. Some computations build on their last run, by algorithms of their own: the parse resumes
+ * after the statements two texts share, the cards are patched, the same diagnostic objects come
+ * back for findings that read as before (../diagnostics/sort.ts `interner`), and the final order
+ * merges the findings that stayed with the new ones rather than sorting all (`sortedDeduped`).
+ * The diagnostics, in content and order, and the analysis are the same with or without a memo
+ * (shared/test/incremental-load.test.ts checks it on random edit sequences, one edit or several
+ * per load).
  */
 import { movedDiagnostic, type Diagnostic, type RelatedInformation } from '../diagnostics';
 import { interner, sortedDeduped, type SortMemo } from '../diagnostics/sort';
@@ -49,6 +53,7 @@ import { firstEdgesOf, topologyShape, type TopologyShape } from './topology-shap
 import { mapped } from '../arrays';
 import { listIds } from '../analyze/autonomy';
 import { isAttractorIdentifier } from '../syntax/attractor-table';
+import { itself, perItem, perItemOver, slot, stage, type Items, type Kept, type Slot } from './stage';
 
 export interface LoadOptions {
   /** The bundle folder's name, for the stub manifest. */
@@ -66,46 +71,99 @@ export interface LoadOptions {
   readonly memo?: LoadMemo;
 }
 
-/** What `loadBundle` may reuse between loads of one bundle. Opaque: create it with `createLoadMemo`. */
+/**
+ * What `loadBundle` may reuse between loads of one bundle: a slot per stage (./stage.ts), and
+ * the memos the lint, the analysis and the sort keep for themselves. Opaque: create it with
+ * `createLoadMemo`. Every key is present from its creation, in one order, and never replaced.
+ */
 export interface LoadMemo {
-  topology?: {
-    readonly path: string;
-    readonly text: string;
-    readonly parse: DotParseResult;
-    readonly lint: readonly Diagnostic[];
-    /** The parse's diagnostics, located in the topology file. */
-    readonly located: readonly Diagnostic[];
-  };
+  readonly classified: Slot<ClassifyInputs, ClassifiedFiles>;
+  readonly vocabulary: Slot<VocabularyInputs, LocalVocabulary>;
+  readonly manifest: Slot<ManifestInputs, ManifestRead>;
   /** What the lint may take from its last run (../check/attractor-lint.ts). */
-  lint?: LintMemo;
-  vocabulary?: {
-    readonly key: string | undefined;
-    readonly config: AnalysisConfig;
-    readonly localTerms: Term[];
-    readonly vocabulary: Vocabulary;
-    readonly diagnostics: readonly Diagnostic[];
-  };
-  manifest?: { readonly path: string | undefined; readonly text: string | undefined; readonly folderName: string; readonly read: ReturnType<typeof readManifest> };
-  cards?: CardStage;
-  resolution?: ResolutionMemo;
-  analysis?: AnalysisMemo;
-  /** The resolved nodes of the last load in graph order, and the analyzer's node made of each (see `analysisNodes`). */
-  analysisNodes?: { readonly resolved: readonly (ResolvedNode | undefined)[]; readonly nodes: readonly AnalysisNode[] };
-  /** The orphan-card findings of the last load, by card entry and in order, and the topology file they name. */
-  orphans?: { readonly file: string; readonly byEntry: Map<CardEntry, Diagnostic>; readonly list: readonly Diagnostic[] };
-  /** The last load's cards, and how many of its nodes pinned one of them (see the orphans in `loadBundle`). */
-  pins?: { readonly cards: ReadonlyMap<string, CardEntry>; readonly count: number };
+  readonly lint: LintMemo;
+  readonly topology: Slot<TopologyInputs, TopologyRead>;
+  readonly cards: Slot<CardInputs, CardStage>;
+  readonly resolution: Slot<ResolutionInputs, Resolution>;
+  /** The card entries the nodes pin, in node order: the same list while they are the same. */
+  readonly pinned: Slot<readonly CardEntry[], readonly CardEntry[]>;
+  readonly orphans: Slot<OrphanInputs, Orphans>;
+  /** The analyzer's node per graph index (see `analysisNodes`). */
+  readonly analysisNodes: Items<readonly [ResolvedNode, undefined], AnalysisNode>;
+  readonly analysis: AnalysisMemo;
   /** The last load's sorted diagnostics, for merging the next ones (../diagnostics/sort.ts). */
-  order?: SortMemo;
-  /** The last load's files and their classification (see `classify`). */
-  classified?: { readonly files: readonly SourceFile[]; readonly result: ClassifiedFiles };
+  readonly order: SortMemo;
+}
+
+export function createLoadMemo(): LoadMemo {
+  return {
+    classified: slot(),
+    vocabulary: slot(),
+    manifest: slot(),
+    lint: createLintMemo(),
+    topology: slot(),
+    cards: slot(),
+    resolution: slot(),
+    pinned: slot(),
+    orphans: slot(),
+    analysisNodes: [],
+    analysis: createAnalysisMemo(),
+    order: {},
+  };
+}
+
+/** A one-shot load's memo: no slot, so every stage just computes (the keys of `createLoadMemo`, in its order). */
+const unkept: { readonly [K in keyof LoadMemo]: LoadMemo[K] | undefined } = {
+  classified: undefined,
+  vocabulary: undefined,
+  manifest: undefined,
+  lint: undefined,
+  topology: undefined,
+  cards: undefined,
+  resolution: undefined,
+  pinned: undefined,
+  orphans: undefined,
+  analysisNodes: undefined,
+  analysis: undefined,
+  order: undefined,
+};
+
+type ClassifyInputs = readonly [files: readonly SourceFile[]];
+/** The local vocabulary file's path and text (both undefined without one), and the configuration its terms are checked against. */
+type VocabularyInputs = readonly [path: string | undefined, text: string | undefined, config: AnalysisConfig];
+type ManifestInputs = readonly [path: string | undefined, text: string | undefined, folderName: string];
+/** The topology file's path and text, and the lint's own memo (passed through, not compared for what it holds: the lint finds the same with or without it). */
+type TopologyInputs = readonly [path: string, text: string, lint: LintMemo | undefined];
+type CardInputs = readonly [files: readonly SourceFile[], vocabulary: Vocabulary, read: CardReader];
+type ResolutionInputs = readonly [vocabulary: Vocabulary, file: string, parse: DotParseResult];
+type OrphanInputs = readonly [file: string, cards: ReadonlyMap<string, CardEntry>, pinned: readonly CardEntry[]];
+
+type CardReader = (file: SourceFile, vocabulary: Vocabulary) => CardReadResult;
+type ManifestRead = ReturnType<typeof readManifest>;
+
+/** The local vocabulary over the core one, its terms and its findings. */
+interface LocalVocabulary {
+  readonly localTerms: Term[];
+  readonly vocabulary: Vocabulary;
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+/** The topology's parse and what it alone finds. */
+interface TopologyRead {
+  readonly parse: DotParseResult;
+  readonly lint: readonly Diagnostic[];
+  /** The parse's diagnostics, located in the topology file. */
+  readonly located: readonly Diagnostic[];
+}
+
+/** The orphan-card findings, by card entry and in order. */
+interface Orphans {
+  readonly byEntry: ReadonlyMap<CardEntry, Diagnostic>;
+  readonly list: readonly Diagnostic[];
 }
 
 /** The cards of one load: what `readCards` gives, and what it needs to patch it. */
 interface CardStage {
-  readonly vocabulary: Vocabulary;
-  /** The card files read, in order. */
-  readonly files: readonly SourceFile[];
   readonly cardFiles: readonly CardEntry[];
   readonly cards: ReadonlyMap<string, CardEntry>;
   /** Per card file: its read diagnostics, then its `bundle/digest-mismatch` if any. */
@@ -119,13 +177,6 @@ interface CardStage {
 }
 
 /**
- * Reads the card files into entries, the cards by ref, the digest clashes and the version
- * chain. With a memo, a file that is the same `SourceFile` object as in the last load keeps its
- * read; when every other file read again kept its ref, and that ref is neither claimed twice
- * nor one of several versions of its id, the last load's results are patched rather than
- * rebuilt (nothing else can change: the refs, the clashes and the version chains are the same).
- */
-/**
  * The cards `readCards` may patch into its last stage: per file read anew, its index and entry
  * (none when every file is the same object or reads as before); undefined when one changed in a
  * way the stage cannot take (a renamed file, a card that now validates or no longer does, another
@@ -137,13 +188,14 @@ interface CardStage {
 function changedCards(
   files: readonly SourceFile[],
   vocabulary: Vocabulary,
-  read: (file: SourceFile, vocabulary: Vocabulary) => CardReadResult,
+  read: CardReader,
+  lastFiles: readonly SourceFile[],
   last: CardStage,
 ): { index: number; entry: CardEntry }[] | undefined {
   const changed: { index: number; entry: CardEntry }[] = [];
   for (let i = 0; i < files.length; i++) {
     const file = files[i];
-    const before = last.files[i];
+    const before = lastFiles[i];
     if (file === before) continue;
     const result = read(file, vocabulary);
     const previous = last.cardFiles[i];
@@ -163,33 +215,19 @@ function changedCards(
   return changed;
 }
 
-function readCards(
-  files: readonly SourceFile[],
-  vocabulary: Vocabulary,
-  read: (file: SourceFile, vocabulary: Vocabulary) => CardReadResult,
-  memo: LoadMemo | undefined,
-): CardStage {
-  const last = memo?.cards;
-  if (last && last.vocabulary === vocabulary && last.files.length === files.length) {
-    const changed = changedCards(files, vocabulary, read, last);
-    if (changed !== undefined) {
-      let stage: CardStage;
-      if (changed.length === 0) {
-        stage = { ...last, files };
-      } else {
-        const cardFiles = last.cardFiles.slice();
-        const perFile = last.perFile.slice();
-        const cards = new Map(last.cards);
-        for (const { index, entry } of changed) {
-          cardFiles[index] = entry;
-          perFile[index] = entry.read.diagnostics;
-          if (entry.ref !== undefined) cards.set(entry.ref, entry);
-        }
-        stage = { ...last, files, cardFiles, cards, perFile };
-      }
-      if (memo) memo.cards = stage;
-      return stage;
-    }
+/**
+ * Reads the card files into entries, the cards by ref, the digest clashes and the version
+ * chain. After a last stage with the same vocabulary and as many files, a file that is the same
+ * `SourceFile` object as then keeps its read; when every other file read again kept its ref,
+ * and that ref is neither claimed twice nor one of several versions of its id, the last stage is
+ * patched rather than rebuilt (nothing else can change: the refs, the clashes and the version
+ * chains are the same), or given back as it was when no file reads otherwise.
+ */
+function readCards([files, vocabulary, read]: CardInputs, last: Kept<CardInputs, CardStage> | undefined): CardStage {
+  if (last !== undefined && last.inputs[1] === vocabulary && last.inputs[0].length === files.length) {
+    const before = last.output;
+    const changed = changedCards(files, vocabulary, read, last.inputs[0], before);
+    if (changed !== undefined) return changed.length === 0 ? before : patchedCards(before, changed);
   }
   const cardFiles: CardEntry[] = [];
   const cards = new Map<string, CardEntry>();
@@ -236,41 +274,67 @@ function readCards(
     ids.add(id);
   }
   const versions = checkVersionChain([...cards.values()].map((e) => ({ file: e.read.file, card: e.card!, locate: e.read.locate })));
-  const stage: CardStage = { vocabulary, files, cardFiles, cards, perFile, versions, shared, versioned };
-  if (memo) memo.cards = stage;
-  return stage;
+  return { cardFiles, cards, perFile, versions, shared, versioned };
+}
+
+/** The last stage with the entries of the files read anew in place (see `changedCards`). */
+function patchedCards(last: CardStage, changed: readonly { index: number; entry: CardEntry }[]): CardStage {
+  const cardFiles = last.cardFiles.slice();
+  const perFile = last.perFile.slice();
+  const cards = new Map(last.cards);
+  for (const { index, entry } of changed) {
+    cardFiles[index] = entry;
+    perFile[index] = entry.read.diagnostics;
+    if (entry.ref !== undefined) cards.set(entry.ref, entry);
+  }
+  return { cardFiles, cards, perFile, versions: last.versions, shared: last.shared, versioned: last.versioned };
 }
 
 /**
- * Resolution results of one parse of the topology with one vocabulary, by the position of the
- * node or edge they are about. A card edit reuses every result whose card entries are the same
- * objects. A topology edit brings a new parse: a node or edge at the same position that reads
- * the same (same id or endpoints, same spans, same attributes the checks read) keeps its
- * results, so an edit re-resolves only what it touched and what follows it in the file.
- * Arrays rather than WeakMaps: young weak keys make every minor garbage collection slower.
+ * Resolution of one parse of the topology with one vocabulary: what the topology alone decides,
+ * and the per-item results (./stage.ts `perItem`), by the position of the node or edge they are
+ * about. A card edit reuses every result whose card entries are the same objects. A topology edit
+ * brings a new parse: a node or edge at the same position that reads the same (same id or
+ * endpoints, same spans, same attributes the rules read) keeps its results (`carryOver`), so an
+ * edit re-resolves only what it touched and what follows it in the file.
  */
-interface ResolutionMemo {
-  readonly vocabulary: Vocabulary;
+interface Resolution {
   readonly file: string;
   readonly parse: DotParseResult;
-  /** Per node whose pin found a card: its resolved node and pin findings, valid while the card entry is the same. */
-  readonly nodes: ({ readonly resolved: ResolvedNode & { readonly entry: CardEntry }; readonly diagnostics: readonly Diagnostic[] } | undefined)[];
-  /** Per edge: its resolution, valid while both endpoints' card entries are the same. */
-  readonly edges: ({ readonly source: CardEntry | undefined; readonly target: CardEntry | undefined; readonly resolved: ResolvedEdge; readonly diagnostics: readonly Diagnostic[] } | undefined)[];
-  /** Per node: its dependency findings, valid while its entry and its suppliers' entries are the same. */
-  readonly dependencies: ({ readonly entry: CardEntry; readonly suppliers: readonly (CardEntry | undefined)[]; readonly diagnostics: readonly Diagnostic[] } | undefined)[];
   /** What the topology alone decides. */
   readonly shape: TopologyShape;
-  /**
-   * The cards (`CardStage.cards`, a map replaced whenever a card's entry changes) that every
-   * kept node result was checked against or computed with: while a load reads the same map, the
-   * kept pins need no check.
-   */
-  cards?: ReadonlyMap<string, CardEntry>;
+  /** Per node: the card its pin names exactly (`pinRef`), or undefined. */
+  readonly pins: (string | undefined)[];
+  /** Per node: its resolved node and pin findings. */
+  readonly nodes: Items<NodeInputs, NodeResult>;
+  /** Per edge: its resolution and findings. */
+  readonly edges: Items<EdgeInputs, EdgeResult>;
+  /** Per node with a card: its dependency findings. */
+  readonly dependencies: Items<DependencyInputs, readonly Diagnostic[]>;
 }
 
-export function createLoadMemo(): LoadMemo {
-  return {};
+/** The entry of a card that validated. */
+type PinnedEntry = CardEntry & { readonly card: Card; readonly ref: string };
+
+/**
+ * What a node's pin reads: the card entry its pin names, when the bundle holds it; else (the
+ * entry undefined) the cards, their map and their files, which the findings of a pin that names
+ * no card of the bundle search.
+ */
+type NodeInputs = readonly [entry: PinnedEntry | undefined, cards: CardStage | undefined];
+/** What an edge reads: its endpoints' card entries. */
+type EdgeInputs = readonly [source: PinnedEntry | undefined, target: PinnedEntry | undefined];
+/** What a node's dependency findings read: its card entry, then its predecessors' (its suppliers), in order. */
+type DependencyInputs = readonly [entry: PinnedEntry, ...suppliers: (PinnedEntry | undefined)[]];
+
+interface NodeResult {
+  readonly resolved: ResolvedNode;
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+interface EdgeResult {
+  readonly resolved: ResolvedEdge;
+  readonly diagnostics: readonly Diagnostic[];
 }
 
 /** Card entries by card read: a read that is reused gives the same entry object. */
@@ -320,219 +384,66 @@ export interface LoadResult {
 
 const topologyFallback = 'topology.dot';
 
-/** Loads a bundle folder's files: classification, vocabulary, manifest, resolution, analysis. */
+/**
+ * Loads a bundle folder's files: classification, vocabulary, manifest, topology, cards,
+ * resolution (nodes, orphans, edges, dependencies), analysis. Each stage's reuse is declared at
+ * its call, by its inputs (./stage.ts): the stages below never see the memo.
+ */
 export function loadBundle(files: readonly SourceFile[], options: LoadOptions = {}): LoadResult {
-  const classified = classify(files, options.memo);
-  const diagnostics: Diagnostic[] = [...classified.diagnostics];
-  const memo = options.memo;
-
-  // Local vocabulary (ours, docs/compatibility.md#vocabulary-checks: its diagnostics are part of the
-  // bundle's results).
+  const memo = options.memo ?? unkept;
   const config = options.config ?? defaultAnalysisConfig;
-  const vocabularyKey = classified.vocabulary ? `${classified.vocabulary.path}\u0000${classified.vocabulary.text}` : undefined;
-  let local = memo?.vocabulary;
-  if (!local || local.key !== vocabularyKey || local.config !== config) {
-    let localTerms: Term[] = [];
-    const found: Diagnostic[] = [];
-    if (classified.vocabulary) {
-      const read = readExtensions(classified.vocabulary);
-      localTerms = read.terms;
-      found.push(...read.diagnostics);
-    }
-    const { vocabulary, shadowed } = createVocabulary(localTerms);
-    if (classified.vocabulary) {
-      found.push(...validateVocabulary(vocabulary, shadowed, localTerms, config));
-    }
-    local = { key: vocabularyKey, config, localTerms, vocabulary, diagnostics: found };
-    if (memo) memo.vocabulary = local;
-  }
-  const { localTerms, vocabulary } = local;
-  diagnostics.push(...local.diagnostics);
+  const classified = stage(memo.classified, [files], classify);
+  const diagnostics: Diagnostic[] = [...classified.diagnostics];
 
-  const folderName = options.folderName ?? 'untitled-blueprint';
-  let manifest = memo?.manifest;
-  if (!manifest || manifest.path !== classified.manifest?.path || manifest.text !== classified.manifest?.text || manifest.folderName !== folderName) {
-    manifest = { path: classified.manifest?.path, text: classified.manifest?.text, folderName, read: readManifest(classified.manifest, folderName) };
-    if (memo) memo.manifest = manifest;
-  }
-  const manifestRead = manifest.read;
-  diagnostics.push(...manifestRead.diagnostics);
+  // The local vocabulary (ours, docs/compatibility.md#vocabulary-checks: its diagnostics are part
+  // of the bundle's results), then the manifest.
+  const vocabularyFile = classified.vocabulary;
+  const local = stage(memo.vocabulary, [vocabularyFile?.path, vocabularyFile?.text, config], localVocabulary);
+  const vocabulary = local.vocabulary;
+  pushAll(diagnostics, local.diagnostics);
+  const manifestFile = classified.manifest;
+  const manifest = stage(memo.manifest, [manifestFile?.path, manifestFile?.text, options.folderName ?? 'untitled-blueprint'], manifestOf);
+  pushAll(diagnostics, manifest.diagnostics);
 
+  // The topology: its parse, and the Attractor lint.
   const topologyFile = classified.topology;
   if (!topologyFile) {
-    diagnostics.push({
-      code: 'dot/parse-error',
-      severity: 'error',
-      message: 'The bundle has no topology: add a topology.dot that declares `digraph <name> { … }` with one node per card.',
-      location: { file: topologyFallback },
-    });
-    return { diagnostics: sortedDeduped(diagnostics, memo ? (memo.order ??= {}) : undefined) };
+    diagnostics.push(noTopology());
+    return { diagnostics: sortedDeduped(diagnostics, memo.order) };
   }
   const file = topologyFile.path;
-  let topology = memo?.topology;
-  if (!topology || topology.path !== file || topology.text !== topologyFile.text) {
-    // a parse of the same file starts after the statements the texts share (see `parseDot`)
-    const parsed = parseDot(topologyFile.text, undefined, topology?.path === file ? topology.parse : undefined);
-    const directed = parsed.graph !== undefined && parsed.graph.directed;
-    // findings that read as in the last parse come back as the same objects
-    const lintOf = interner(topology?.lint ?? []);
-    const locatedOf = interner(topology?.located ?? []);
-    topology = {
-      path: file,
-      text: topologyFile.text,
-      parse: parsed,
-      lint: directed ? lintAttractor(parsed, topologyFile.text, file, memo ? (memo.lint ??= createLintMemo()) : undefined).map(lintOf) : [],
-      located: parsed.diagnostics.map((d) => locatedOf({ ...d, location: { ...d.location, file } })),
-    };
-    if (memo) memo.topology = topology;
-  }
+  const topology = stage(memo.topology, [file, topologyFile.text, memo.lint], readTopology);
   const parse = topology.parse;
-  diagnostics.push(...topology.located);
+  pushAll(diagnostics, topology.located);
   const graphModel = parse.graph;
-  if (!graphModel || !graphModel.directed) {
-    return { diagnostics: sortedDeduped(diagnostics, memo ? (memo.order ??= {}) : undefined) };
-  }
+  if (!graphModel || !graphModel.directed) return { diagnostics: sortedDeduped(diagnostics, memo.order) };
 
   // Cards, in file-name order; identity is the card's own id@version.
-  const read = options.readCard ?? ((f: SourceFile, v: Vocabulary) => readCard(f, v));
-  const stage = readCards(classified.cards, vocabulary, read, memo);
-  const { cardFiles, cards } = stage;
-  for (let i = 0; i < stage.perFile.length; i++) pushAll(diagnostics, stage.perFile[i]);
-  pushAll(diagnostics, stage.versions);
-  for (const f of classified.reservedUnderCards) diagnostics.push(...misfiledCard(f, read(f, vocabulary), cards));
+  const read = options.readCard ?? readCardAnew;
+  const cardStage = stage(memo.cards, [classified.cards, vocabulary, read], readCards);
+  const { cardFiles, cards } = cardStage;
+  for (let i = 0; i < cardStage.perFile.length; i++) pushAll(diagnostics, cardStage.perFile[i]);
+  pushAll(diagnostics, cardStage.versions);
+  for (const f of classified.reservedUnderCards) pushAll(diagnostics, misfiledCard(f, read(f, vocabulary), cards));
 
-  let resolution = memo?.resolution;
-  if (memo && (!resolution || resolution.vocabulary !== vocabulary || resolution.parse !== parse || resolution.file !== file)) {
-    const previous = resolution;
-    const shape = previous?.parse === parse && previous.file === file ? previous.shape : topologyShape(graphModel, file, previous?.shape);
-    resolution = { vocabulary, file, parse, nodes: [], edges: [], dependencies: [], shape };
-    if (previous && previous.vocabulary === vocabulary && previous.file === file) {
-      carryOver(previous, resolution, graphModel);
-      // the carried pins were checked against the cards of the previous load
-      resolution.cards = previous.cards;
-    }
-    memo.resolution = resolution;
-  }
+  // Nodes -> cards, then the cards no node pins.
+  const resolution = stage(memo.resolution, [vocabulary, file, parse], resolutionOf);
+  const pointed = pointNodes(graphModel.nodes, resolution, cardStage, diagnostics);
+  const nodes = pointed.nodes;
+  const pinned = stage(memo.pinned, pointed.pinned, itself);
+  pushAll(diagnostics, stage(memo.orphans, [file, cards, pinned], orphansOf).list);
 
-  // Nodes -> cards.
-  const nodes: ResolvedNode[] = [];
-  const trusted = resolution !== undefined && resolution.cards === cards;
-  /** Nodes that pin a card, taken from the resolution as they were, and found anew. */
-  let keptPins = 0;
-  let foundPins = 0;
-  for (let n = 0; n < graphModel.nodes.length; n++) {
-    const dot = graphModel.nodes[n];
-    const kept = resolution?.nodes[n];
-    if (kept && (trusted || cards.get(kept.resolved.ref!) === kept.resolved.entry)) {
-      pushAll(diagnostics, kept.diagnostics);
-      keptPins++;
-      nodes.push(kept.resolved);
-      continue;
-    }
-    const pointed = pointNode(dot, cards, file, cardFiles);
-    pushAll(diagnostics, pointed.diagnostics);
-    if (pointed.entry) foundPins++;
-    const resolved = resolvedNode(dot, pointed.ref || undefined, pointed.entry);
-    nodes.push(resolved);
-    // a pin that found no card reads the other cards' versions: only a found card is kept
-    if (resolution) resolution.nodes[n] = pointed.entry ? { resolved: resolved as ResolvedNode & { entry: CardEntry }, diagnostics: pointed.diagnostics } : undefined;
-  }
-  if (resolution) resolution.cards = cards;
-  // The pinned cards are the last load's when every pin was taken as it was and as many nodes
-  // pin a card: each kept pin is one of the last load's (a node's resolution is carried over
-  // from one node only), so then they are all of them. The orphans are then the last ones too.
-  const lastPins = memo?.pins;
-  const samePins = foundPins === 0 && lastPins !== undefined && lastPins.cards === cards && lastPins.count === keptPins && memo?.orphans?.file === file;
-  if (samePins) {
-    pushAll(diagnostics, memo!.orphans!.list);
-  } else {
-    // the pinned cards, by entry (a card's entry is the one object `cards` holds for its ref)
-    const used = new Set<CardEntry>();
-    for (let n = 0; n < nodes.length; n++) if (nodes[n].entry !== undefined) used.add(nodes[n].entry!);
-    const orphans = new Map<CardEntry, Diagnostic>();
-    const list: Diagnostic[] = [];
-    const keptOrphans = memo?.orphans?.file === file ? memo.orphans.byEntry : undefined;
-    cards.forEach((entry) => {
-      if (used.has(entry)) return;
-      const orphan: Diagnostic = keptOrphans?.get(entry) ?? {
-        code: 'bundle/orphan-card',
-        severity: 'warning',
-        message: `No node pins ${entry.ref}, so it takes no part in the pipeline; pin it from a node in ${file} with card="${entry.ref}", or delete the file.`,
-        location: { file: entry.read.file, span: entry.read.locate('id', 'value'), cardRef: entry.ref },
-      };
-      orphans.set(entry, orphan);
-      list.push(orphan);
-    });
-    pushAll(diagnostics, list);
-    if (memo) memo.orphans = { file, byEntry: orphans, list };
-  }
-  if (memo) memo.pins = { cards, count: keptPins + foundPins };
-  // built when first asked for: an aligned graph needs no lookup by id on the edit path
-  let byId: Map<string, ResolvedNode> | undefined;
-  const nodeById = (): ReadonlyMap<string, ResolvedNode> => {
-    if (byId === undefined) {
-      byId = new Map();
-      for (let n = 0; n < nodes.length; n++) byId.set(nodes[n].id, nodes[n]);
-    }
-    return byId;
-  };
-  const shape = resolution?.shape ?? topologyShape(graphModel, file);
+  // The lint's forks, then edges (ports, types, prohibitions), then dependencies.
+  const shape = resolution.shape;
   const graph = shape.graph;
-  /** The resolved node at a graph index. */
-  const nodeAt = shape.aligned ? (index: number): ResolvedNode | undefined => nodes[index] : (index: number) => nodeById().get(graph.ids[index]);
+  const lookup = nodeLookup(nodes, shape);
+  const nodeAt = lookup.at;
   pushLint(diagnostics, topology.lint, (id) => {
     const index = graph.index.get(id);
     return index === undefined ? undefined : nodeAt(index);
   }, vocabulary);
-
-  // Edges: ports, types, prohibitions.
-  const edges: ResolvedEdge[] = [];
-  for (let e = 0; e < graphModel.edges.length; e++) {
-    const dot = graphModel.edges[e];
-    const source = nodeAt(shape.endpoints[2 * e]);
-    const target = nodeAt(shape.endpoints[2 * e + 1]);
-    const kept = resolution?.edges[e];
-    if (kept && kept.source === source?.entry && kept.target === target?.entry) {
-      pushAll(diagnostics, kept.diagnostics);
-      edges.push(kept.resolved);
-      continue;
-    }
-    const checked = checkEdge(dot, source, target, vocabulary, file);
-    pushAll(diagnostics, checked.diagnostics);
-    const read: EdgeView = dot;
-    const resolved: ResolvedEdge = {
-      dot,
-      source: dot.source,
-      target: dot.target,
-      ...(checked.pair ? { pair: checked.pair } : {}),
-      ...optionalAttr('label', read.attrs.get('label')),
-      ...optionalAttr('condition', read.attrs.get('condition')),
-      ...optionalAttr('weight', read.attrs.get('weight')),
-    };
-    edges.push(resolved);
-    if (resolution) resolution.edges[e] = { source: source?.entry, target: target?.entry, resolved, diagnostics: checked.diagnostics };
-  }
-
-  for (let n = 0; n < nodes.length; n++) {
-    const node = nodes[n];
-    const entry = node.entry;
-    if (!entry) continue;
-    const index = shape.aligned ? n : graph.index.get(node.id);
-    if (index === undefined) continue;
-    const predecessors = graph.predecessors[index];
-    const kept = resolution?.dependencies[n];
-    let found: readonly Diagnostic[];
-    if (kept && kept.entry === entry && sameSuppliers(kept.suppliers, predecessors, nodeAt)) {
-      found = kept.diagnostics;
-    } else {
-      // (`mapped`, not `map`: with `map`, `sameSuppliers` lost the resolver's optimised code on
-      // every card edit of a long session; see arrays.ts)
-      const suppliers = mapped(predecessors, (p) => nodeAt(p)?.entry);
-      found = checkDependencies(node, entry, suppliers, graph, firstEdgesOf(shape, index), file);
-      if (resolution) resolution.dependencies[n] = { entry, suppliers, diagnostics: found };
-    }
-    pushAll(diagnostics, found);
-  }
+  const edges = resolveEdges(graphModel.edges, resolution, nodeAt, vocabulary, diagnostics);
+  checkAllDependencies(nodes, resolution, nodeAt, diagnostics);
   pushAll(diagnostics, shape.diagnostics);
 
   // The blueprint digest hashes the whole topology text: computed when first asked for (export,
@@ -548,36 +459,41 @@ export function loadBundle(files: readonly SourceFile[], options: LoadOptions = 
   };
 
   const blueprint: Blueprint = {
-    manifest: manifestRead.manifest,
-    ...(classified.manifest ? { manifestFile: classified.manifest } : {}),
+    manifest: manifest.manifest,
+    ...(manifestFile ? { manifestFile } : {}),
     topology: { file: topologyFile, parse },
     vocabulary,
-    ...(classified.vocabulary ? { vocabularyFile: classified.vocabulary } : {}),
-    localTerms,
+    ...(vocabularyFile ? { vocabularyFile } : {}),
+    localTerms: local.localTerms,
     cardFiles,
     cards,
     graph,
     nodes,
     get nodeById(): ReadonlyMap<string, ResolvedNode> {
-      return nodeById();
+      return lookup.byId();
     },
     edges,
     get digest(): string {
       return digestNow();
     },
   };
-  const analysis = analyze(
-    {
-      graph,
-      nodes: analysisNodes(graph.ids, nodeAt, memo),
-      vocabulary,
-      file,
-    },
-    options.config ?? defaultAnalysisConfig,
-    memo ? (memo.analysis ??= createAnalysisMemo()) : undefined,
-  );
+  const analysis = analyze({ graph, nodes: analysisNodes(graph.ids, nodeAt, memo.analysisNodes), vocabulary, file }, config, memo.analysis);
   pushAll(diagnostics, analysis.diagnostics);
-  return { blueprint, analysis, diagnostics: sortedDeduped(diagnostics, memo ? (memo.order ??= {}) : undefined) };
+  return { blueprint, analysis, diagnostics: sortedDeduped(diagnostics, memo.order) };
+}
+
+/** A card read without reuse (the default of `LoadOptions.readCard`): one function, so that the cards stage sees the same reader. */
+function readCardAnew(file: SourceFile, vocabulary: Vocabulary): CardReadResult {
+  return readCard(file, vocabulary);
+}
+
+function noTopology(): Diagnostic {
+  return {
+    code: 'dot/parse-error',
+    severity: 'error',
+    message: 'The bundle has no topology: add a topology.dot that declares `digraph <name> { … }` with one node per card.',
+    location: { file: topologyFallback },
+  };
 }
 
 /**
@@ -586,41 +502,230 @@ export function loadBundle(files: readonly SourceFile[], options: LoadOptions = 
  * vocabularies, so the last result with each replaced file object swapped in is the same
  * (unless a replaced file is a vocabulary candidate: then it is classified again).
  */
-function classify(files: readonly SourceFile[], memo: LoadMemo | undefined): ClassifiedFiles {
-  const last = memo?.classified;
-  let result: ClassifiedFiles | undefined;
-  if (last !== undefined && last.files.length === files.length) {
-    let replaced: Map<SourceFile, SourceFile> | undefined = new Map();
-    for (let i = 0; i < files.length && replaced !== undefined; i++) {
-      const before = last.files[i];
-      const file = files[i];
-      if (file === before) continue;
-      if (file.path !== before.path || file.path === 'ontology/extensions.yaml' || (!file.path.includes('/') && vocabularyFile.test(file.path))) replaced = undefined;
-      else replaced.set(before, file);
-    }
-    if (replaced !== undefined) {
-      const swap = (f: SourceFile | undefined): SourceFile | undefined => (f === undefined ? undefined : (replaced!.get(f) ?? f));
-      // the same array when none of its files was replaced (an empty one above all: a mapped empty
-      // array is another kind of array to V8, which would drop the optimised `loadBundle` that reads it)
-      const swapAll = (list: readonly SourceFile[]): readonly SourceFile[] => (list.some((f) => replaced!.has(f)) ? mapped(list, (f) => replaced!.get(f) ?? f) : list);
-      const old = last.result;
-      result =
-        replaced.size === 0
-          ? old
-          : // (the keys in `classifyFiles`' order: one object shape for both, which V8 keeps optimised)
-            {
-              topology: swap(old.topology),
-              manifest: swap(old.manifest),
-              vocabulary: swap(old.vocabulary),
-              cards: swapAll(old.cards),
-              reservedUnderCards: swapAll(old.reservedUnderCards),
-              diagnostics: old.diagnostics,
-            };
-    }
+function classify([files]: ClassifyInputs, last: Kept<ClassifyInputs, ClassifiedFiles> | undefined): ClassifiedFiles {
+  const lastFiles = last?.inputs[0];
+  if (last === undefined || lastFiles === undefined || lastFiles.length !== files.length) return classifyFiles(files);
+  const replaced = new Map<SourceFile, SourceFile>();
+  for (let i = 0; i < files.length; i++) {
+    const before = lastFiles[i];
+    const file = files[i];
+    if (file === before) continue;
+    if (file.path !== before.path || file.path === 'ontology/extensions.yaml' || (!file.path.includes('/') && vocabularyFile.test(file.path))) return classifyFiles(files);
+    replaced.set(before, file);
   }
-  result ??= classifyFiles(files);
-  if (memo) memo.classified = { files, result };
-  return result;
+  const old = last.output;
+  if (replaced.size === 0) return old;
+  const swap = (f: SourceFile | undefined): SourceFile | undefined => (f === undefined ? undefined : (replaced.get(f) ?? f));
+  // the same array when none of its files was replaced (an empty one above all: a mapped empty
+  // array is another kind of array to V8, which would drop the optimised `loadBundle` that reads it)
+  const swapAll = (list: readonly SourceFile[]): readonly SourceFile[] => (list.some((f) => replaced.has(f)) ? mapped(list, (f) => replaced.get(f) ?? f) : list);
+  // (the keys in `classifyFiles`' order: one object shape for both, which V8 keeps optimised)
+  return {
+    topology: swap(old.topology),
+    manifest: swap(old.manifest),
+    vocabulary: swap(old.vocabulary),
+    cards: swapAll(old.cards),
+    reservedUnderCards: swapAll(old.reservedUnderCards),
+    diagnostics: old.diagnostics,
+  };
+}
+
+/** The local vocabulary over the core one, and its findings (read and checked against `config`). */
+function localVocabulary([path, text, config]: VocabularyInputs): LocalVocabulary {
+  if (path === undefined || text === undefined) return { localTerms: [], vocabulary: createVocabulary([]).vocabulary, diagnostics: [] };
+  const read = readExtensions({ path, text });
+  const localTerms = read.terms;
+  const { vocabulary, shadowed } = createVocabulary(localTerms);
+  return { localTerms, vocabulary, diagnostics: [...read.diagnostics, ...validateVocabulary(vocabulary, shadowed, localTerms, config)] };
+}
+
+/** The manifest, or the stub made from the folder's name. */
+function manifestOf([path, text, folderName]: ManifestInputs): ManifestRead {
+  return readManifest(path === undefined || text === undefined ? undefined : { path, text }, folderName);
+}
+
+/**
+ * The topology's parse, its findings located in the file, and the Attractor lint (of a directed
+ * graph). A parse of the same file starts after the statements the last text shares with this
+ * one (see `parseDot`), and findings that read as in the last parse come back as the same objects.
+ */
+function readTopology([path, text, lintMemo]: TopologyInputs, last: Kept<TopologyInputs, TopologyRead> | undefined): TopologyRead {
+  const before = last !== undefined && last.inputs[0] === path ? last.output : undefined;
+  const parsed = parseDot(text, undefined, before?.parse);
+  const directed = parsed.graph !== undefined && parsed.graph.directed;
+  const lintOf = interner(last?.output.lint ?? []);
+  const locatedOf = interner(last?.output.located ?? []);
+  return {
+    parse: parsed,
+    lint: directed ? lintAttractor(parsed, text, path, lintMemo).map(lintOf) : [],
+    located: parsed.diagnostics.map((d) => locatedOf({ ...d, location: { ...d.location, file: path } })),
+  };
+}
+
+/**
+ * The resolution of a parse with a vocabulary: the same while both are (a card edit), after an
+ * edit of the topology a new one holding what `carryOver` moves across from the last one.
+ */
+function resolutionOf([vocabulary, file, parse]: ResolutionInputs, last: Kept<ResolutionInputs, Resolution> | undefined): Resolution {
+  const graphModel = parse.graph!;
+  const before = last?.output;
+  const sameFile = last !== undefined && last.inputs[1] === file;
+  const shape = sameFile && before!.parse === parse ? before!.shape : topologyShape(graphModel, file, before?.shape);
+  const next: Resolution = { file, parse, shape, pins: [], nodes: [], edges: [], dependencies: [] };
+  carryOver(sameFile && last.inputs[0] === vocabulary ? before : undefined, next, graphModel);
+  return next;
+}
+
+/**
+ * Points every node at its card (pins, versions, digests), its findings pushed to
+ * `diagnostics`: the resolved nodes, and the card entries they pin, in order. Ends in its loop
+ * (docs/architecture.md, the edit path's speed rules).
+ */
+function pointNodes(dotNodes: readonly DotNode[], resolution: Resolution, cardStage: CardStage, diagnostics: Diagnostic[]): { nodes: ResolvedNode[]; pinned: PinnedEntry[] } {
+  const nodes: ResolvedNode[] = [];
+  const pinned: PinnedEntry[] = [];
+  const pins = resolution.pins;
+  const cards = cardStage.cards;
+  for (let n = 0; n < dotNodes.length; n++) {
+    const ref = pins[n];
+    const entry = ref === undefined ? undefined : (cards.get(ref) as PinnedEntry | undefined);
+    const result = perItem(resolution.nodes, n, dotNodes[n], entry, entry === undefined ? cardStage : undefined, resolveNode, resolution.file);
+    pushAll(diagnostics, result.diagnostics);
+    nodes.push(result.resolved);
+    if (result.resolved.entry !== undefined) pinned.push(result.resolved.entry);
+  }
+  return { nodes, pinned };
+}
+
+/** A node's rule: its pin's findings, and the node resolved. */
+function resolveNode(dot: DotNode, inputs: NodeInputs, file: string): NodeResult {
+  const pointed = pointNode(dot, inputs, file);
+  return { resolved: resolvedNode(dot, pointed.ref || undefined, pointed.entry), diagnostics: pointed.diagnostics };
+}
+
+/**
+ * `bundle/orphan-card` for every card no node pins, in the cards' order; a finding the last
+ * stage made for the same card entry in the same file comes back as the same object.
+ */
+function orphansOf([file, cards, pinned]: OrphanInputs, last: Kept<OrphanInputs, Orphans> | undefined): Orphans {
+  // the pinned cards, by entry (a card's entry is the one object `cards` holds for its ref)
+  const used = new Set<CardEntry>(pinned);
+  const kept = last !== undefined && last.inputs[0] === file ? last.output.byEntry : undefined;
+  const byEntry = new Map<CardEntry, Diagnostic>();
+  const list: Diagnostic[] = [];
+  cards.forEach((entry) => {
+    if (used.has(entry)) return;
+    const orphan: Diagnostic = kept?.get(entry) ?? {
+      code: 'bundle/orphan-card',
+      severity: 'warning',
+      message: `No node pins ${entry.ref}, so it takes no part in the pipeline; pin it from a node in ${file} with card="${entry.ref}", or delete the file.`,
+      location: { file: entry.read.file, span: entry.read.locate('id', 'value'), cardRef: entry.ref },
+    };
+    byEntry.set(entry, orphan);
+    list.push(orphan);
+  });
+  return { byEntry, list };
+}
+
+/**
+ * The resolved node at a graph index, and the resolved nodes by id (built when first asked for:
+ * an aligned graph needs no lookup by id on the edit path).
+ */
+function nodeLookup(nodes: readonly ResolvedNode[], shape: TopologyShape): { at: (index: number) => ResolvedNode | undefined; byId: () => ReadonlyMap<string, ResolvedNode> } {
+  let byId: Map<string, ResolvedNode> | undefined;
+  const nodeById = (): ReadonlyMap<string, ResolvedNode> => {
+    if (byId === undefined) {
+      byId = new Map();
+      for (let n = 0; n < nodes.length; n++) byId.set(nodes[n].id, nodes[n]);
+    }
+    return byId;
+  };
+  const ids = shape.graph.ids;
+  const at = shape.aligned ? (index: number): ResolvedNode | undefined => nodes[index] : (index: number) => nodeById().get(ids[index]);
+  return { at, byId: nodeById };
+}
+
+/**
+ * Pairs the ports of every edge and checks what it carries against the target's prohibitions,
+ * its findings pushed to `diagnostics`. Ends in its loop (docs/architecture.md, the edit path's
+ * speed rules).
+ */
+function resolveEdges(
+  dotEdges: readonly DotEdge[],
+  resolution: Resolution,
+  nodeAt: (index: number) => ResolvedNode | undefined,
+  vocabulary: Vocabulary,
+  diagnostics: Diagnostic[],
+): ResolvedEdge[] {
+  const edges: ResolvedEdge[] = [];
+  const endpoints = resolution.shape.endpoints;
+  const context: EdgeContext = { vocabulary, file: resolution.file };
+  for (let e = 0; e < dotEdges.length; e++) {
+    const source = nodeAt(endpoints[2 * e])?.entry;
+    const target = nodeAt(endpoints[2 * e + 1])?.entry;
+    const result = perItem(resolution.edges, e, dotEdges[e], source, target, resolveEdge, context);
+    pushAll(diagnostics, result.diagnostics);
+    edges.push(result.resolved);
+  }
+  return edges;
+}
+
+/** What every edge's rule reads alike. */
+interface EdgeContext {
+  readonly vocabulary: Vocabulary;
+  readonly file: string;
+}
+
+/** An edge's rule: its findings, and the edge resolved. */
+function resolveEdge(dot: DotEdge, inputs: EdgeInputs, context: EdgeContext): EdgeResult {
+  const checked = checkEdge(dot, inputs[0], inputs[1], context.vocabulary, context.file);
+  const read: EdgeView = dot;
+  const resolved: ResolvedEdge = {
+    dot,
+    source: dot.source,
+    target: dot.target,
+    ...(checked.pair ? { pair: checked.pair } : {}),
+    ...optionalAttr('label', read.attrs.get('label')),
+    ...optionalAttr('condition', read.attrs.get('condition')),
+    ...optionalAttr('weight', read.attrs.get('weight')),
+  };
+  return { resolved, diagnostics: checked.diagnostics };
+}
+
+/**
+ * Checks every pinned node's declared dependencies against the nodes that feed it, its findings
+ * pushed to `diagnostics`. Ends in its loop (docs/architecture.md, the edit path's speed rules).
+ */
+function checkAllDependencies(
+  nodes: readonly ResolvedNode[],
+  resolution: Resolution,
+  nodeAt: (index: number) => ResolvedNode | undefined,
+  diagnostics: Diagnostic[],
+): void {
+  const shape = resolution.shape;
+  const graph = shape.graph;
+  const context: DependencyContext = { shape, file: resolution.file };
+  /** The card entry of the node at a graph index: a supplier. */
+  const supplier = (index: number): PinnedEntry | undefined => nodeAt(index)?.entry;
+  for (let n = 0; n < nodes.length; n++) {
+    const entry = nodes[n].entry;
+    if (entry === undefined) continue;
+    const index = shape.aligned ? n : graph.index.get(nodes[n].id);
+    if (index === undefined) continue;
+    pushAll(diagnostics, perItemOver(resolution.dependencies, n, index, entry, graph.predecessors[index], supplier, dependencyFindings, context));
+  }
+}
+
+/** What every node's dependency rule reads alike. */
+interface DependencyContext {
+  readonly shape: TopologyShape;
+  readonly file: string;
+}
+
+/** A node's dependency rule (the node by its graph index). */
+function dependencyFindings(index: number, inputs: DependencyInputs, context: DependencyContext): readonly Diagnostic[] {
+  const shape = context.shape;
+  return checkDependencies(shape.graph.ids[index], inputs[0], inputs.slice(1), shape.graph, firstEdgesOf(shape, index), context.file);
 }
 
 /** A root-level file name `classifyFiles` may take for the local vocabulary. */
@@ -633,9 +738,13 @@ const vocabularyFile = /^extensions\.(ya?ml|json)$/i;
  * for the edit: a span after the changed text may have moved by what the edit added or removed
  * (`TextMove`), and the findings carried over move with it.
  */
-function carryOver(previous: ResolutionMemo, next: ResolutionMemo, graphModel: NonNullable<DotParseResult['graph']>): void {
-  const before = previous.parse.graph;
-  if (!before) return;
+function carryOver(previous: Resolution | undefined, next: Resolution, graphModel: NonNullable<DotParseResult['graph']>): void {
+  const nodes = graphModel.nodes;
+  const before = previous?.parse.graph;
+  if (previous === undefined || before === undefined) {
+    for (let n = 0; n < nodes.length; n++) next.pins.push(pinRef(nodes[n]));
+    return;
+  }
   const move = textMove(previous.parse.table.source, next.parse.table.source);
   const samePlace = (old: Span, now: Span): boolean => sameMovedSpan(old, now, move);
   /** True when the attributes `keys` read the same in both maps, their values where the edit moved them. */
@@ -644,7 +753,6 @@ function carryOver(previous: ResolutionMemo, next: ResolutionMemo, graphModel: N
     return true;
   };
   const file = next.file;
-  const nodes = graphModel.nodes;
   // What the parse took from the previous one, moved by the edit, reads the same by construction:
   // found by index, nothing of it is read again (see `DotTaken`).
   const reuse = dotParseReuse(next.parse)?.taken;
@@ -657,25 +765,35 @@ function carryOver(previous: ResolutionMemo, next: ResolutionMemo, graphModel: N
   const nodeAt = nodeMap.at;
   /** Per new node index: 1 when the id is the same as its old node's, 2 when the node reads the same altogether. */
   const sameNode = new Uint8Array(nodes.length);
+  // (a node that reads the same pins the same card: its pin is carried over with its results)
+  const pins = next.pins;
   for (let n = 0; n < nodes.length; n++) {
     const m = nodeAt(n);
-    if (m < 0) continue;
     const dot = nodes[n];
+    if (m < 0) {
+      pins.push(pinRef(dot));
+      continue;
+    }
     const old = before.nodes[m];
     // a parse that resumed after unchanged statements hands their nodes back as the same objects
     if (old === dot) {
       sameNode[n] = 2;
+      pins.push(previous.pins[m]);
       next.nodes[n] = previous.nodes[m];
       continue;
     }
     sameNode[n] = 1;
-    if (!takenNode(n, m) && (!samePlace(old.span, dot.span) || !sameAttributes(old.attrs, dot.attrs, nodeAttributes))) continue;
+    if (!takenNode(n, m) && (!samePlace(old.span, dot.span) || !sameAttributes(old.attrs, dot.attrs, nodeAttributes))) {
+      pins.push(pinRef(dot));
+      continue;
+    }
     sameNode[n] = 2;
+    pins.push(previous.pins[m]);
     const kept = previous.nodes[m];
-    const diagnostics = kept && movedDiagnostics(kept.diagnostics, file, move);
+    const diagnostics = kept && movedDiagnostics(kept.output.diagnostics, file, move);
     if (kept && diagnostics) {
-      const { ref, entry } = kept.resolved;
-      next.nodes[n] = { resolved: resolvedNode(dot, ref, entry), diagnostics };
+      const { ref, entry } = kept.output.resolved;
+      next.nodes[n] = { inputs: kept.inputs, output: { resolved: resolvedNode(dot, ref, entry), diagnostics } };
     }
   }
   const edges = graphModel.edges;
@@ -696,8 +814,8 @@ function carryOver(previous: ResolutionMemo, next: ResolutionMemo, graphModel: N
     if (!takenEdge(e, f) && (!samePlace(old.span, dot.span) || !sameAttributes(old.attrs, dot.attrs, edgeAttributes))) continue;
     sameEdge[e] = 1;
     const kept = previous.edges[f];
-    const diagnostics = kept && movedDiagnostics(kept.diagnostics, file, move);
-    if (kept && diagnostics) next.edges[e] = { source: kept.source, target: kept.target, resolved: withDot(kept.resolved, dot), diagnostics };
+    const diagnostics = kept && movedDiagnostics(kept.output.diagnostics, file, move);
+    if (kept && diagnostics) next.edges[e] = { inputs: kept.inputs, output: { resolved: withDot(kept.output.resolved, dot), diagnostics } };
   }
   for (let n = 0; n < nodes.length; n++) {
     if (sameNode[n] !== 2) continue;
@@ -709,8 +827,8 @@ function carryOver(previous: ResolutionMemo, next: ResolutionMemo, graphModel: N
       (n < nodeMap.identity && sameSuppliersByIndex(previous.shape, next.shape, n, sameNode, sameEdge, nodeMap.identity, edgeMap.identity)) ||
       sameSupplierEdges(previous.shape, next.shape, m, n, nodes[n].id, move);
     if (same) {
-      const diagnostics = movedDiagnostics(dependencies.diagnostics, file, move);
-      if (diagnostics) next.dependencies[n] = diagnostics === dependencies.diagnostics ? dependencies : { ...dependencies, diagnostics };
+      const diagnostics = movedDiagnostics(dependencies.output, file, move);
+      if (diagnostics) next.dependencies[n] = diagnostics === dependencies.output ? dependencies : { inputs: dependencies.inputs, output: diagnostics };
     }
   }
 }
@@ -865,24 +983,21 @@ function pushLint(to: Diagnostic[], lint: readonly Diagnostic[], nodeById: (id: 
 /**
  * The analyzer's node per graph id. A resolved node that the last load also had at the same
  * index gives the same object as then (the analyzer then takes what it read of it last time
- * without reading it again).
+ * without reading it again). Ends in its loop (docs/architecture.md, the edit path's speed rules).
  */
-function analysisNodes(ids: readonly string[], nodeAt: (index: number) => ResolvedNode | undefined, memo: LoadMemo | undefined): AnalysisNode[] {
-  const last = memo?.analysisNodes;
-  const resolved: (ResolvedNode | undefined)[] = new Array(ids.length);
-  const out: AnalysisNode[] = new Array(ids.length);
+function analysisNodes(ids: readonly string[], nodeAt: (index: number) => ResolvedNode | undefined, kept: Items<readonly [ResolvedNode, undefined], AnalysisNode> | undefined): AnalysisNode[] {
+  const out: AnalysisNode[] = [];
   for (let index = 0; index < ids.length; index++) {
     const n = nodeAt(index);
-    resolved[index] = n;
-    if (n !== undefined && last !== undefined && index < last.resolved.length && last.resolved[index] === n) {
-      out[index] = last.nodes[index];
-      continue;
-    }
-    const id = ids[index];
-    out[index] = n === undefined ? { id } : n.entry ? { id, card: n.entry.card, span: n.dot.span } : { id, span: n.dot.span };
+    out.push(n === undefined ? { id: ids[index] } : perItem(kept, index, undefined, n, undefined, analysisNode, undefined));
   }
-  if (memo) memo.analysisNodes = { resolved, nodes: out };
   return out;
+}
+
+/** The analyzer's node for a resolved node. */
+function analysisNode(_item: undefined, inputs: readonly [ResolvedNode, undefined]): AnalysisNode {
+  const n = inputs[0];
+  return n.entry ? { id: n.id, card: n.entry.card, span: n.dot.span } : { id: n.id, span: n.dot.span };
 }
 
 /**
@@ -909,13 +1024,6 @@ function sameSupplierEdges(before: TopologyShape, after: TopologyShape, m: numbe
   return true;
 }
 
-/** True when the predecessors' entries are still `kept`, in order. */
-function sameSuppliers(kept: readonly (CardEntry | undefined)[], predecessors: readonly number[], nodeAt: (index: number) => ResolvedNode | undefined): boolean {
-  if (kept.length !== predecessors.length) return false;
-  for (let i = 0; i < kept.length; i++) if (kept[i] !== nodeAt(predecessors[i])?.entry) return false;
-  return true;
-}
-
 function optionalAttr<K extends string>(key: K, attr: DotAttribute | undefined): Partial<Record<K, string>> {
   return attr ? ({ [key]: attr.value } as Partial<Record<K, string>>) : {};
 }
@@ -924,7 +1032,7 @@ function optionalAttr<K extends string>(key: K, attr: DotAttribute | undefined):
 
 interface Pointed {
   ref?: string;
-  entry?: CardEntry & { card: Card; ref: string };
+  entry?: PinnedEntry;
   diagnostics: Diagnostic[];
 }
 
@@ -955,7 +1063,32 @@ function resolvedNode<E extends ResolvedNode['entry']>(dot: DotNode, ref: string
   return { id: dot.id, dot, ref, entry };
 }
 
-function pointNode(dot: NodeView, cards: ReadonlyMap<string, CardEntry>, file: string, cardFiles: readonly CardEntry[]): Pointed {
+/**
+ * The card a node's pin names exactly (`card="id@version"`, or `version="…"` with the node's id):
+ * the ref `pointNode` looks up, read the same way; undefined when the node pins no card, or none
+ * exactly. A function of the node's declared attributes and id.
+ */
+function pinRef(dot: NodeView): string | undefined {
+  const cardAttr = dot.attrs.get('card');
+  if (cardAttr) {
+    const parsed = parseCardRef(cardAttr.value);
+    return parsed && isExactVersion(parsed.version) ? `${parsed.id}@${parsed.version}` : undefined;
+  }
+  const versionAttr = dot.attrs.get('version');
+  if (!versionAttr) return undefined;
+  const version = versionAttr.value.trim();
+  const parsed = parseCardRef(`${dot.id}@${version}`);
+  return parsed && isExactVersion(version) ? `${parsed.id}@${parsed.version}` : undefined;
+}
+
+/** A node's pin: the card it names, with its digest checked, or the findings of a pin that names no card of the bundle. */
+function pointNode(dot: NodeView, inputs: NodeInputs, file: string): Pointed {
+  const [entry, cards] = inputs;
+  return entry !== undefined ? pinnedCard(dot, entry, file) : missedCard(dot, cards!.cards, cards!.cardFiles, file);
+}
+
+/** The findings of a pin that names no card the bundle holds (or pins none, or none exactly). */
+function missedCard(dot: NodeView, cards: ReadonlyMap<string, CardEntry>, cardFiles: readonly CardEntry[], file: string): Pointed {
   const diagnostics: Diagnostic[] = [];
   const at = (attr: DotAttribute | undefined): Span => (attr && !attr.fromDefault ? attr.valueSpan : dot.span);
   const base = { file, nodeId: dot.id };
@@ -1080,8 +1213,17 @@ function pointNode(dot: NodeView, cards: ReadonlyMap<string, CardEntry>, file: s
     });
     return { ref, diagnostics };
   }
+  // (not met: the card `pinRef` names is looked up before, see `pointNodes`)
+  return pinnedCard(dot, entry as PinnedEntry, file);
+}
+
+/** A pin that names a card of the bundle: its `digest=`, if any, checked against the card's. */
+function pinnedCard(dot: NodeView, entry: PinnedEntry, file: string): Pointed {
+  const diagnostics: Diagnostic[] = [];
+  const ref = entry.ref;
   const digestAttr = dot.attrs.get('digest');
   if (digestAttr) {
+    const span = digestAttr.fromDefault ? dot.span : digestAttr.valueSpan;
     const wanted = digestAttr.value.trim().toLowerCase();
     const full = entry.digest!;
     const hex = full.slice('sha256:'.length);
@@ -1091,11 +1233,11 @@ function pointNode(dot: NodeView, cards: ReadonlyMap<string, CardEntry>, file: s
         code: 'bundle/digest-mismatch',
         severity: 'error',
         message: `Node ${dot.id} pins digest "${digestAttr.value}", but ${ref} now hashes to ${full}; the card changed since it was pinned. Review the change, then update the digest or the version.`,
-        location: { ...base, span: at(digestAttr), cardRef: ref },
+        location: { file, nodeId: dot.id, span, cardRef: ref },
       });
     }
   }
-  return { ref, entry: entry as CardEntry & { card: Card; ref: string }, diagnostics };
+  return { ref, entry, diagnostics };
 }
 
 /**
@@ -1179,16 +1321,8 @@ function edgeName(edge: { readonly source: string; readonly target: string }): s
   return `${edge.source} -> ${edge.target}`;
 }
 
-function checkEdge(
-  edge: EdgeView,
-  source: ResolvedNode | undefined,
-  target: ResolvedNode | undefined,
-  vocabulary: Vocabulary,
-  file: string,
-): EdgeCheck {
+function checkEdge(edge: EdgeView, src: PinnedEntry | undefined, dst: PinnedEntry | undefined, vocabulary: Vocabulary, file: string): EdgeCheck {
   const diagnostics: Diagnostic[] = [];
-  const src = source?.entry;
-  const dst = target?.entry;
   if (!src || !dst) return { diagnostics };
   const location = { file, span: edge.span, edge: { source: edge.source, target: edge.target } };
   const outAttr = edge.attrs.get('out');
@@ -1284,8 +1418,8 @@ function portChoice(ports: readonly Port[], side: 'input' | 'output'): string {
 
 function checkProhibitions(
   edge: EdgeView,
-  src: CardEntry & { card: Card; ref: string },
-  dst: CardEntry & { card: Card; ref: string },
+  src: PinnedEntry,
+  dst: PinnedEntry,
   outName: string | undefined,
   vocabulary: Vocabulary,
   location: { file: string; span: Span; edge: { source: string; target: string } },
@@ -1323,17 +1457,17 @@ function checkProhibitions(
 
 // ---- dependencies -----------------------------------------------------------------------
 
-/** The dependency findings of one resolved node, given its suppliers (its predecessors' entries). */
+/** The dependency findings of the node `nodeId` pinning `entry`, given its suppliers (its predecessors' entries). */
 function checkDependencies(
-  node: ResolvedNode,
-  entry: CardEntry & { card: Card; ref: string },
+  nodeId: string,
+  entry: PinnedEntry,
   suppliers: readonly (CardEntry | undefined)[],
   graph: Graph,
   firstEdges: readonly DotEdge[],
   file: string,
 ): Diagnostic[] {
   const out: Diagnostic[] = [];
-  const index = graph.index.get(node.id)!;
+  const index = graph.index.get(nodeId)!;
   const predecessors = graph.predecessors[index];
   const supplied = new Set<string>();
   suppliers.forEach((supplier, k) => {
@@ -1343,27 +1477,27 @@ function checkDependencies(
   });
   const declared = entry.card.dependencies;
   // Predecessors without a card supply nothing: one of them may be the node meant, its pin
-  // broken. (What the message reads is the node, its predecessors and their entries, which the
-  // memo compares before it keeps a node's dependency findings: see `carryOver`.)
+  // broken. (What the message reads is the node, its predecessors and their entries: the entries
+  // are the rule's declared inputs, the rest is compared by `carryOver` across an edit.)
   const cardless = predecessors.filter((_, k) => suppliers[k] === undefined).map((p) => graph.ids[p]);
   declared.forEach((dependency, i) => {
     if (supplied.has(dependency)) return;
     // A dependency names a node id or a card id: the edge to add comes from that node, or from
     // the node that pins that card (a card id with a hyphen or a slash is no node id at all).
     const edge = isAttractorIdentifier(dependency)
-      ? `the edge ${dependency} -> ${node.id} (or one from the node that pins ${dependency})`
-      : `an edge into ${node.id} from the node that pins ${dependency}`;
+      ? `the edge ${dependency} -> ${nodeId} (or one from the node that pins ${dependency})`
+      : `an edge into ${nodeId} from the node that pins ${dependency}`;
     const one = cardless.length === 1;
     const message = cardless.includes(dependency)
-      ? `${entry.ref} depends on "${dependency}", and node ${dependency} sends to ${node.id}, but it has no card of the bundle, so it supplies nothing; pin ${dependency} to a card the bundle holds.`
+      ? `${entry.ref} depends on "${dependency}", and node ${dependency} sends to ${nodeId}, but it has no card of the bundle, so it supplies nothing; pin ${dependency} to a card the bundle holds.`
       : cardless.length > 0
-        ? `${entry.ref} depends on "${dependency}", but no edge into node ${node.id} comes from it. ${listIds(cardless)} ${one ? 'sends' : 'send'} to ${node.id} with no card of the bundle, so ${one ? 'it supplies' : 'they supply'} nothing: if ${one ? 'it' : 'one of them'} should run ${dependency}, pin ${one ? 'it' : 'that node'} to that card; else add ${edge} in ${file}, or remove the entry.`
-        : `${entry.ref} depends on "${dependency}", but no edge into node ${node.id} comes from it; add ${edge} in ${file}, or remove the entry.`;
+        ? `${entry.ref} depends on "${dependency}", but no edge into node ${nodeId} comes from it. ${listIds(cardless)} ${one ? 'sends' : 'send'} to ${nodeId} with no card of the bundle, so ${one ? 'it supplies' : 'they supply'} nothing: if ${one ? 'it' : 'one of them'} should run ${dependency}, pin ${one ? 'it' : 'that node'} to that card; else add ${edge} in ${file}, or remove the entry.`
+        : `${entry.ref} depends on "${dependency}", but no edge into node ${nodeId} comes from it; add ${edge} in ${file}, or remove the entry.`;
     out.push({
       code: 'bundle/missing-dependency',
       severity: 'error',
       message,
-      location: { file: entry.read.file, span: entry.read.locate(`dependencies[${i}]`, 'value'), cardRef: entry.ref, nodeId: node.id, path: `dependencies[${i}]` },
+      location: { file: entry.read.file, span: entry.read.locate(`dependencies[${i}]`, 'value'), cardRef: entry.ref, nodeId, path: `dependencies[${i}]` },
     });
   });
   const declaredSet = new Set(declared);
@@ -1376,13 +1510,13 @@ function checkDependencies(
     // from the other then misses it (bundle/missing-dependency), so the way out is another card.
     const message =
       supplier.ref === entry.ref
-        ? `Node ${node.id} receives from ${id}, which pins the same card ${entry.ref}; the card cannot list itself in \`dependencies\` without ${id} then missing that supplier, so pin a card of its own at one of the two nodes, or remove the edge.`
-        : `Node ${node.id} receives from ${id} (${supplier.ref}), but ${entry.ref} does not list it in \`dependencies\`; add "${supplier.card!.id}" to the card's dependencies.`;
+        ? `Node ${nodeId} receives from ${id}, which pins the same card ${entry.ref}; the card cannot list itself in \`dependencies\` without ${id} then missing that supplier, so pin a card of its own at one of the two nodes, or remove the edge.`
+        : `Node ${nodeId} receives from ${id} (${supplier.ref}), but ${entry.ref} does not list it in \`dependencies\`; add "${supplier.card!.id}" to the card's dependencies.`;
     out.push({
       code: 'bundle/undeclared-dependency',
       severity: 'warning',
       message,
-      location: { file, span: edge.span, nodeId: node.id, cardRef: entry.ref, edge: { source: id, target: node.id } },
+      location: { file, span: edge.span, nodeId, cardRef: entry.ref, edge: { source: id, target: nodeId } },
       related: [{ file: entry.read.file, span: entry.read.locate('dependencies', 'key'), message: `the dependencies of ${entry.ref}` }],
     });
   });
