@@ -36,6 +36,7 @@ const forbidden: readonly { readonly pattern: RegExp; readonly why: string }[] =
   { pattern: new RegExp('\\bE' + '§'), why: 'a section of the DarkPrint notes outside the repository: cite docs/compatibility.md#<anchor>' },
   { pattern: new RegExp('\\b' + 'SPEC' + '\\b'), why: 'the product notes outside the repository: cite docs/compatibility.md#<anchor> or docs/architecture.md' },
   { pattern: new RegExp('darkprint' + '-engine'), why: 'the DarkPrint notes outside the repository: cite docs/compatibility.md#<anchor>' },
+  { pattern: new RegExp('\\b' + 'STYLE' + '\\.md'), why: 'the team\'s style notes outside the repository: cite docs/architecture.md#<anchor>' },
   { pattern: new RegExp('\\bissues?\\s+#?' + '[0-9]+', 'i'), why: 'an issue number: say what the reason was instead' },
 ];
 

@@ -1,5 +1,5 @@
 /**
- * Writes the generated docs from the engine's tables (STYLE.md "One table, many readers"):
+ * Writes the generated docs from the engine's tables (docs/architecture.md#one-table-many-readers):
  * `docs/diagnostics.md` and the README's table of codes from the diagnostics registry,
  * `docs/vocabulary.md` from the vocabulary table, and `schemas/card.schema.json` (the card JSON
  * Schema) from the card field table and the vocabulary, and `docs/example-graph.svg` (the example

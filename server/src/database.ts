@@ -1,5 +1,5 @@
 /**
- * The server's "database of queries" in small (STYLE.md principle 3).
+ * The server's "database of queries" in small (docs/architecture.md#the-data-flow-of-one-edit).
  *
  * Inputs: the disk text of every bundle file and what reading them left out (set by the
  * workspace layer), and the open documents (set by the LSP layer), which override the disk.
@@ -62,7 +62,7 @@ export interface BundleState {
   /** Bumped by every change to an input of this bundle. */
   revision: number;
   snapshot: Snapshot | undefined;
-  /** Card reads by relative path (STYLE.md: per-file results, reused while the text is the same). */
+  /** Card reads by relative path (per-file results, reused while the text is the same). */
   readonly cardReads: Map<string, { readonly text: string; readonly vocabulary: string; readonly result: CardReadResult }>;
   /** The syntax trees of recently located cards (see `compactRead`). */
   readonly locators: LocatorCache;

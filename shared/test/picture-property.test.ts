@@ -1,5 +1,5 @@
 /**
- * Property tests of the picture (STYLE.md "Property tests"): on any bundle the readers accept
+ * Property tests of the picture (docs/architecture.md#tests): on any bundle the readers accept
  * (the example bundle with mutated files, random file sets: ./support/mutations.ts), `pictureOf`
  * returns a model that is plain data, whose places lie inside the files they name, whose edges
  * and overlays name only the picture's own nodes and edges, and whose keys are distinct; and the

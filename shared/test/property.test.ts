@@ -1,5 +1,5 @@
 /**
- * Property tests (STYLE.md "Property tests"): whatever the input, the readers return (never
+ * Property tests (docs/architecture.md#tests): whatever the input, the readers return (never
  * throw), every range they hand back lies inside its file, huge and hostile inputs finish with
  * bounded results, and `__proto__`/`constructor` spellings stay plain data.
  *

@@ -145,14 +145,18 @@ describe('data reader: YAML', () => {
   });
 
   it('flags a repeated key where the yaml package does: scalar keys of the same value, whatever their spelling', () => {
-    const keys = ['1', '"1"', '1.0', '0x1', '+1', 'null', '~', '""', "''", 'true', '"true"', 'True', '.nan', '.NaN', '-0', '0', 'a', '"a"', "'a'", 'b', '&k a', '*k', '? [a]\n'];
+    const keys = ['1', '"1"', '1.0', '0x1', '+1', 'null', '~', '""', "''", 'true', '"true"', 'True', '.nan', '.NaN', '-0', '0', 'a', '"a"', "'a'", 'b', '&k a', '*k ', '? [a]\n'];
     const mappings = fc.array(fc.constantFrom(...keys), { minLength: 1, maxLength: 8 });
     fc.assert(
       fc.property(mappings, fc.constantFrom('block', 'nested', 'flow'), (picked, shape) => {
         const pairs = picked.map((key, i) => `${key}: v${i}`);
         const text = shape === 'flow' ? `{ ${pairs.filter((p) => !p.startsWith('?')).join(', ')} }` : shape === 'nested' ? `m:\n${pairs.map((p) => `  ${p.replace('\n', '\n  ')}`).join('\n')}` : pairs.join('\n');
+        // (a document with another error, such as an alias whose anchor comes later, is read differently
+        // around it: the two readers' positions are compared on documents whose only errors are repeated keys)
+        const errors = parseDocument(text).errors;
+        fc.pre(errors.every((e) => e.code === 'DUPLICATE_KEY'));
         const ours = parseData(text, 'yaml').problems.filter((p) => p.message.startsWith('Map keys must be unique')).map((p) => p.span.start);
-        const theirs = parseDocument(text).errors.filter((e) => e.code === 'DUPLICATE_KEY').map((e) => e.pos[0]);
+        const theirs = errors.map((e) => e.pos[0]);
         assert.deepEqual(ours, theirs, JSON.stringify(text));
       }),
       { numRuns: 2000 },

@@ -1,5 +1,5 @@
 /**
- * Multi-file fixtures with expected diagnostics annotated in place (STYLE.md "Tests").
+ * Multi-file fixtures with expected diagnostics annotated in place (docs/architecture.md#tests).
  *
  *   //- topology.dot
  *   digraph g { outline-writer [card="a@1.0.0"]; }

@@ -1,5 +1,5 @@
 /**
- * Golden files (STYLE.md "Tests"): compiler output compared byte for byte with a committed file
+ * Golden files (docs/architecture.md#tests): compiler output compared byte for byte with a committed file
  * under test-fixtures/golden/. Run with `UPDATE_GOLDEN=1` to accept the current output, then
  * review the diff like code.
  */

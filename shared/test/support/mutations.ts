@@ -1,5 +1,5 @@
 /**
- * Inputs for the property tests (STYLE.md "Property tests"): real fixture texts
+ * Inputs for the property tests (docs/architecture.md#tests): real fixture texts
  * (test-fixtures/example) mutated by a few random edits (characters inserted, deleted or
  * replaced, syntax-significant snippets and garbage such as control characters, lone surrogates
  * and a BOM spliced in, ranges duplicated, the text truncated), random text, and whole bundles
