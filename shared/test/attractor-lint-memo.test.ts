@@ -79,12 +79,12 @@ describe('attractor lint: its memo', () => {
     const memo = createLintMemo();
     const first = parseDot(text);
     const before = lintAttractor(first, text, 'topology.dot', memo);
-    const kept = memo.last;
+    const kept = { edgeFindings: memo.edges.output, facts: memo.nodes.output!.map((item) => item?.output) };
     const longer = text.replace('\n}', '\n  d;\n}');
     const second = parseDot(longer, 'topology.dot', first);
     assert.deepStrictEqual(lintAttractor(second, longer, 'topology.dot', memo), lintAttractor(second, longer));
-    assert.equal(memo.last?.edgeFindings, kept?.edgeFindings, 'the edge findings are kept while every edge is the same object');
-    assert.equal(memo.last?.facts[0], kept?.facts[0], 'the facts of a node handed back are kept');
+    assert.equal(memo.edges.output, kept.edgeFindings, 'the edge findings are kept while every edge is the same object');
+    assert.equal(memo.nodes.output![0]?.output, kept.facts[0], 'the facts of a node handed back are kept');
     assert.ok(before.some((d) => d.code === 'attractor/unguarded-fork') && before.some((d) => d.code === 'attractor/boundary-node-id'));
   });
 
@@ -102,12 +102,12 @@ describe('attractor lint: its memo', () => {
       const first = parseDot(text);
       const before = lintAttractor(first, text, 'topology.dot', memo);
       assert.ok(before.some((d) => d.code === 'attractor/unguarded-fork') && before.some((d) => d.code === 'attractor/condition-syntax'));
-      const kept = memo.last!.edgeFindings;
+      const kept = memo.edges.output!;
       const edited = edit(text);
       assert.notEqual(edited, text);
       const second = parseDot(edited, 'topology.dot', first);
       assert.deepStrictEqual(lintAttractor(second, edited, 'topology.dot', memo), lintAttractor(second, edited));
-      assert.equal(memo.last!.edgeFindings.messages, kept.messages, 'the edge findings are the earlier ones, moved');
+      assert.equal(memo.edges.output!.messages, kept.messages, 'the edge findings are the earlier ones, moved');
     });
   }
 });

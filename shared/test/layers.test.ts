@@ -13,7 +13,7 @@ import ts from 'typescript';
 
 /** The engine's folders from the bottom up; a folder may import from the rows before its own. */
 export const engineLayers: readonly (readonly string[])[] = [
-  ['arrays.ts', 'text'],
+  ['arrays.ts', 'stage.ts', 'text'],
   ['hash'],
   ['diagnostics'],
   ['syntax'],

@@ -1,11 +1,11 @@
 /**
- * The memo layer (shared/src/bundle/stage.ts) on its own: what decides reuse is the declared
+ * The memo layer (shared/src/stage.ts) on its own: what decides reuse is the declared
  * inputs and nothing else, a computation gets exactly its inputs, and without a memo every call
  * computes. (Whether the loader declares every input its rules read is the incremental-load
  * oracle's question: shared/test/incremental-load.test.ts.)
  */
 import assert from 'node:assert/strict';
-import { itself, perItem, perItemOver, slot, stage, type Items, type Kept } from '../src/bundle/stage';
+import { itself, perItem, perItemOver, perKey, slot, stage, type Items, type Kept, type Keyed } from '../src/stage';
 
 describe('the memo layer', () => {
   it('a stage computes once while its inputs are the same: objects by identity, strings by value', () => {
@@ -104,5 +104,22 @@ describe('the memo layer', () => {
     perItemOver(items, 0, undefined, 'head', [0], lookup, rule, undefined);
     assert.equal(runs, 3);
     assert.deepEqual(items[0]!.inputs, ['head', entries[0]]);
+  });
+
+  it('a keyed item keeps its result with the object itself while its second input is the same', () => {
+    const kept: Keyed<object, object, number> = new WeakMap();
+    const card = {};
+    const first = {};
+    let runs = 0;
+    const rule = (inputs: readonly [object, object], context: number): number => (runs++, context);
+    assert.equal(perKey(kept, card, first, rule, 1), 1);
+    assert.equal(perKey(kept, card, first, rule, 2), 1, 'the context does not decide the result');
+    assert.equal(runs, 1);
+    assert.equal(perKey(kept, card, {}, rule, 3), 3);
+    assert.equal(perKey(kept, {}, first, rule, 4), 4);
+    assert.equal(runs, 3);
+    perKey(undefined, card, first, rule, 5);
+    assert.equal(runs, 4);
+    assert.deepEqual(Object.keys(kept.get(card)!), ['inputs', 'output']);
   });
 });

@@ -27,6 +27,16 @@
  * the relayed-criteria finding of each node whose gates and place read the same
  * (./criteria.ts); every warning that reads as before is handed back as the earlier object.
  * The result is the same with or without a memo.
+ *
+ * How the reuse is split (docs/architecture.md, the memo layer): what has declared inputs goes
+ * through ../stage.ts, the type facts (a table per vocabulary, `stage`), the card facts (per
+ * card object and vocabulary, `perKey`) and the analysis itself (`stage`, whose computation
+ * `analysisOf` builds on the last analysis: the context is new every time, so whether it stands
+ * is decided by comparing facts, `sameFacts`). The component-by-component security reading and
+ * the moving of a last analysis's warnings are algorithms of alignment (`securityByComponent`,
+ * `relocatedAnalysis`): they receive the last analysis's components and warnings as arguments.
+ * The metrics (./security.ts, ./autonomy.ts, ./phase-coverage.ts, ./criteria.ts) never see the
+ * memo: they get the context, and the last result they lend from where they build on one.
  */
 import type { Diagnostic, DiagnosticLocation } from '../diagnostics';
 import type { Card, JsonValue, Port } from '../card/card-model';
@@ -54,7 +64,8 @@ import { weakComponents, type WeakComponents } from './graph';
 import { findIterationCap } from '../check/iteration-cap';
 import { externalAccessTools, phaseOrder } from '../vocabulary/core';
 import { anchorTerms, memoise, type RelayedFinding } from './criteria';
-import { createSimilarityMemo, type SimilarityMemo } from './similarity';
+import { createSimilarityMemo, findSimilarSpecs, type SimilarPair, type SimilarityMemo } from './similarity';
+import { perKey, slot, stage, type Keyed, type Kept, type Slot } from '../stage';
 import { identical, interner, sortedDeduped } from '../diagnostics/sort';
 import { relocated } from '../diagnostics/move';
 import { analysisOrder, mergeRuns, placeOrder, securityOrder } from './order';
@@ -79,41 +90,77 @@ export interface Analysis {
   readonly diagnostics: Diagnostic[];
 }
 
-/** What `analyze` may reuse between analyses of one bundle. Opaque: create it with `createAnalysisMemo`. */
+/**
+ * What `analyze` may reuse between analyses of one bundle, through the memo layer (../stage.ts),
+ * one slot per kind of result, every key present from `createAnalysisMemo` on. Opaque.
+ */
 export interface AnalysisMemo {
+  /** The criteria-leak similarity search's own state (./similarity.ts: an algorithm that carries its work over). */
   readonly similarity: SimilarityMemo;
-  /** Per card object: what the metrics read of the card alone (`CardFacts`). */
-  readonly cardFacts: WeakMap<Card, CardFacts>;
-  typeFacts?: { readonly vocabulary: Vocabulary; readonly facts: Map<string, TypeFacts> };
-  last?: { readonly context: AnalysisContext; readonly config: AnalysisConfig; readonly analysis: Analysis };
-  /**
-   * The last analysis's weakly connected components by the id of their first node, with their
-   * security parts, and its security warnings that no part holds (they read the whole graph).
-   */
-  components?: { readonly byFirst: ReadonlyMap<string, KeptComponent>; readonly global: readonly Diagnostic[]; readonly layout: WeakComponents };
+  /** The type facts of one vocabulary, a table filled as types are asked for (declared input: the vocabulary). */
+  readonly typeFacts: Slot<TypeTableInputs, Map<string, TypeFacts>>;
+  /** Per card object: what the metrics read of the card alone (declared inputs: the card, the vocabulary). */
+  readonly cardFacts: Keyed<Card, Vocabulary, CardFacts>;
+  /** The last analysis, with the components its security reading kept (see `analysisOf`). */
+  readonly analysis: Slot<AnalysisInputs, KeptAnalysis>;
+}
+
+type TypeTableInputs = readonly [vocabulary: Vocabulary];
+/** The context the metrics read, the configuration, and whether to keep the security reading's components for the next analysis (with a memo). */
+type AnalysisInputs = readonly [context: AnalysisContext, config: AnalysisConfig, keep: boolean];
+
+/** An analysis as kept: the result, and the components of its security reading (with a memo). */
+interface KeptAnalysis {
+  readonly analysis: Analysis;
+  readonly components: KeptComponents | undefined;
+}
+
+/**
+ * An analysis's weakly connected components by the id of their first node, with their security
+ * parts, and its security warnings that no part holds (they read the whole graph).
+ */
+interface KeptComponents {
+  readonly byFirst: ReadonlyMap<string, KeptComponent>;
+  readonly global: readonly Diagnostic[];
+  readonly layout: WeakComponents;
 }
 
 export function createAnalysisMemo(): AnalysisMemo {
-  return { similarity: createSimilarityMemo(), cardFacts: new WeakMap() };
+  return { similarity: createSimilarityMemo(), typeFacts: slot(), cardFacts: new WeakMap(), analysis: slot() };
 }
 
 export function analyze(input: AnalysisInput, config: AnalysisConfig = defaultAnalysisConfig, memo?: AnalysisMemo): Analysis {
-  const context = analysisContext(input, memo);
-  const last = memo?.last;
-  const same = last !== undefined && last.config === config ? sameFacts(last.context, context) : 'different';
-  if (same === 'same') {
-    memo!.last = { context, config, analysis: last!.analysis };
-    return last!.analysis;
-  }
-  const relocated = same === 'moved' ? relocatedAnalysis(last!.analysis, context, memo!) : undefined;
-  if (relocated !== undefined) {
-    memo!.last = { context, config, analysis: relocated };
-    return relocated;
-  }
-  const phaseCoverage = computePhaseCoverage(context, last !== undefined ? { context: last.context, coverage: last.analysis.phaseCoverage } : undefined);
-  const byComponent = memo !== undefined ? securityByComponent(context, config, memo) : undefined;
+  const types = stage(memo?.typeFacts, [input.vocabulary], typeTable);
+  const kept = memo === undefined ? undefined : { context: memo.analysis.inputs?.[0], cardFacts: memo.cardFacts, similarity: memo.similarity };
+  const context = analysisContext(input, kept, types);
+  return stage(memo?.analysis, [context, config, memo !== undefined], analysisOf).analysis;
+}
+
+/** A new table of type facts for a vocabulary (`typeFactsOf` fills it as types are asked for). */
+function typeTable(): Map<string, TypeFacts> {
+  return new Map();
+}
+
+/**
+ * The analysis of a context, built on the last one: the context is made anew for every analysis,
+ * so this always runs, and decides what stands by comparing facts (`sameFacts`), not objects: the
+ * last analysis itself when every metric would read the same; moved (`relocatedAnalysis`) when only
+ * where nodes sit differs; else the metrics run, the security reading component by component
+ * (`securityByComponent`) with the last analysis's components, and phase coverage and autonomy
+ * lending from the last analysis. The metrics receive what they build on as arguments.
+ */
+function analysisOf([context, config, keep]: AnalysisInputs, kept: Kept<AnalysisInputs, KeptAnalysis> | undefined): KeptAnalysis {
+  const lastContext = kept?.inputs[0];
+  const last = kept?.output;
+  const same = kept !== undefined && kept.inputs[1] === config ? sameFacts(lastContext!, context) : 'different';
+  if (same === 'same') return last!;
+  const relocated = same === 'moved' && last!.components !== undefined ? relocatedAnalysis(last!.analysis, context, last!.components) : undefined;
+  if (relocated !== undefined) return relocated;
+  const phaseCoverage = computePhaseCoverage(context, last !== undefined ? { context: lastContext!, coverage: last.analysis.phaseCoverage } : undefined);
+  const reusable = last !== undefined && kept!.inputs[1] === config && lastContext!.vocabulary === context.vocabulary && lastContext!.file === context.file;
+  const byComponent = keep ? securityByComponent(context, config, reusable ? last.components : undefined, last?.analysis.security.diagnostics) : undefined;
   const security = byComponent?.security ?? computeSecurity(context, config);
-  const autonomy = computeAutonomy(context, phaseCoverage, config, last !== undefined ? { context: last.context, autonomy: last.analysis.autonomy } : undefined);
+  const autonomy = computeAutonomy(context, phaseCoverage, config, last !== undefined ? { context: lastContext!, autonomy: last.analysis.autonomy } : undefined);
   // a finding that reads as before is handed back as the same object (see ../diagnostics/sort.ts)
   if (last !== undefined) internAll(autonomy.diagnostics, interner(last.analysis.autonomy.diagnostics));
   // each component's warnings are in the merged order already: merging them costs a few comparisons per new one
@@ -121,9 +168,7 @@ export function analyze(input: AnalysisInput, config: AnalysisConfig = defaultAn
     byComponent !== undefined
       ? mergedWarnings(byComponent.runs, autonomy.diagnostics)
       : sortedDeduped([...security.diagnostics, ...autonomy.diagnostics]);
-  const analysis = { security, autonomy, phaseCoverage, diagnostics };
-  if (memo) memo.last = { context, config, analysis };
-  return analysis;
+  return { analysis: { security, autonomy, phaseCoverage, diagnostics }, components: byComponent?.components };
 }
 
 /**
@@ -156,15 +201,13 @@ function sameFacts(a: AnalysisContext, b: AnalysisContext): 'same' | 'moved' | '
 }
 
 /**
- * The last analysis with every warning that sits on a node moved to where its node now sits
- * (the graph and every card fact read the same: nothing else changes, and every metric places a
- * warning on a node with `nodeLocation`), each kept component moved along (`moved`), so that the
- * memo stays the one this analysis would have left. Undefined when the memo has no components
- * of the last analysis.
+ * An algorithm, not a declared-input reuse: the last analysis, whose graph and card facts read as
+ * `context`'s (nothing else changes, and every metric places a warning on a node with
+ * `nodeLocation`), with every warning that sits on a node moved to where its node now sits, and
+ * each of its components (`kept`) moved along (`moved`), so that what is kept is what this
+ * analysis would have kept. Undefined when a component is not found.
  */
-function relocatedAnalysis(analysis: Analysis, context: AnalysisContext, memo: AnalysisMemo): Analysis | undefined {
-  const kept = memo.components;
-  if (kept === undefined) return undefined;
+function relocatedAnalysis(analysis: Analysis, context: AnalysisContext, kept: KeptComponents): KeptAnalysis | undefined {
   const move = mover(context);
   // the same graph: the same components
   const { layout } = kept;
@@ -182,10 +225,10 @@ function relocatedAnalysis(analysis: Analysis, context: AnalysisContext, memo: A
   runs.push(global);
   const security = { ...analysis.security, diagnostics: mapped(analysis.security.diagnostics, move) };
   const autonomy = { ...analysis.autonomy, diagnostics: mapped(analysis.autonomy.diagnostics, move) };
-  memo.components = { byFirst, global, layout };
   // (written out, not spread: one object shape with the fresh analysis's, for the code reading
   // both; `analysisFields` makes the compiler ask for this line when `Analysis` gains a field)
-  return { security, autonomy, phaseCoverage: analysis.phaseCoverage, diagnostics: mergedWarnings(runs, autonomy.diagnostics) };
+  const relocated = { security, autonomy, phaseCoverage: analysis.phaseCoverage, diagnostics: mergedWarnings(runs, autonomy.diagnostics) };
+  return { analysis: relocated, components: { byFirst, global, layout } };
 }
 
 /** Every field of `Analysis`, optional ones too: the relocated analysis above writes each one out. */
@@ -283,22 +326,26 @@ function linksOf(graph: Graph, components: WeakComponents, c: number): Links {
  * nodes' spans changed, and reading only the other components again. Everything a part holds
  * depends on its component alone (see `securityParts`), and the parts are combined as one
  * analysis combines its single part, so the result is the same as `computeSecurity`'s.
+ *
+ * An algorithm of alignment (components are matched by their first node's id and compared
+ * member by member), not a declared-input reuse: it receives the last analysis's components
+ * (`last`, when they were read under the same vocabulary, file and configuration) and its
+ * security warnings (`lastWarnings`, to hand back a warning that reads as before), and gives the
+ * components to keep for the next analysis.
  */
 function securityByComponent(
   context: AnalysisContext,
   config: AnalysisConfig,
-  memo: AnalysisMemo,
-): { readonly security: SecurityResult; readonly runs: readonly (readonly Diagnostic[])[] } {
+  last: KeptComponents | undefined,
+  lastWarnings: readonly Diagnostic[] | undefined,
+): { readonly security: SecurityResult; readonly runs: readonly (readonly Diagnostic[])[]; readonly components: KeptComponents } {
   const { graph, size } = context;
   const ids = graph.ids;
   if (size === 0) {
     const security = emptySecurity();
-    memo.components = { byFirst: new Map(), global: security.diagnostics, layout: weakComponents(graph) };
-    return { security, runs: [security.diagnostics] };
+    return { security, runs: [security.diagnostics], components: { byFirst: new Map(), global: security.diagnostics, layout: weakComponents(graph) } };
   }
-  const last = memo.last;
-  const reusable = last !== undefined && last.config === config && last.context.vocabulary === context.vocabulary && last.context.file === context.file;
-  const earlier = reusable ? memo.components?.byFirst : undefined;
+  const earlier = last?.byFirst;
   const components = weakComponents(graph);
   const { count, start, members } = components;
   const layout: PartLayout = { count, part: (i) => components.of[i], local: (i) => components.local[i] };
@@ -333,10 +380,10 @@ function securityByComponent(
     if (intern === undefined) {
       const candidates: Diagnostic[] = [];
       if (earlier !== undefined) {
-        candidates.push(...memo.components!.global);
+        candidates.push(...last!.global);
         for (const component of earlier.values()) if (!used.has(component)) candidates.push(...component.part.diagnostics);
-      } else if (last !== undefined) {
-        candidates.push(...last.analysis.security.diagnostics);
+      } else if (lastWarnings !== undefined) {
+        candidates.push(...lastWarnings);
       }
       intern = interner(candidates);
     }
@@ -379,8 +426,7 @@ function securityByComponent(
     placed[c] = { part: component.part, members, from: start[c] };
   }
   const { security, global } = combineSecurity(context, config, placed, layout, internOne);
-  memo.components = { byFirst, global, layout: components };
-  return { security, runs: [...mapped(placed, ({ part }) => part.ordered), global] };
+  return { security, runs: [...mapped(placed, ({ part }) => part.ordered), global], components: { byFirst, global, layout: components } };
 }
 
 /**
@@ -566,13 +612,29 @@ function sameJson(a: JsonValue | undefined, b: JsonValue | undefined): boolean {
 // ---- the per-node facts every metric reads ------------------------------------------------
 
 
-export function analysisContext(input: AnalysisInput, memo?: AnalysisMemo): AnalysisContext {
+/**
+ * What `analysisContext` may take from the analyses before: the last context (a node object at
+ * the same index under the same id is not read again), the card facts kept per card, and the
+ * similarity search's state, which the context hands the criteria-leak check as a function.
+ */
+export interface ContextKept {
+  readonly context: AnalysisContext | undefined;
+  readonly cardFacts: Keyed<Card, Vocabulary, CardFacts>;
+  readonly similarity: SimilarityMemo;
+}
+
+/**
+ * The per-node facts every metric reads. `types` is the table of type facts for `input`'s
+ * vocabulary (a fresh one without a memo); a card's facts go through the memo layer's keyed
+ * form (declared inputs: the card object and the vocabulary).
+ */
+export function analysisContext(input: AnalysisInput, kept?: ContextKept, types: Map<string, TypeFacts> = new Map()): AnalysisContext {
   const { graph, vocabulary } = input;
   const file = input.file ?? 'topology.dot';
   const size = graph.ids.length;
   // the loader hands one node per graph id in graph order: then no lookup table is needed
   // (a node object the last context also had at the same index, under the same id, is not read)
-  const lastContext = memo?.last?.context;
+  const lastContext = kept?.context;
   const lastInputs = lastContext?.inputs;
   const lastIds = lastContext?.graph.ids;
   const inputs = input.nodes;
@@ -588,20 +650,19 @@ export function analysisContext(input: AnalysisInput, memo?: AnalysisMemo): Anal
   const judge = new Uint8Array(size);
   const humanTerm: (string | undefined)[] = new Array(size);
   const controlTerm: (string | undefined)[] = new Array(size);
-  // a bundle has few distinct types: answer each once (and, with a memo, once per vocabulary)
-  let typeFacts = new Map<string, TypeFacts>();
-  if (memo !== undefined) {
-    if (memo.typeFacts === undefined || memo.typeFacts.vocabulary !== vocabulary) memo.typeFacts = { vocabulary, facts: typeFacts };
-    typeFacts = memo.typeFacts.facts;
-  }
   // Each card's facts: the last analysis's at the same index when the card is the same object
-  // (no need to look the card up, or even read it), else the memo's for the card, else new.
-  const last = memo?.last?.context;
+  // (no need to look the card up, or even read it), else those kept for the card, else new.
+  const last = lastContext;
   const lastCards = last !== undefined && last.vocabulary === vocabulary ? last.cards : undefined;
   const lastFacts = last?.facts;
   const facts: (CardFacts | undefined)[] = new Array(size);
-  const criteriaType = memoise((type: string) => vocabulary.isA(type, anchorTerms.acceptanceCriteria));
-  const externalTool = memoise((tool: string) => externalAccessTools.some((category) => vocabulary.isA(tool, category)));
+  // (a bundle has few distinct types: each is answered once per vocabulary, in `types`)
+  const asked: CardAsked = {
+    types,
+    criteriaType: memoise((type: string) => vocabulary.isA(type, anchorTerms.acceptanceCriteria)),
+    externalTool: memoise((tool: string) => externalAccessTools.some((category) => vocabulary.isA(tool, category))),
+  };
+  const cardFacts = kept?.cardFacts;
   // the same node object at the same index, under the same vocabulary: everything as last time
   const sameInputs = aligned && lastCards !== undefined ? lastInputs : undefined;
   for (let i = 0; i < size; i++) {
@@ -620,18 +681,7 @@ export function analysisContext(input: AnalysisInput, memo?: AnalysisMemo): Anal
     spans[i] = node?.span;
     if (card === undefined) continue;
     let known = lastCards !== undefined && i < lastCards.length && lastCards[i] === card ? lastFacts![i] : undefined;
-    if (known === undefined) {
-      known = memo?.cardFacts.get(card);
-      if (known === undefined || known.vocabulary !== vocabulary) {
-        let type = typeFacts.get(card.type);
-        if (type === undefined) {
-          type = typeFactsOf(vocabulary, card.type);
-          typeFacts.set(card.type, type);
-        }
-        known = cardFactsOf(card, vocabulary, type, criteriaType, externalTool);
-        memo?.cardFacts.set(card, known);
-      }
-    }
+    if (known === undefined) known = perKey(cardFacts, card, vocabulary, cardFactsRule, asked);
     facts[i] = known;
     const type = known.type;
     judge[i] = type.judge ? 1 : 0;
@@ -660,8 +710,31 @@ export function analysisContext(input: AnalysisInput, memo?: AnalysisMemo): Anal
       return span ? { file, span, nodeId: graph.ids[index] } : { file, nodeId: graph.ids[index] };
     },
     facts,
-    ...(memo !== undefined ? { similarity: memo.similarity } : {}),
+    similarSpecs: similarSearch(kept?.similarity),
   };
+}
+
+/** The criteria-leak check's similarity search, carrying its work over in `memo` when there is one. */
+function similarSearch(memo: SimilarityMemo | undefined): AnalysisContext['similarSpecs'] {
+  if (memo === undefined) return findSimilarSpecs;
+  return (subjects: readonly string[], references: readonly string[], threshold: number): SimilarPair[] => findSimilarSpecs(subjects, references, threshold, memo);
+}
+
+/** What every card's facts rule reads alike: answers that are the same whoever asks (type facts, and two questions to the vocabulary). */
+interface CardAsked {
+  readonly types: Map<string, TypeFacts>;
+  readonly criteriaType: (type: string) => boolean;
+  readonly externalTool: (tool: string) => boolean;
+}
+
+/** A card's facts under a vocabulary (the keyed rule: the card and the vocabulary are its declared inputs). */
+function cardFactsRule([card, vocabulary]: readonly [Card, Vocabulary], asked: CardAsked): CardFacts {
+  let type = asked.types.get(card.type);
+  if (type === undefined) {
+    type = typeFactsOf(vocabulary, card.type);
+    asked.types.set(card.type, type);
+  }
+  return cardFactsOf(card, vocabulary, type, asked.criteriaType, asked.externalTool);
 }
 
 

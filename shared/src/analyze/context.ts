@@ -8,7 +8,7 @@ import type { Card } from '../card/card-model';
 import type { Span } from '../text';
 import type { Vocabulary } from '../vocabulary/types';
 import type { Graph } from './graph';
-import type { SimilarityMemo } from './similarity';
+import type { SimilarPair } from './similarity';
 
 export interface AnalysisNode {
   readonly id: string;
@@ -40,8 +40,8 @@ export interface AnalysisContext {
   describe(index: number): string;
   /** Where a diagnostic about one node sits: its first appearance in the topology. */
   nodeLocation(index: number): DiagnosticLocation;
-  /** The criteria-leak similarity work kept between analyses, when the caller keeps a memo. */
-  readonly similarity?: SimilarityMemo;
+  /** The criteria-leak check's similarity search (./similarity.ts `findSimilarSpecs`), carrying its work from one analysis to the next when the caller keeps a memo. */
+  similarSpecs(subjects: readonly string[], references: readonly string[], threshold: number): SimilarPair[];
   /** What the metrics read of each node's card alone (undefined for a node with no card). */
   readonly facts: readonly (CardFacts | undefined)[];
   /** The input's nodes when they came one per graph id in graph order (what the next context compares by object). */

@@ -36,7 +36,6 @@ import type { AnalysisContext } from './context';
 import type { SecurityCycle } from './context';
 import { listIds } from './autonomy';
 import { labelledReach, sortAscending, type Graph, type LabelledReach } from './graph';
-import { findSimilarSpecs } from './similarity';
 import { mapped } from '../arrays';
 
 /** One marker the graph establishes on one node, and how. */
@@ -419,11 +418,10 @@ export function globalCriteria(
   // ---- (b) a generator's spec restates a producer's ----
   // (the hits are sorted below by ids and score, so the order of `generators` does not matter)
   const subjects = generators.filter((g) => !producer[g]);
-  const similar = findSimilarSpecs(
+  const similar = context.similarSpecs(
     mapped(subjects, (g) => facts[g]!.spec),
     mapped(producers, (p) => facts[p]!.spec),
     config.criteriaLeak.similarityThreshold,
-    context.similarity,
   );
   const hits = mapped(similar, (hit) => ({ g: subjects[hit.subject], p: producers[hit.reference], score: hit.score }));
   hits.sort((a, b) => compareCodeUnits(ids[a.g], ids[b.g]) || b.score - a.score || compareCodeUnits(ids[a.p], ids[b.p]));

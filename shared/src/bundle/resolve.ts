@@ -15,7 +15,7 @@
  *   one typo does not hide every other finding. The parse error itself stays an error.
  *
  * Incremental loads: given a `LoadMemo`, each stage of `loadBundle` goes through the memo layer
- * (./stage.ts): it declares its inputs, and its kept output comes back while they are the same
+ * (../stage.ts): it declares its inputs, and its kept output comes back while they are the same
  * (compared by identity: the server hands back the same `SourceFile` for an unchanged file and
  * the same `CardReadResult` for an unchanged card, and a card read gives the same `CardEntry`;
  * texts by value). Nodes, edges and dependency lists are kept per item, by what each reads (a
@@ -53,7 +53,7 @@ import { firstEdgesOf, topologyShape, type TopologyShape } from './topology-shap
 import { mapped } from '../arrays';
 import { listIds } from '../analyze/autonomy';
 import { isAttractorIdentifier } from '../syntax/attractor-table';
-import { itself, perItem, perItemOver, slot, stage, type Items, type Kept, type Slot } from './stage';
+import { itself, perItem, perItemOver, slot, stage, type Items, type Kept, type Slot } from '../stage';
 
 export interface LoadOptions {
   /** The bundle folder's name, for the stub manifest. */
@@ -72,7 +72,7 @@ export interface LoadOptions {
 }
 
 /**
- * What `loadBundle` may reuse between loads of one bundle: a slot per stage (./stage.ts), and
+ * What `loadBundle` may reuse between loads of one bundle: a slot per stage (../stage.ts), and
  * the memos the lint, the analysis and the sort keep for themselves. Opaque: create it with
  * `createLoadMemo`. Every key is present from its creation, in one order, and never replaced.
  */
@@ -292,7 +292,7 @@ function patchedCards(last: CardStage, changed: readonly { index: number; entry:
 
 /**
  * Resolution of one parse of the topology with one vocabulary: what the topology alone decides,
- * and the per-item results (./stage.ts `perItem`), by the position of the node or edge they are
+ * and the per-item results (../stage.ts `perItem`), by the position of the node or edge they are
  * about. A card edit reuses every result whose card entries are the same objects. A topology edit
  * brings a new parse: a node or edge at the same position that reads the same (same id or
  * endpoints, same spans, same attributes the rules read) keeps its results (`carryOver`), so an
@@ -387,7 +387,7 @@ const topologyFallback = 'topology.dot';
 /**
  * Loads a bundle folder's files: classification, vocabulary, manifest, topology, cards,
  * resolution (nodes, orphans, edges, dependencies), analysis. Each stage's reuse is declared at
- * its call, by its inputs (./stage.ts): the stages below never see the memo.
+ * its call, by its inputs (../stage.ts): the stages below never see the memo.
  */
 export function loadBundle(files: readonly SourceFile[], options: LoadOptions = {}): LoadResult {
   const memo = options.memo ?? unkept;

@@ -21,7 +21,8 @@ import {
 } from '../syntax/attractor-table';
 import { DotTokenCode as Code, type DotAttribute, type DotEdge, type DotGraph, type DotNode, type DotParseResult, type DotTokenTable } from '../syntax/dot-model';
 import { tokenFlag, tokenSpan, tokenText, tokenValue } from '../syntax/dot-lexer';
-import { dotParseReuse, dotParseSerial } from '../syntax/dot-parser';
+import { dotParseReuse, dotParseSerial, type DotTaken } from '../syntax/dot-parser';
+import { perItem, slot, stage, type Items, type Kept, type Slot } from '../stage';
 import { checkCondition } from './condition';
 
 /** How many times one code is listed before the rest are folded into one summary (docs/compatibility.md#attractor-checks). */
@@ -37,39 +38,37 @@ export const maxFindingsPerCode = 20;
 const drawingAttributes: ReadonlySet<string> = new Set(['label', 'shape']);
 
 /**
- * What `lintAttractor` may take from its last run over an earlier parse of the same file: what
- * it read of each node alone (`NodeFacts`), kept while the parse hands back the same node, or a
- * copy with the same attribute view, at the same place (a parse resumed after unchanged
- * statements does, see `parseDot`), or a node taken from that parse after text typed before it
- * whose facts hold no place (most nodes: see `DotTaken`), and the edge findings, kept while every edge reads the same
- * (the same ends and guard values: text typed before the edges only moves where the findings are
- * reported, which is taken from the new parse). Opaque: create it with `createLintMemo`.
+ * What `lintAttractor` may take from its last run over an earlier parse of the same file, through
+ * the memo layer (../stage.ts), both slots with the parse as their declared input (an immutable
+ * value): per node of the parse, by index, its facts (`NodeFacts`) kept with the node object
+ * they were read from (`perItem`, declared input: the node), the list moved over from the last
+ * parse's by `carriedFacts`; and the edge findings (`edgeFindingsOf`, built on the last ones).
+ * Every key is present from `createLintMemo` on, each holding one kind of value. Opaque.
  */
 export interface LintMemo {
-  last?: { readonly parse: number; readonly nodes: readonly DotNode[]; readonly facts: readonly NodeFacts[]; readonly edges: readonly DotEdge[]; readonly edgeFindings: EdgeFindings };
+  readonly nodes: Slot<ParseInputs, Items<NodeInputs, NodeFacts>>;
+  readonly edges: Slot<ParseInputs, EdgeFindings>;
 }
 
+/** The parse, for what the lint reads of its graph. */
+type ParseInputs = readonly [parse: DotParseResult];
+/** A node's facts read the node alone: the parse's node object is their one declared input. */
+type NodeInputs = readonly [node: DotNode, unused: undefined];
+
 export function createLintMemo(): LintMemo {
-  return {};
+  return { nodes: slot(), edges: slot() };
 }
 
 export function lintAttractor(parse: DotParseResult, text: string, file = 'topology.dot', memo?: LintMemo): Diagnostic[] {
   const graph = parse.graph;
   if (graph === undefined) return [];
   const report = createReporter(file);
-  const last = memo?.last;
-  const reuse = last !== undefined ? dotParseReuse(parse)?.taken : undefined;
-  const taken = reuse !== undefined && reuse.from === last!.parse ? reuse : undefined;
-  const facts = graph.nodes.map((node, n) => {
-    if (last === undefined) return nodeFacts(node);
-    if (readsAsBefore(last.nodes[n], node)) return last.facts[n];
-    // (facts with an attribute in them would have to move with it: read again)
-    if (taken !== undefined && n >= taken.nodes && last.facts[n - taken.nodes + taken.earlierNodes] === plainNode) return plainNode;
-    return nodeFacts(node);
-  });
-  const sameEdgesTaken = taken !== undefined && taken.edges === taken.earlierEdges ? taken.edges : Infinity;
-  const edgeFindings = (last !== undefined && sameEdges(last.edges, graph.edges, sameEdgesTaken) ? repointed(last.edgeFindings, graph) : undefined) ?? findEdgeProblems(graph);
-  if (memo !== undefined) memo.last = { parse: dotParseSerial(parse), nodes: graph.nodes, facts, edges: graph.edges, edgeFindings };
+  const nodes = graph.nodes;
+  // (a one-shot lint keeps nothing: no list of kept facts to fill)
+  const items = memo === undefined ? undefined : stage(memo.nodes, [parse], carriedFacts);
+  const facts: NodeFacts[] = [];
+  for (let n = 0; n < nodes.length; n++) facts.push(perItem(items, n, nodes[n], nodes[n], undefined, nodeFacts, undefined));
+  const edgeFindings = stage(memo?.edges, [parse], edgeFindingsOf);
 
   checkHeader(graph, parse, report);
   checkNodeIds(graph, facts, report);
@@ -78,6 +77,59 @@ export function lintAttractor(parse: DotParseResult, text: string, file = 'topol
   scanTokens(graph, parse.table, text, report);
 
   return sortDiagnostics(report.finish());
+}
+
+/**
+ * The kept node facts of a parse, by node index, moved over from the last parse's: an algorithm
+ * of alignment across parses, as resolution's `carryOver` is, not a declared-input reuse. A node
+ * at the same index that reads as before (`readsAsBefore`, the one structural comparison: the
+ * same id, id error and attribute view) keeps its facts, now kept with the new node object; so
+ * does a node the parse took from the last one after the text it read anew (`DotTaken`, at an
+ * index moved by the nodes added or removed) when its facts hold no place (`plainNode`: facts
+ * with an attribute in them would have to move with it, and are read again).
+ */
+function carriedFacts([parse]: ParseInputs, last: Kept<ParseInputs, Items<NodeInputs, NodeFacts>> | undefined): Items<NodeInputs, NodeFacts> {
+  const nodes = parse.graph!.nodes;
+  // (grown by `push`: a kept array, see ../arrays.ts)
+  const carried: Items<NodeInputs, NodeFacts> = [];
+  if (last === undefined) {
+    for (let n = 0; n < nodes.length; n++) carried.push(undefined);
+    return carried;
+  }
+  const before = last.output;
+  const reuse = dotParseReuse(parse)?.taken;
+  const taken = reuse !== undefined && reuse.from === dotParseSerial(last.inputs[0]) ? reuse : undefined;
+  for (let n = 0; n < nodes.length; n++) carried.push(carriedNode(before, nodes[n], n, taken));
+  return carried;
+}
+
+/** The kept facts of node `n` of a new parse (see `carriedFacts`), undefined when they must be read again. */
+function carriedNode(before: Items<NodeInputs, NodeFacts>, node: DotNode, n: number, taken: DotTaken | undefined): Kept<NodeInputs, NodeFacts> | undefined {
+  const same = n < before.length ? before[n] : undefined;
+  if (same !== undefined && readsAsBefore(same.inputs[0], node)) return same.inputs[0] === node ? same : { inputs: [node, undefined], output: same.output };
+  if (taken === undefined || n < taken.nodes) return undefined;
+  const m = n - taken.nodes + taken.earlierNodes;
+  const earlier = m < before.length ? before[m] : undefined;
+  return earlier !== undefined && earlier.output === plainNode ? { inputs: [node, undefined], output: plainNode } : undefined;
+}
+
+/**
+ * The edge findings of a parse, built on the last computation when there is one: while every edge
+ * reads the same (`sameEdges`: the same ends and guard values; text typed before the edges only
+ * moves where the findings are reported), the last findings moved to this graph (`repointed`),
+ * else found anew.
+ */
+function edgeFindingsOf([parse]: ParseInputs, last: Kept<ParseInputs, EdgeFindings> | undefined): EdgeFindings {
+  const graph = parse.graph!;
+  if (last !== undefined) {
+    const earlier = last.inputs[0];
+    const reuse = dotParseReuse(parse)?.taken;
+    const taken = reuse !== undefined && reuse.from === dotParseSerial(earlier) ? reuse : undefined;
+    const takenFrom = taken !== undefined && taken.edges === taken.earlierEdges ? taken.edges : Infinity;
+    const kept = earlier.graph !== undefined && sameEdges(earlier.graph.edges, graph.edges, takenFrom) ? repointed(last.output, graph) : undefined;
+    if (kept !== undefined) return kept;
+  }
+  return findEdgeProblems(graph);
 }
 
 /** What the lint reads of one node alone. */
@@ -98,6 +150,7 @@ function readsAsBefore(before: DotNode | undefined, node: DotNode): boolean {
 /** The facts of the many nodes with none. */
 const plainNode: NodeFacts = { reserved: [] };
 
+/** What the lint reads of one node alone (the per-item rule: the node is its declared input). */
 function nodeFacts(node: DotNode): NodeFacts {
   const id = node.id;
   const idProblem = node.idError !== undefined ? undefined : isBoundaryNodeId(id) ? 'boundary' : isAttractorKeyword(id) ? 'keyword' : isAttractorIdentifier(id) ? undefined : 'identifier';

@@ -1,6 +1,8 @@
 /**
- * The memo layer of `loadBundle` (./resolve.ts): how one load of a bundle reuses what the last
- * load computed. Must not know: the bundle model, the rules, the language server.
+ * The memo layer: how one load of a bundle reuses what the last load computed, for `loadBundle`
+ * (./bundle/resolve.ts), the Attractor lint (./check/attractor-lint.ts) and the analysis
+ * (./analyze/analyze.ts). It sits on the engine's lowest row so that each of them may import it.
+ * Must not know: the bundle model, the rules, the language server.
  *
  * Two forms, one rule: a computation declares its inputs, the declared inputs alone decide
  * whether the kept result stands, and the computation receives exactly those inputs.
@@ -17,10 +19,13 @@
  *   inputs are one value and then a lookup per key (a node's entry, then its predecessors').
  *   The index stands for the same item from one load to the next: either the kept results belong
  *   to one parse of the topology, and across an edit of the topology resolution moves them to the
- *   new parse's items that read the same (`carryOver` in ./resolve.ts, comparing every attribute
+ *   new parse's items that read the same (`carryOver` in ./bundle/resolve.ts, comparing every attribute
  *   the rules may read), or the item is among the declared inputs.
  * - `stage(slot, list, itself)` makes a list built anew on every load (the card entries the nodes
  *   pin) an input that compares by identity: the kept list comes back while it holds the same items.
+ * - `perKey(kept, key, b, rule, context)`, the keyed form: one result per long-lived object (a
+ *   card), kept by the object itself rather than by index, while its second input (the
+ *   vocabulary) is the same.
  *
  * What it guarantees: with the inputs declared in full, a load with a memo gives what a load
  * without one gives (shared/test/incremental-load.test.ts compares them after random edits). A
@@ -31,11 +36,14 @@
  * the edit path's speed rules).
  *
  * What it does not do, on purpose: how a computation builds on the last one is its own affair,
- * not this layer's. The parser's resume after the statements two texts share (../syntax/dot-resume.ts),
- * the cards patched rather than read again, the lint's and the analysis' own memos, the findings'
- * sort that merges rather than sorts (../diagnostics/sort.ts), the alignment of one parse's nodes and
- * edges with the next (`carryOver`), and the language server's reuse of what it publishes stay
- * with their algorithms: their correctness is theirs, checked by their own tests and by the oracle.
+ * not this layer's. The parser's resume after the statements two texts share (./syntax/dot-resume.ts),
+ * the cards patched rather than read again, the findings' sort that merges rather than sorts
+ * (./diagnostics/sort.ts), the alignment of one parse's nodes and edges with the next (`carryOver`,
+ * and the lint's `carriedFacts`), the analysis' component-by-component security reading and its
+ * moving of warnings, the criteria-leak similarity search (./analyze/similarity.ts), and the
+ * language server's reuse of what it publishes stay with their algorithms: their correctness is
+ * theirs, checked by their own tests and by the oracle. Such an algorithm may still keep its
+ * state in a slot and build on `last` there, receiving what it builds on as arguments.
  * Nor does it check that a declaration is complete: a rule that reads a value it did not declare
  * (through a closure, or through a mutable object whose contents change while it stays the same)
  * breaks the guarantee, and only the oracle tells. Declare the values a rule reads, or an
@@ -138,7 +146,7 @@ export function perItemOver<T, C, A, B, O>(
     const kept = items[index];
     if (kept !== undefined && sameLookups(kept.inputs, first, keys, lookup)) return kept.output;
   }
-  // (grown by `push`: a kept array, see ../arrays.ts)
+  // (grown by `push`: a kept array, see ./arrays.ts)
   const inputs: [A, ...B[]] = [first];
   for (let k = 0; k < keys.length; k++) inputs.push(lookup(keys[k]));
   const output = rule(item, inputs, context);
@@ -164,4 +172,34 @@ function sameInputs(a: readonly unknown[], b: readonly unknown[]): boolean {
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (!Object.is(a[i], b[i])) return false;
   return true;
+}
+
+/**
+ * The kept results of a keyed stage (see `perKey`): by the item object itself, which is its first
+ * declared input. A WeakMap, unlike `Items`: for long-lived items (a bundle's cards) that may sit
+ * at another index from one load to the next, and whose results should go when they do.
+ */
+export type Keyed<K extends object, B, O> = WeakMap<K, Kept<readonly [K, B], O>>;
+
+/**
+ * The result for the item `key`, whose declared inputs are the item itself and `b` (compared with
+ * `===`): the kept one when it was computed for the same `b`, else `rule([key, b], context)`,
+ * kept with them. `context` holds what every item's rule reads alike and that does not decide
+ * its result (a table of answers that are the same whoever asks). Without `kept`, just the rule.
+ */
+export function perKey<K extends object, B, C, O>(
+  kept: Keyed<K, B, O> | undefined,
+  key: K,
+  b: B,
+  rule: (inputs: readonly [K, B], context: C) => O,
+  context: C,
+): O {
+  if (kept !== undefined) {
+    const found = kept.get(key);
+    if (found !== undefined && found.inputs[1] === b) return found.output;
+  }
+  const inputs: readonly [K, B] = [key, b];
+  const output = rule(inputs, context);
+  if (kept !== undefined) kept.set(key, { inputs, output });
+  return output;
 }
