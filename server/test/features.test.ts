@@ -138,6 +138,12 @@ const cases: FeatureCase[] = [
     expect: { request: 'foldingRange', lines: [[0, 3]] },
   },
   {
+    name: 'folding ranges cover each subgraph and each attribute list over several lines, and no list on one line',
+    fixture:
+      topology('  subgraph cluster_a {\n    $0writer [card="writer@1.0.0"];\n  }\n  reviewer [\n    card="reviewer@1.0.0",\n    label="Reviews"\n  ];\n  writer -> reviewer [label="draft"];') + cards,
+    expect: { request: 'foldingRange', lines: [[0, 9], [1, 3], [4, 7]] },
+  },
+  {
     name: 'a quick fix renames a hyphenated node id everywhere',
     fixture: topology('  $0code-builder [card="writer@1.0.0"];\n  reviewer [card="reviewer@1.0.0"];\n  code-builder -> reviewer;') + cards,
     expect: {

@@ -215,7 +215,8 @@ async function check(workspace: Workspace, file: string, offset: number, expect:
     case 'foldingRange': {
       const folds = (await session.request<FoldingRange[] | null>('textDocument/foldingRange', { textDocument })) ?? [];
       const got = folds.map((f) => [f.startLine, f.endLine] as const);
-      for (const [a, b] of expect.lines) assert.ok(got.some(([x, y]) => x === a && y === b), `a fold spans lines ${a}–${b}; folds: ${JSON.stringify(got)}`);
+      // every fold, no more: a fold too many (a one-line list, say) is as wrong as one missing
+      assert.deepEqual(got, expect.lines.map(([a, b]) => [a, b] as const), `the folds, as [start, end] lines`);
       return;
     }
     case 'codeAction': {
