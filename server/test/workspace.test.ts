@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { bundleReadLimits } from '../../shared/src/bundle/classify';
+import { bundleReadLimits, noSkippedReads, skippedReadsDiagnostics } from '../../shared/src/bundle/classify';
 import { findRoots, fitsReadLimits, readBundleFile, readBundleFiles, type ReadLimits } from '../src/workspace';
 
 /** Writes `files` (relative path → text) under `dir`; a value `{ link }` is a symbolic link to that path. */
@@ -123,6 +123,13 @@ describe('server: what a bundle read follows and leaves out', function () {
     assert.deepEqual([...read.files.keys()], ['topology.dot']);
     // cards, f0, f0/g, f1, f1/g: five folders; the rest are not entered
     assert.deepEqual(read.skipped.overLimit, ['cards/f2/', 'cards/f3/', 'cards/f4/', 'cards/f5/']);
+  });
+
+  it('the finding calls what the limits left out by its kind: files not read, folders not walked', () => {
+    const message = (overLimit: string[]): string => skippedReadsDiagnostics({ ...noSkippedReads, overLimit }, 'topology.dot', 'the workspace folder')[0].message;
+    assert.match(message(['cards/f2/', 'cards/f3/']), /: 2 folders \(cards\/f2\/, cards\/f3\/\) were not walked because a bundle reads at most 10,000 files and 64 MB, and walks at most 10,000 folders below cards\/\./);
+    assert.match(message(['cards/a.yaml']), /: 1 file \(cards\/a\.yaml\) was not read because a bundle reads at most 10,000 files and 64 MB\./);
+    assert.match(message(['cards/a.yaml', 'cards/b.yaml', 'cards/deep/']), /: 2 files \(cards\/a\.yaml, cards\/b\.yaml\) and 1 folder \(cards\/deep\/\) were not read or walked because .* and walks at most 10,000 folders below cards\/\./);
   });
 
   it('the real limits are the shared ones: a file past 16 MB is not read, whole or again', async function () {

@@ -196,6 +196,21 @@ function named(paths: readonly string[]): string {
 }
 
 /**
+ * What the limits left out: the files not read and, listed with a trailing `/`, the folders
+ * below `cards/` not walked (the editor's read also bounds the folders it walks).
+ */
+function overLimitPart(overLimit: readonly string[]): string {
+  const folders = overLimit.filter((p) => p.endsWith('/'));
+  const files = overLimit.filter((p) => !p.endsWith('/'));
+  const counted = (list: readonly string[], noun: string): string => `${list.length} ${noun}${list.length > 1 ? 's' : ''} (${named(list)})`;
+  const what = [...(files.length > 0 ? [counted(files, 'file')] : []), ...(folders.length > 0 ? [counted(folders, 'folder')] : [])].join(' and ');
+  const verb = files.length > 0 && folders.length > 0 ? 'were not read or walked' : files.length > 0 ? `${files.length > 1 ? 'were' : 'was'} not read` : `${folders.length > 1 ? 'were' : 'was'} not walked`;
+  const limit = `${bundleReadLimits.files.toLocaleString('en')}`;
+  const reason = folders.length > 0 ? `a bundle reads at most ${limit} files and ${bundleReadLimits.totalBytes / (1024 * 1024)} MB, and walks at most ${limit} folders below cards/` : `a bundle reads at most ${limit} files and ${bundleReadLimits.totalBytes / (1024 * 1024)} MB`;
+  return `${what} ${verb} because ${reason}`;
+}
+
+/**
  * The `bundle/files-skipped` finding for what a read left out (none when nothing was), reported on
  * `home` (the topology's path, when the bundle has one). `scope` names the folder links may not
  * leave: `the workspace folder` in the editor, `the bundle folder` on the command line.
@@ -204,7 +219,7 @@ export function skippedReadsDiagnostics(skipped: SkippedReads, home: string | un
   const parts: string[] = [];
   if (skipped.outsideLinks.length > 0) parts.push(`the symbolic link${skipped.outsideLinks.length > 1 ? 's' : ''} ${named(skipped.outsideLinks)} ${skipped.outsideLinks.length > 1 ? 'lead' : 'leads'} outside ${scope} and ${skipped.outsideLinks.length > 1 ? 'are' : 'is'} not followed`);
   if (skipped.tooLarge.length > 0) parts.push(`${named(skipped.tooLarge)} ${skipped.tooLarge.length > 1 ? 'are' : 'is'} larger than ${bundleReadLimits.fileBytes / (1024 * 1024)} MB and not read`);
-  if (skipped.overLimit.length > 0) parts.push(`${skipped.overLimit.length} file${skipped.overLimit.length > 1 ? 's' : ''} (${named(skipped.overLimit)}) ${skipped.overLimit.length > 1 ? 'were' : 'was'} not read because a bundle reads at most ${bundleReadLimits.files.toLocaleString('en')} files and ${bundleReadLimits.totalBytes / (1024 * 1024)} MB`);
+  if (skipped.overLimit.length > 0) parts.push(overLimitPart(skipped.overLimit));
   if (parts.length === 0) return [];
   return [
     {

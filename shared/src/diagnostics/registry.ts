@@ -503,7 +503,8 @@ export const diagnosticsRegistry = table({
       'repository from making the tools read without end or outside itself: a symbolic link whose ' +
       'target lies outside the workspace folder (in the editor) or outside the bundle folder (on ' +
       'the command line) is never followed, a file larger than 16 MB is not read, and a bundle reads ' +
-      'at most 10,000 files and 64 MB in all. The message names what was skipped. The bundle is ' +
+      'at most 10,000 files and 64 MB in all (the editor also walks at most 10,000 folders below ' +
+      '`cards/`). The message names what was skipped. The bundle is ' +
       'checked as if those files were absent, so nodes pinning a skipped card report ' +
       '`bundle/missing-card`. Copy the cards into the bundle instead of linking to them, or remove ' +
       'the files that do not belong in `cards/`.',
