@@ -31,22 +31,22 @@ import { describe } from './publish';
 import { mergeSettings, readSettings } from './settings';
 import type { Readiness, ServerCore } from './state';
 
-export const serverName = 'darkprint-language-server';
-export const serverVersion = '0.1.0';
+const serverName = 'darkprint-language-server';
+const serverVersion = '0.1.0';
 
 /**
  * Glob patterns of the files (and folders) whose changes on disk matter. The server reads file
  * names whatever their case (`CARD@1.0.0.YAML`), but a client may match globs with case
  * (VS Code does on Linux): the extensions are listed in both cases.
  */
-export const watchedPatterns: readonly string[] = ['**/*.{dot,gv,yaml,yml,json,DOT,GV,YAML,YML,JSON}', '**/cards', '**/ontology'];
+const watchedPatterns: readonly string[] = ['**/*.{dot,gv,yaml,yml,json,DOT,GV,YAML,YML,JSON}', '**/cards', '**/ontology'];
 
 /**
  * Creations and deletions of anything, for folders: a bundle folder moved into the workspace, or
  * deleted or renamed whole, is one event for the folder (VS Code folds the files below into it),
  * whatever the folder's name.
  */
-export const folderPattern = '**/*';
+const folderPattern = '**/*';
 
 /** What the lifecycle works with. */
 interface LifecycleWork {

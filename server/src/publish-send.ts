@@ -87,7 +87,7 @@ function sendEmpty(send: Send, uri: string): void {
 }
 
 /** True when two lists show the same thing (compared field by field; cheaper than serialising thousands of them). */
-export function sameDiagnostics(a: readonly LspDiagnostic[], b: readonly LspDiagnostic[]): boolean {
+function sameDiagnostics(a: readonly LspDiagnostic[], b: readonly LspDiagnostic[]): boolean {
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) {
     const x = a[i];

@@ -36,9 +36,6 @@ import { diagnosticsByFile } from './publish-groups';
 import { convertBundle, convertOne, keptOf, type KeptConversions } from './publish-reuse';
 import { createShown, forgetBundle, sendBundle, type Send, type Shown } from './publish-send';
 
-export { homeOf } from './publish-groups';
-export { sameDiagnostics } from './publish-send';
-
 export interface PublisherOptions {
   readonly db: Database;
   /**

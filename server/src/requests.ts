@@ -15,7 +15,7 @@ import type { SecurityCycle, SecurityFinding } from '../../shared/src';
 import type { CompiledAnswer, GraphAnswer, ImportAnswer, ImportParams, ReportAnswer, ReportCycle, ReportFinding } from '../../shared/src';
 import type { Snapshot } from './database';
 import { toLspDiagnostic, toRange, type ClientSupport } from './convert';
-import { homeOf } from './publish';
+import { homeOf } from './publish-groups';
 
 export { compiledRequest, graphRequest, importRequest, reportRequest } from '../../shared/src';
 export type { BundleParams, CompiledAnswer, GraphAnswer, ImportAnswer, ImportParams, ReportAnswer, ReportCycle, ReportFinding } from '../../shared/src';

@@ -54,8 +54,6 @@ import { createReadiness, createServerState, type ServerCore, type ServerState }
 import { viewRefresher } from './view-refresh';
 import type { PreparedTexts } from './wire';
 
-export { folderPattern, serverName, serverVersion, watchedPatterns } from './lifecycle';
-
 /** What the platform gives the server (./node.ts, ./browser.ts). */
 export interface ServerHost {
   /** THE way to the file system (./files.ts). */

@@ -400,16 +400,7 @@ function readYaml(written: string, maxAliasCount: number): DataDocument {
     | { readonly kind: 'none' };
   type Task =
     | { readonly kind: 'node'; readonly node: unknown; readonly fallback: Span; readonly target: Target }
-    | {
-        readonly kind: 'pair';
-        readonly key: unknown;
-        readonly value: unknown;
-        readonly fallback: Span;
-        readonly mapping: MutableMapping;
-        /** The mapping's pairs as written, and this one's place among them. */
-        readonly pairs: readonly { readonly key: unknown }[];
-        readonly index: number;
-      };
+    | { readonly kind: 'pair'; readonly key: unknown; readonly value: unknown; readonly fallback: Span; readonly mapping: MutableMapping };
   let root: YamlNode | undefined;
   const attach = (target: Target, converted: YamlNode): void => {
     switch (target.kind) {
@@ -428,12 +419,7 @@ function readYaml(written: string, maxAliasCount: number): DataDocument {
         assertNever(target);
     }
   };
-  /**
-   * Per mapping, the raw values of the scalar keys seen so far (the unique-key rule); never kept
-   * in the tree. Two scalar keys with the same value read as the same text, so a mapping's set is
-   * made only when a key's text is one an earlier key had (from the pairs before it), and a
-   * mapping of distinct keys, nearly every one, needs none.
-   */
+  /** Per mapping, the raw values of the scalar keys seen so far (the unique-key rule); never kept in the tree. */
   const scalarKeys = new Map<MutableMapping, Set<unknown>>();
   const tasks: Task[] = [];
   if (document.contents) tasks.push({ kind: 'node', node: document.contents, fallback: span(0, 0), target: { kind: 'root' } });
@@ -453,21 +439,15 @@ function readYaml(written: string, maxAliasCount: number): DataDocument {
       };
       if (isScalar(task.key)) {
         const raw = task.key.value;
-        let seen = scalarKeys.size === 0 ? undefined : scalarKeys.get(task.mapping);
-        if (seen === undefined && task.mapping.entries.has(key)) {
+        let seen = scalarKeys.get(task.mapping);
+        if (seen === undefined) {
           seen = new Set();
-          for (let i = 0; i < task.index; i++) {
-            const earlier = task.pairs[i].key;
-            if (isScalar(earlier)) seen.add(earlier.value);
-          }
           scalarKeys.set(task.mapping, seen);
         }
-        if (seen !== undefined) {
-          if (seen.has(raw) && !Number.isNaN(raw)) {
-            problems.push({ severity: 'error', span: keySpan, message: yamlMessage('DUPLICATE_KEY', 'Map keys must be unique') });
-          }
-          seen.add(raw);
+        if (seen.has(raw) && !Number.isNaN(raw)) {
+          problems.push({ severity: 'error', span: keySpan, message: yamlMessage('DUPLICATE_KEY', 'Map keys must be unique') });
         }
+        seen.add(raw);
       }
       // A repeated key keeps its first position and takes the last value, as `toJS` does.
       task.mapping.entries.set(key, entry);
@@ -515,7 +495,7 @@ function readYaml(written: string, maxAliasCount: number): DataDocument {
       converted = mapping;
       for (let i = node.items.length - 1; i >= 0; i--) {
         const pair = node.items[i];
-        tasks.push({ kind: 'pair', key: pair.key, value: pair.value, fallback: here, mapping, pairs: node.items, index: i });
+        tasks.push({ kind: 'pair', key: pair.key, value: pair.value, fallback: here, mapping });
       }
     } else if (isSeq(node)) {
       const sequence: MutableSequence = { kind: 'sequence', span: here, items: [] };
@@ -528,7 +508,7 @@ function readYaml(written: string, maxAliasCount: number): DataDocument {
           // `- a: 1` inside a flow sequence (`[a: 1]`) is a one-pair mapping.
           const single: MutableMapping = { kind: 'mapping', span: nodeSpan(item.key, empty), entries: new Map() };
           sequence.items[index] = single;
-          tasks.push({ kind: 'pair', key: item.key, value: item.value, fallback: empty, mapping: single, pairs: [item], index: 0 });
+          tasks.push({ kind: 'pair', key: item.key, value: item.value, fallback: empty, mapping: single });
         } else {
           sequence.items[index] = pending;
           tasks.push({ kind: 'node', node: item, fallback: empty, target: { kind: 'item', items: sequence.items, index } });
